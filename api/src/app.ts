@@ -1,0 +1,54 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
+import type { Deps } from './deps.ts';
+import { agentRoutes } from './features/agents/routes.ts';
+import { createAuthorize } from './features/auth/authorize.ts';
+import { authRoutes } from './features/auth/routes.ts';
+import { systemRoutes } from './features/system/routes.ts';
+import { ContractRouter } from './http/contract-router.ts';
+import type { AppEnv } from './http/env.ts';
+import { AppError, errorResponse, handleError } from './http/errors.ts';
+import { corsPolicy, rejectUnusedMethods, requestLogging, securityHeaders } from './http/middleware.ts';
+import { mountPwa } from './http/static-app.ts';
+
+export interface AppOptions {
+  /** Folder of the built PWA to serve at `/`; omitted in API-only tests. */
+  pwaDistDir?: string;
+}
+
+/** Builds the whole HTTP app from its dependencies; nothing here reads the environment. */
+export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError(handleError);
+  app.use(requestId({ headerName: 'X-Request-Id' }));
+  app.use(requestLogging(deps.logger));
+  app.use(securityHeaders(deps.config));
+  app.use(rejectUnusedMethods);
+
+  const api = new Hono<AppEnv>();
+  api.onError(handleError);
+  api.use(corsPolicy(deps.config));
+  api.use(
+    bodyLimit({
+      maxSize: deps.config.bodyLimitBytes,
+      onError: () => {
+        throw new AppError('payload_too_large', `Request bodies are limited to ${deps.config.bodyLimitBytes} bytes.`);
+      },
+    }),
+  );
+  api.use(async (c, next) => {
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+  const router = new ContractRouter(api, createAuthorize(deps));
+  systemRoutes(router, deps);
+  authRoutes(router, deps);
+  agentRoutes(router, deps);
+  api.all('*', (c) => errorResponse(c, new AppError('not_found', 'No such API route.')));
+  app.route('/api', api);
+
+  if (options.pwaDistDir) mountPwa(app, options.pwaDistDir);
+  app.notFound((c) => errorResponse(c, new AppError('not_found', 'Not found.')));
+  return app;
+}

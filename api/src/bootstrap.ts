@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.ts';
+import { type Database, openDatabase } from './db/client.ts';
+import type { Deps } from './deps.ts';
+import { ensureProtectedAdmin } from './features/auth/protected-admin.ts';
+import { resolveSigningKey } from './features/auth/signing-key.ts';
+import { TokenService } from './features/auth/tokens.ts';
+import { outboxMailer } from './features/mail/mailer.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { migrationsDir } from './lib/paths.ts';
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: undefined,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        '*.password',
+        '*.newPassword',
+        '*.currentPassword',
+        '*.token',
+        'password',
+        'token',
+      ],
+      censor: '[redacted]',
+    },
+  });
+}
+
+export function openConfiguredDatabase(config: Config): Promise<Database> {
+  return config.databaseUrl
+    ? openDatabase({ kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize, migrationsDir })
+    : openDatabase({ kind: 'pglite', dataDir: join(config.dataDir, 'pg'), migrationsDir });
+}
+
+/** Migrates, resolves secrets, ensures the protected admin and assembles the dependencies. */
+export async function createDeps(
+  config: Config,
+  parts: { database: Database; logger: Logger; clock?: Clock },
+): Promise<Deps> {
+  const { database, logger } = parts;
+  const clock = parts.clock ?? systemClock;
+  await database.migrate();
+  const tokens = new TokenService(await resolveSigningKey(database.db, config.jwtSecret));
+  await ensureProtectedAdmin(database.db, config, logger, clock.now());
+  return { config, database, clock, logger, tokens, mailer: outboxMailer(logger) };
+}

@@ -1,0 +1,151 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+/** Plans are priced in whole UGX; every subscriber of a plan expires at its global expiry. */
+export const subscriptionPlans = pgTable(
+  'subscription_plans',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    planName: text('plan_name').notNull(),
+    priceUgx: bigint('price_ugx', { mode: 'number' }).notNull(),
+    description: text('description').notNull().default(''),
+    features: jsonb('features').$type<string[]>().notNull().default([]),
+    isActive: boolean('is_active').notNull().default(true),
+    isVisible: boolean('is_visible').notNull().default(true),
+    displayOrder: integer('display_order').notNull().default(0),
+    /** The instant every subscription on this plan ends (entered as Kampala local time). */
+    globalExpiryAt: timestamp('global_expiry_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('subscription_plans_price_non_negative', sql`${t.priceUgx} >= 0`)],
+);
+
+/**
+ * Email is stored lower-cased and phone in canonical 256XXXXXXXXX form, so the unique
+ * indexes make "same address, other spelling" the same account.
+ * Subscribed is derived: now < subscription_end_date.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    /** Required at registration; null only for the configured admin. */
+    phone: text('phone'),
+    fullName: text('full_name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    /** The one admin configured by ADMIN_EMAIL; it cannot be managed or deleted. */
+    isProtected: boolean('is_protected').notNull().default(false),
+    subscriptionPlanId: uuid('subscription_plan_id').references(() => subscriptionPlans.id, { onDelete: 'restrict' }),
+    subscriptionStartDate: timestamp('subscription_start_date', { withTimezone: true }),
+    subscriptionEndDate: timestamp('subscription_end_date', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    uniqueIndex('users_phone_unique').on(t.phone),
+    uniqueIndex('users_single_protected')
+      .on(t.isProtected)
+      .where(sql`${t.isProtected}`),
+  ],
+);
+
+export const agents = pgTable(
+  'agents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    fullName: text('full_name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('agents_email_unique').on(t.email), uniqueIndex('agents_phone_unique').on(t.phone)],
+);
+
+/**
+ * One row per sign-in. The JWT only names the row; a request is authenticated while the row
+ * is live (not revoked, not expired), so revocation takes effect on the very next request.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'cascade' }),
+    deviceId: text('device_id').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [
+    check('sessions_one_subject', sql`(${t.userId} is null) <> (${t.agentId} is null)`),
+    index('sessions_user_live')
+      .on(t.userId)
+      .where(sql`${t.revokedAt} is null`),
+    index('sessions_agent_live')
+      .on(t.agentId)
+      .where(sql`${t.revokedAt} is null`),
+  ],
+);
+
+/** Failed sign-in counters per account and per client IP (shared by every server process). */
+export const authThrottle = pgTable('auth_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
+  blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+});
+
+/** Every mail the product sends goes through here first; a sender marks it sent. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    kind: text('kind').notNull(),
+    status: text('status', { enum: ['queued', 'sent', 'failed'] })
+      .notNull()
+      .default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('mail_outbox_queued')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'queued'`),
+  ],
+);
+
+/** Secrets generated on first start (JWT key) when none is configured, shared by every process. */
+export const appSecrets = pgTable('app_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,171 @@
+import type { AdminAgent, CreateAgentRequest, CreateAgentResponse, UpdateAgentRequest } from '@filamu/shared';
+import { desc, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { isUniqueViolation, type Executor } from '../../db/client.ts';
+import { agents, users } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { generatePassword, hashPassword } from '../auth/passwords.ts';
+import type { UserRow } from '../auth/principal.ts';
+import { revokeSessions } from '../auth/sessions.ts';
+
+type AgentDeps = Pick<Deps, 'database' | 'clock' | 'mailer'>;
+
+const agentColumns = {
+  id: agents.id,
+  fullName: agents.fullName,
+  phone: agents.phone,
+  email: agents.email,
+  isActive: agents.isActive,
+  createdAt: agents.createdAt,
+  createdByEmail: users.email,
+};
+
+type AgentListRow = {
+  id: string;
+  fullName: string;
+  phone: string | null;
+  email: string;
+  isActive: boolean;
+  createdAt: Date;
+  createdByEmail: string | null;
+};
+
+const toAdminAgent = (row: AgentListRow): AdminAgent => ({
+  id: row.id,
+  full_name: row.fullName,
+  phone: row.phone,
+  email: row.email,
+  is_active: row.isActive,
+  created_at: row.createdAt.toISOString(),
+  created_by_email: row.createdByEmail,
+});
+
+async function findAgent(exec: Executor, id: string): Promise<AdminAgent> {
+  const [row] = await exec
+    .select(agentColumns)
+    .from(agents)
+    .leftJoin(users, eq(users.id, agents.createdBy))
+    .where(eq(agents.id, id));
+  if (!row) throw notFound('Agent');
+  return toAdminAgent(row);
+}
+
+function duplicateAgentError(error: unknown) {
+  if (isUniqueViolation(error, 'agents_email_unique')) return conflict('An agent with this email already exists.');
+  if (isUniqueViolation(error, 'agents_phone_unique'))
+    return conflict('An agent with this phone number already exists.');
+  return null;
+}
+
+export function credentialsText(name: string, email: string, password: string, loginUrl: string): string {
+  return `Hello ${name}, your Filamu agent account is ready.\nSign in at ${loginUrl} (choose Agent login)\nEmail: ${email}\nPassword: ${password}\nPlease keep these details private.`;
+}
+
+export const whatsappLink = (phone: string, text: string) => `https://wa.me/${phone}?text=${encodeURIComponent(text)}`;
+
+export async function listAgents(deps: AgentDeps): Promise<{ agents: AdminAgent[] }> {
+  const rows = await deps.database.db
+    .select(agentColumns)
+    .from(agents)
+    .leftJoin(users, eq(users.id, agents.createdBy))
+    .orderBy(desc(agents.createdAt));
+  return { agents: rows.map(toAdminAgent) };
+}
+
+export async function createAgent(
+  deps: AgentDeps,
+  admin: UserRow,
+  input: z.output<typeof CreateAgentRequest>,
+  loginUrl: string,
+): Promise<CreateAgentResponse> {
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  const now = deps.clock.now();
+  const text = credentialsText(input.full_name, input.email, password, loginUrl);
+  const sendEmail = input.send_credentials_via === 'email' || input.send_credentials_via === 'both';
+  const sendWhatsapp = input.send_credentials_via === 'whatsapp' || input.send_credentials_via === 'both';
+  try {
+    return await deps.database.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(agents)
+        .values({
+          fullName: input.full_name,
+          email: input.email,
+          phone: input.phone,
+          passwordHash,
+          createdBy: admin.id,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: agents.id });
+      if (sendEmail) {
+        await deps.mailer.queue(tx, {
+          to: input.email,
+          subject: 'Your Filamu agent account',
+          body: text,
+          kind: 'agent_credentials',
+        });
+      }
+      return {
+        agent: await findAgent(tx, row!.id),
+        generatedPassword: password,
+        whatsappLink: sendWhatsapp ? whatsappLink(input.phone, text) : null,
+        credentialsEmailQueued: sendEmail,
+      };
+    });
+  } catch (error) {
+    throw duplicateAgentError(error) ?? error;
+  }
+}
+
+export async function updateAgent(
+  deps: AgentDeps,
+  id: string,
+  input: z.output<typeof UpdateAgentRequest>,
+): Promise<{ agent: AdminAgent }> {
+  const now = deps.clock.now();
+  try {
+    return await deps.database.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(agents)
+        .set({
+          ...(input.full_name !== undefined && { fullName: input.full_name }),
+          ...(input.phone !== undefined && { phone: input.phone }),
+          ...(input.is_active !== undefined && { isActive: input.is_active }),
+          updatedAt: now,
+        })
+        .where(eq(agents.id, id))
+        .returning({ id: agents.id });
+      if (!row) throw notFound('Agent');
+      if (input.is_active === false) await revokeSessions(tx, { kind: 'agent', id }, now, 'agent_deactivated');
+      return { agent: await findAgent(tx, id) };
+    });
+  } catch (error) {
+    throw duplicateAgentError(error) ?? error;
+  }
+}
+
+export async function deleteAgent(deps: AgentDeps, id: string): Promise<{ message: string }> {
+  // Sessions go with the agent (ON DELETE CASCADE), so its token stops working at once.
+  const [row] = await deps.database.db.delete(agents).where(eq(agents.id, id)).returning({ id: agents.id });
+  if (!row) throw notFound('Agent');
+  return { message: 'Agent deleted successfully.' };
+}
+
+export async function resetAgentPassword(deps: AgentDeps, id: string, loginUrl: string) {
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  const now = deps.clock.now();
+  return deps.database.db.transaction(async (tx) => {
+    const [row] = await tx.update(agents).set({ passwordHash, updatedAt: now }).where(eq(agents.id, id)).returning();
+    if (!row) throw notFound('Agent');
+    await revokeSessions(tx, { kind: 'agent', id }, now, 'password_reset');
+    return {
+      newPassword: password,
+      whatsappLink: row.phone
+        ? whatsappLink(row.phone, credentialsText(row.fullName, row.email, password, loginUrl))
+        : null,
+    };
+  });
+}

@@ -1,0 +1,233 @@
+import {
+  type AgentAuthResponse,
+  type AgentLoginRequest,
+  type AuthResponse,
+  type ChangePasswordRequest,
+  type LoginRequest,
+  type RegisterRequest,
+  type UpdateProfileRequest,
+  type UserProfile,
+  canonicalUgandaPhone,
+} from '@filamu/shared';
+import type { z } from 'zod';
+import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '../../db/client.ts';
+import { agents, sessions, users } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError, conflict } from '../../http/errors.ts';
+import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.ts';
+import type { Principal, UserRow } from './principal.ts';
+import { agentProfile, userProfile } from './profile.ts';
+import { revokeSessions, startSession, type Subject } from './sessions.ts';
+import {
+  ACCOUNT_POLICY,
+  IP_POLICY,
+  type ThrottleKey,
+  assertNotThrottled,
+  clearFailures,
+  recordFailure,
+} from './throttle.ts';
+
+type AuthDeps = Pick<Deps, 'database' | 'clock' | 'tokens' | 'config'>;
+export interface RequestContext {
+  ip: string;
+  deviceId: string | undefined;
+}
+
+const INVALID_CREDENTIALS = 'Invalid credentials. Please try again.';
+const INVALID_AGENT_CREDENTIALS = 'Invalid agent credentials. Please try again.';
+
+function duplicateAccountError(error: unknown): AppError | null {
+  if (isUniqueViolation(error, 'users_email_unique')) return conflict('An account with this email already exists.');
+  if (isUniqueViolation(error, 'users_phone_unique'))
+    return conflict('An account with this phone number already exists.');
+  return null;
+}
+
+async function openSession(
+  deps: AuthDeps,
+  tx: Parameters<typeof startSession>[0],
+  subject: Subject,
+  isAdmin: boolean,
+  deviceId: string,
+) {
+  const now = deps.clock.now();
+  const ttl = isAdmin ? deps.config.adminSessionTtlMs : deps.config.sessionTtlMs;
+  const expiresAt = new Date(now.getTime() + ttl);
+  const session = await startSession(tx, subject, deviceId, expiresAt, now);
+  const token = await deps.tokens.sign({ sessionId: session.id, subjectId: subject.id, kind: subject.kind }, expiresAt);
+  return token;
+}
+
+const resolveDeviceId = (bodyDeviceId: string | undefined, ctx: RequestContext) =>
+  bodyDeviceId ?? ctx.deviceId ?? `device-${randomUUID()}`;
+
+export async function register(
+  deps: AuthDeps,
+  input: z.output<typeof RegisterRequest>,
+  ctx: RequestContext,
+): Promise<AuthResponse> {
+  const passwordHash = await hashPassword(input.password);
+  const now = deps.clock.now();
+  try {
+    return await deps.database.db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({
+          email: input.email,
+          phone: input.phone,
+          fullName: input.fullName,
+          passwordHash,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      const token = await openSession(
+        deps,
+        tx,
+        { kind: 'user', id: user!.id },
+        false,
+        resolveDeviceId(input.currentDeviceId, ctx),
+      );
+      return { token, user: await userProfile(tx, user!, now) };
+    });
+  } catch (error) {
+    throw duplicateAccountError(error) ?? error;
+  }
+}
+
+/** Email (any case) or Uganda phone (any spelling) → the lookup condition and the throttle key. */
+function identifierLookup(identifier: string) {
+  if (identifier.includes('@')) {
+    const email = identifier.trim().toLowerCase();
+    return { where: eq(users.email, email), key: `email:${email}` };
+  }
+  const phone = canonicalUgandaPhone(identifier);
+  return phone ? { where: eq(users.phone, phone), key: `phone:${phone}` } : null;
+}
+
+export async function login(
+  deps: AuthDeps,
+  input: z.output<typeof LoginRequest>,
+  ctx: RequestContext,
+): Promise<AuthResponse> {
+  const { db } = deps.database;
+  const lookup = identifierLookup(input.identifier);
+  const keys: ThrottleKey[] = [
+    { key: `login:ip:${ctx.ip}`, policy: IP_POLICY },
+    { key: `login:user:${lookup?.key ?? input.identifier.toLowerCase()}`, policy: ACCOUNT_POLICY },
+  ];
+  await assertNotThrottled(db, keys, deps.clock.now());
+
+  const [user] = lookup ? await db.select().from(users).where(lookup.where) : [];
+  const valid = user
+    ? await verifyPassword(user.passwordHash, input.password)
+    : await verifyAgainstNothing(input.password);
+  if (!user || !valid) {
+    await recordFailure(db, keys, deps.clock.now());
+    throw new AppError('unauthenticated', INVALID_CREDENTIALS);
+  }
+  await clearFailures(db, keys);
+  const now = deps.clock.now();
+  return db.transaction(async (tx) => {
+    const token = await openSession(
+      deps,
+      tx,
+      { kind: 'user', id: user.id },
+      user.isAdmin,
+      resolveDeviceId(input.currentDeviceId, ctx),
+    );
+    return { token, user: await userProfile(tx, user, now) };
+  });
+}
+
+export async function agentLogin(
+  deps: AuthDeps,
+  input: z.output<typeof AgentLoginRequest>,
+  ctx: RequestContext,
+): Promise<AgentAuthResponse> {
+  const { db } = deps.database;
+  const email = input.email.trim().toLowerCase();
+  const keys: ThrottleKey[] = [
+    { key: `login:ip:${ctx.ip}`, policy: IP_POLICY },
+    { key: `login:agent:${email}`, policy: ACCOUNT_POLICY },
+  ];
+  await assertNotThrottled(db, keys, deps.clock.now());
+
+  const [agent] = await db.select().from(agents).where(eq(agents.email, email));
+  const valid = agent
+    ? await verifyPassword(agent.passwordHash, input.password)
+    : await verifyAgainstNothing(input.password);
+  // An inactive agent gets exactly the answer a wrong password gets.
+  if (!agent || !valid || !agent.isActive) {
+    await recordFailure(db, keys, deps.clock.now());
+    throw new AppError('unauthenticated', INVALID_AGENT_CREDENTIALS);
+  }
+  await clearFailures(db, keys);
+  return db.transaction(async (tx) => {
+    const token = await openSession(
+      deps,
+      tx,
+      { kind: 'agent', id: agent.id },
+      false,
+      resolveDeviceId(input.currentDeviceId, ctx),
+    );
+    return { token, agent: agentProfile(agent) };
+  });
+}
+
+export async function logout(deps: AuthDeps, principal: Principal): Promise<{ message: string }> {
+  await deps.database.db
+    .update(sessions)
+    .set({ revokedAt: deps.clock.now(), revokedReason: 'logout' })
+    .where(eq(sessions.id, principal.sessionId));
+  return { message: 'Logged out successfully.' };
+}
+
+export async function updateProfile(
+  deps: AuthDeps,
+  user: UserRow,
+  input: z.output<typeof UpdateProfileRequest>,
+): Promise<UserProfile> {
+  const now = deps.clock.now();
+  try {
+    const [updated] = await deps.database.db
+      .update(users)
+      .set({
+        ...(input.fullName !== undefined && { fullName: input.fullName }),
+        ...(input.email !== undefined && { email: input.email }),
+        updatedAt: now,
+      })
+      .where(eq(users.id, user.id))
+      .returning();
+    return await userProfile(deps.database.db, updated!, now);
+  } catch (error) {
+    throw duplicateAccountError(error) ?? error;
+  }
+}
+
+export async function changePassword(
+  deps: AuthDeps,
+  principal: Extract<Principal, { kind: 'user' }>,
+  input: z.output<typeof ChangePasswordRequest>,
+): Promise<{ message: string }> {
+  const { db } = deps.database;
+  const keys: ThrottleKey[] = [{ key: `password:user:${principal.user.id}`, policy: ACCOUNT_POLICY }];
+  await assertNotThrottled(db, keys, deps.clock.now());
+  if (!(await verifyPassword(principal.user.passwordHash, input.currentPassword))) {
+    await recordFailure(db, keys, deps.clock.now());
+    // Not 401: the session is fine, only the typed password is wrong.
+    throw new AppError('bad_request', 'Current password is incorrect.', {
+      issues: [{ path: 'currentPassword', message: 'Current password is incorrect.' }],
+    });
+  }
+  await clearFailures(db, keys);
+  const passwordHash = await hashPassword(input.newPassword);
+  const now = deps.clock.now();
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, principal.user.id));
+    await revokeSessions(tx, { kind: 'user', id: principal.user.id }, now, 'password_changed', principal.sessionId);
+  });
+  return { message: 'Password changed successfully.' };
+}

@@ -1,0 +1,38 @@
+import type { Access } from '@filamu/shared';
+import type { MiddlewareHandler } from 'hono';
+import type { Deps } from '../../deps.ts';
+import type { AppEnv } from '../../http/env.ts';
+import { forbidden, unauthenticated } from '../../http/errors.ts';
+import { loadPrincipal } from './sessions.ts';
+
+/**
+ * The server-side gate of every route. Missing, malformed, expired, revoked or wrong-kind
+ * tokens are 401; a valid session without the right (admin) is 403.
+ */
+export function createAuthorize(deps: Pick<Deps, 'database' | 'tokens' | 'clock'>) {
+  return (access: Access): MiddlewareHandler<AppEnv> =>
+    async (c, next) => {
+      if (access === 'public') return next();
+      const header = c.req.header('authorization') ?? '';
+      const match = /^Bearer ([A-Za-z0-9._-]+)$/.exec(header);
+      if (!match) throw unauthenticated();
+      const now = deps.clock.now();
+      const claims = await deps.tokens.verify(match[1]!, now);
+      if (!claims) throw unauthenticated('Your session has expired. Please sign in again.');
+      const principal = await loadPrincipal(deps.database.db, claims, now);
+      if (!principal) throw unauthenticated('Your session has ended. Please sign in again.');
+      // The device id is informational, but a token presented by another device is not this session.
+      const deviceId = c.req.header('x-device-id');
+      if (deviceId && deviceId !== principal.deviceId) throw unauthenticated('This session belongs to another device.');
+
+      const allowed =
+        access === 'account' ||
+        (access === 'user' && principal.kind === 'user') ||
+        (access === 'agent' && principal.kind === 'agent') ||
+        access === 'admin';
+      if (!allowed) throw unauthenticated('Please sign in with the right account type.');
+      if (access === 'admin' && !(principal.kind === 'user' && principal.user.isAdmin)) throw forbidden();
+      c.set('principal', principal);
+      await next();
+    };
+}

@@ -1,0 +1,63 @@
+import { AGENT_PLAN_LABEL, type AgentProfile, type UserProfile, daysRemaining } from '@filamu/shared';
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { sessions, subscriptionPlans, users } from '../../db/schema.ts';
+import { notFound } from '../../http/errors.ts';
+import type { AgentRow, UserRow } from './principal.ts';
+
+/** Subscribed is derived from the end date, never stored. */
+export function isSubscribed(user: Pick<UserRow, 'subscriptionEndDate'>, now: Date): boolean {
+  return user.subscriptionEndDate !== null && now < user.subscriptionEndDate;
+}
+
+export async function userProfile(exec: Executor, user: UserRow, now: Date): Promise<UserProfile> {
+  const [plan] = user.subscriptionPlanId
+    ? await exec
+        .select({ name: subscriptionPlans.planName })
+        .from(subscriptionPlans)
+        .where(eq(subscriptionPlans.id, user.subscriptionPlanId))
+    : [];
+  const devices = await exec
+    .select({ deviceId: sessions.deviceId })
+    .from(sessions)
+    .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .orderBy(asc(sessions.createdAt));
+  const subscribed = isSubscribed(user, now);
+  return {
+    kind: 'user',
+    id: user.id,
+    email: user.email,
+    fullName: user.fullName,
+    phone: user.phone,
+    isAdmin: user.isAdmin,
+    isSubscribed: subscribed,
+    subscriptionPlan: plan?.name ?? null,
+    subscription_start_date: user.subscriptionStartDate?.toISOString() ?? null,
+    subscription_end_date: user.subscriptionEndDate?.toISOString() ?? null,
+    daysRemaining: user.subscriptionEndDate ? daysRemaining(user.subscriptionEndDate, now) : null,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+    deviceIDs: devices.map((d) => d.deviceId),
+  };
+}
+
+export async function userProfileById(exec: Executor, userId: string, now: Date): Promise<UserProfile> {
+  const [user] = await exec.select().from(users).where(eq(users.id, userId));
+  if (!user) throw notFound('User');
+  return userProfile(exec, user, now);
+}
+
+export function agentProfile(agent: AgentRow): AgentProfile {
+  return {
+    kind: 'agent',
+    id: agent.id,
+    email: agent.email,
+    full_name: agent.fullName,
+    phone: agent.phone,
+    isAdmin: false,
+    isSubscribed: true,
+    subscriptionPlan: AGENT_PLAN_LABEL,
+    createdAt: agent.createdAt.toISOString(),
+    updatedAt: agent.updatedAt.toISOString(),
+  };
+}

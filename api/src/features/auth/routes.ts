@@ -1,0 +1,39 @@
+import { contracts } from '@filamu/shared';
+import type { Context } from 'hono';
+import type { Deps } from '../../deps.ts';
+import type { ContractRouter } from '../../http/contract-router.ts';
+import type { AppEnv } from '../../http/env.ts';
+import { unauthenticated } from '../../http/errors.ts';
+import { agentLogin, changePassword, login, logout, register, type RequestContext, updateProfile } from './accounts.ts';
+import { clientIp } from './client-ip.ts';
+import type { Principal } from './principal.ts';
+import { agentProfile, userProfile } from './profile.ts';
+
+const { auth } = contracts;
+
+function userPrincipal(c: Context<AppEnv>): Extract<Principal, { kind: 'user' }> {
+  const principal = c.get('principal');
+  if (principal.kind !== 'user') throw unauthenticated();
+  return principal;
+}
+
+export function authRoutes(router: ContractRouter, deps: Deps): void {
+  const requestContext = (c: Context<AppEnv>): RequestContext => ({
+    ip: clientIp(c, deps.config.trustProxy),
+    deviceId: c.req.header('x-device-id'),
+  });
+
+  router
+    .on(auth.register, ({ body }, c) => register(deps, body, requestContext(c)))
+    .on(auth.login, ({ body }, c) => login(deps, body, requestContext(c)))
+    .on(auth.agentLogin, ({ body }, c) => agentLogin(deps, body, requestContext(c)))
+    .on(auth.logout, (_input, c) => logout(deps, c.get('principal')))
+    .on(auth.profile, async (_input, c) => userProfile(deps.database.db, userPrincipal(c).user, deps.clock.now()))
+    .on(auth.agentProfile, async (_input, c) => {
+      const principal = c.get('principal');
+      if (principal.kind !== 'agent') throw unauthenticated();
+      return agentProfile(principal.agent);
+    })
+    .on(auth.updateProfile, ({ body }, c) => updateProfile(deps, userPrincipal(c).user, body))
+    .on(auth.changePassword, ({ body }, c) => changePassword(deps, userPrincipal(c), body));
+}

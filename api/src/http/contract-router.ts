@@ -1,0 +1,63 @@
+import type { Access, BodyOf, Contract, ParamsOf, QueryOf, ResponseOf } from '@filamu/shared';
+import { zValidator } from '@hono/zod-validator';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { AppEnv } from './env.ts';
+import { AppError, validationError } from './errors.ts';
+
+export interface RouteInput<C extends Contract> {
+  body: BodyOf<C>;
+  params: ParamsOf<C>;
+  query: QueryOf<C>;
+}
+
+export type RouteHandler<C extends Contract> = (
+  input: RouteInput<C>,
+  c: Context<AppEnv>,
+) => Promise<ResponseOf<C> | Response>;
+
+export type Authorize = (access: Access) => MiddlewareHandler<AppEnv>;
+
+const throwOnInvalid = (result: { success: boolean; error?: unknown }) => {
+  if (!result.success) throw validationError(result.error as never);
+};
+
+/** JSON bodies only: anything else is refused before it is parsed. */
+const requireJson: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const type = c.req.header('content-type');
+  const hasBody = c.req.header('content-length') !== '0' && (type !== undefined || c.req.header('transfer-encoding'));
+  if (hasBody && type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new AppError('unsupported_media_type', 'Send the request body as application/json.');
+  }
+  await next();
+};
+
+/**
+ * Binds a shared contract to a handler: access check first, then the contract's zod schemas
+ * validate params, query and body, and the handler's result is sent with the contract's status.
+ */
+export class ContractRouter {
+  constructor(
+    readonly app: Hono<AppEnv>,
+    private readonly authorize: Authorize,
+  ) {}
+
+  on<C extends Contract>(contract: C, handler: RouteHandler<C>): this {
+    const middleware: MiddlewareHandler<AppEnv>[] = [this.authorize(contract.access)];
+    if (contract.params) middleware.push(zValidator('param', contract.params, throwOnInvalid) as never);
+    if (contract.query) middleware.push(zValidator('query', contract.query, throwOnInvalid) as never);
+    if (contract.body) middleware.push(requireJson, zValidator('json', contract.body, throwOnInvalid) as never);
+
+    this.app.on(contract.method.toUpperCase(), [contract.path], ...(middleware as []), async (c: Context<AppEnv>) => {
+      const req = c.req as unknown as { valid(target: string): unknown };
+      const input = {
+        params: contract.params ? req.valid('param') : undefined,
+        query: contract.query ? req.valid('query') : undefined,
+        body: contract.body ? req.valid('json') : undefined,
+      } as RouteInput<C>;
+      const result = await handler(input, c);
+      if (result instanceof Response) return result;
+      return c.json(result as object, contract.status ?? 200);
+    });
+    return this;
+  }
+}

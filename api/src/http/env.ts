@@ -1,0 +1,10 @@
+import type { Logger } from 'pino';
+import type { Principal } from '../features/auth/principal.ts';
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    logger: Logger;
+    principal: Principal;
+  };
+}

@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Hono } from 'hono';
+import type { AppEnv } from './env.ts';
+
+/**
+ * Serves the built PWA: hashed assets cached for a year, everything else (index.html, sw.js,
+ * manifest) revalidated, and any other page path answered with index.html for the client router.
+ */
+export function mountPwa(app: Hono<AppEnv>, distDir: string): void {
+  if (!existsSync(join(distDir, 'index.html'))) return;
+  let indexHtml: Promise<string> | undefined;
+
+  app.use(
+    '*',
+    serveStatic({
+      root: distDir,
+      onFound: (path, c) => {
+        c.header('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    }),
+  );
+  app.get('*', async (c) => {
+    const last = c.req.path.split('/').at(-1) ?? '';
+    if (last.includes('.')) return c.notFound();
+    indexHtml ??= readFile(join(distDir, 'index.html'), 'utf8');
+    c.header('Cache-Control', 'no-cache');
+    return c.html(await indexHtml);
+  });
+}

@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import { serve } from '@hono/node-server';
+import { createApp } from './app.ts';
+import { createDeps, createLogger, openConfiguredDatabase } from './bootstrap.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { pwaDistDir } from './lib/paths.ts';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const logger = createLogger(config.logLevel);
+  const database = await openConfiguredDatabase(config);
+  const deps = await createDeps(config, { database, logger });
+  const app = createApp(deps, { pwaDistDir });
+
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    const url = config.publicUrl ?? `http://localhost:${info.port}`;
+    logger.info({ port: info.port, database: database.kind }, 'server listening');
+    process.stdout.write(
+      `\n  Filamu is running at ${url}\n  (database: ${database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pg` : 'Postgres'})\n\n`,
+    );
+  });
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    server.close(() => {
+      void database.close().finally(() => process.exit(0));
+    });
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+import { defineContract } from '../contract.ts';
+import {
+  AgentAuthResponse,
+  AgentLoginRequest,
+  AgentProfile,
+  AuthResponse,
+  ChangePasswordRequest,
+  LoginRequest,
+  LogoutRequest,
+  RegisterRequest,
+  UpdateProfileRequest,
+  UserProfile,
+} from '../schemas/auth.ts';
+import { Message } from '../schemas/common.ts';
+
+const tag = 'Authentication';
+
+export const register = defineContract({
+  method: 'post',
+  path: '/auth/register',
+  summary: 'Create a user account and sign it in on this device',
+  tag,
+  access: 'public',
+  body: RegisterRequest,
+  response: AuthResponse,
+  status: 201,
+});
+
+export const login = defineContract({
+  method: 'post',
+  path: '/auth/login',
+  summary: 'Sign a user in by email or phone; signs every other device out',
+  tag,
+  access: 'public',
+  body: LoginRequest,
+  response: AuthResponse,
+});
+
+export const agentLogin = defineContract({
+  method: 'post',
+  path: '/auth/agent/login',
+  summary: 'Sign an agent in; signs every other device out',
+  tag,
+  access: 'public',
+  body: AgentLoginRequest,
+  response: AgentAuthResponse,
+});
+
+export const logout = defineContract({
+  method: 'post',
+  path: '/auth/logout',
+  summary: 'End the current session',
+  tag,
+  access: 'account',
+  body: LogoutRequest,
+  response: Message,
+});
+
+export const profile = defineContract({
+  method: 'get',
+  path: '/auth/profile',
+  summary: "The signed-in user's profile",
+  tag,
+  access: 'user',
+  response: UserProfile,
+});
+
+export const agentProfile = defineContract({
+  method: 'get',
+  path: '/auth/agent/profile',
+  summary: "The signed-in agent's profile",
+  tag,
+  access: 'agent',
+  response: AgentProfile,
+});
+
+export const updateProfile = defineContract({
+  method: 'put',
+  path: '/users/profile',
+  summary: 'Change full name and/or email',
+  tag: 'User',
+  access: 'user',
+  body: UpdateProfileRequest,
+  response: UserProfile,
+});
+
+export const changePassword = defineContract({
+  method: 'post',
+  path: '/users/change-password',
+  summary: 'Change the password; signs every other device out',
+  tag: 'User',
+  access: 'user',
+  body: ChangePasswordRequest,
+  response: Message,
+});

@@ -1,0 +1,9 @@
+import type { Contract } from '../contract.ts';
+import * as agents from './agents.ts';
+import * as auth from './auth.ts';
+import * as system from './system.ts';
+
+export { agents, auth, system };
+
+/** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
+export const allContracts: Contract[] = [...Object.values(system), ...Object.values(auth), ...Object.values(agents)];

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Every error the API answers, with the HTTP status it travels with. */
+export const ERROR_STATUS = {
+  validation_error: 400,
+  bad_request: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  throttled: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+export const FieldIssue = z.object({ path: z.string(), message: z.string() });
+export type FieldIssue = z.infer<typeof FieldIssue>;
+
+export const ApiErrorBody = z.object({
+  error: z.object({
+    code: ErrorCodeSchema,
+    message: z.string(),
+    requestId: z.string(),
+    issues: z.array(FieldIssue).optional(),
+  }),
+});
+export type ApiErrorBody = z.infer<typeof ApiErrorBody>;

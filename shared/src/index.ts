@@ -1,0 +1,11 @@
+export * from './constants.ts';
+export * from './contract.ts';
+export * from './errors.ts';
+export * from './format.ts';
+export * from './phone.ts';
+export * from './schemas/agents.ts';
+export * from './schemas/auth.ts';
+export * from './schemas/common.ts';
+export * from './schemas/system.ts';
+export * as contracts from './contracts/index.ts';
+export { allContracts } from './contracts/index.ts';

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { Email, FullName, IsoDateTime, UgandaPhone } from './common.ts';
+
+export const CredentialsChannel = z.enum(['whatsapp', 'email', 'both', 'none']);
+
+export const AdminAgent = z.object({
+  id: z.string(),
+  full_name: z.string(),
+  phone: z.string().nullable(),
+  email: z.string(),
+  is_active: z.boolean(),
+  created_at: IsoDateTime,
+  created_by_email: z.string().nullable(),
+});
+export type AdminAgent = z.infer<typeof AdminAgent>;
+
+export const AgentList = z.object({ agents: z.array(AdminAgent) });
+
+export const CreateAgentRequest = z.object({
+  full_name: FullName,
+  phone: UgandaPhone,
+  email: Email,
+  send_credentials_via: CredentialsChannel.default('both'),
+});
+export type CreateAgentRequest = z.input<typeof CreateAgentRequest>;
+
+export const CreateAgentResponse = z.object({
+  agent: AdminAgent,
+  generatedPassword: z.string(),
+  whatsappLink: z.string().nullable(),
+  credentialsEmailQueued: z.boolean(),
+});
+export type CreateAgentResponse = z.infer<typeof CreateAgentResponse>;
+
+/** Email is the agent's login and stays locked once created; other fields are partial. */
+export const UpdateAgentRequest = z
+  .object({ full_name: FullName.optional(), phone: UgandaPhone.optional(), is_active: z.boolean().optional() })
+  .refine((v) => v.full_name !== undefined || v.phone !== undefined || v.is_active !== undefined, {
+    message: 'No changes',
+  });
+export type UpdateAgentRequest = z.input<typeof UpdateAgentRequest>;
+
+export const UpdateAgentResponse = z.object({ agent: AdminAgent });
+
+export const ResetAgentPasswordResponse = z.object({
+  newPassword: z.string(),
+  whatsappLink: z.string().nullable(),
+});
+export type ResetAgentPasswordResponse = z.infer<typeof ResetAgentPasswordResponse>;

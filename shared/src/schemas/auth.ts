@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { DeviceId, Email, FullName, GivenPassword, IsoDateTime, NewPassword, UgandaPhone } from './common.ts';
+
+export const AGENT_PLAN_LABEL = 'Agent Access';
+
+export const RegisterRequest = z.object({
+  email: Email,
+  password: NewPassword,
+  fullName: FullName,
+  phone: UgandaPhone,
+  currentDeviceId: DeviceId.optional(),
+});
+export type RegisterRequest = z.input<typeof RegisterRequest>;
+
+export const LoginRequest = z.object({
+  identifier: z
+    .string({ message: 'Email or phone is required.' })
+    .trim()
+    .min(1, 'Email or phone is required.')
+    .max(254),
+  password: GivenPassword,
+  currentDeviceId: DeviceId.optional(),
+});
+export type LoginRequest = z.input<typeof LoginRequest>;
+
+export const AgentLoginRequest = z.object({
+  email: z.string({ message: 'Email is required.' }).trim().min(1, 'Email is required.').max(254),
+  password: GivenPassword,
+  currentDeviceId: DeviceId.optional(),
+});
+export type AgentLoginRequest = z.input<typeof AgentLoginRequest>;
+
+export const LogoutRequest = z.object({ currentDeviceId: DeviceId.optional() }).optional();
+
+export const UserProfile = z.object({
+  kind: z.literal('user'),
+  id: z.string(),
+  email: z.string(),
+  fullName: z.string(),
+  phone: z.string().nullable(),
+  isAdmin: z.boolean(),
+  isSubscribed: z.boolean(),
+  subscriptionPlan: z.string().nullable(),
+  subscription_start_date: IsoDateTime.nullable(),
+  subscription_end_date: IsoDateTime.nullable(),
+  /** Whole days left until subscription_end_date, rounded up; null without a subscription. */
+  daysRemaining: z.number().int().nullable(),
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime,
+  deviceIDs: z.array(z.string()),
+});
+export type UserProfile = z.infer<typeof UserProfile>;
+
+export const AgentProfile = z.object({
+  kind: z.literal('agent'),
+  id: z.string(),
+  email: z.string(),
+  full_name: z.string(),
+  phone: z.string().nullable(),
+  isAdmin: z.literal(false),
+  isSubscribed: z.literal(true),
+  subscriptionPlan: z.literal(AGENT_PLAN_LABEL),
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime,
+});
+export type AgentProfile = z.infer<typeof AgentProfile>;
+
+export const AuthResponse = z.object({ token: z.string(), user: UserProfile });
+export type AuthResponse = z.infer<typeof AuthResponse>;
+
+export const AgentAuthResponse = z.object({ token: z.string(), agent: AgentProfile });
+export type AgentAuthResponse = z.infer<typeof AgentAuthResponse>;
+
+/** Only these two fields can be changed by their owner; anything else is refused. */
+export const UpdateProfileRequest = z
+  .strictObject({ fullName: FullName.optional(), email: Email.optional() })
+  .refine((value) => value.fullName !== undefined || value.email !== undefined, { message: 'No changes' });
+export type UpdateProfileRequest = z.input<typeof UpdateProfileRequest>;
+
+export const ChangePasswordRequest = z.object({
+  currentPassword: GivenPassword,
+  newPassword: NewPassword,
+});
+export type ChangePasswordRequest = z.input<typeof ChangePasswordRequest>;
