@@ -27,17 +27,15 @@ export async function ensureProtectedAdmin(db: Db, config: Config, logger: Logge
           .set({ isAdmin: true, isProtected: true, passwordHash, updatedAt: now })
           .where(eq(users.id, existing.id));
       } else {
-        await tx
-          .insert(users)
-          .values({
-            email,
-            fullName: name,
-            passwordHash,
-            isAdmin: true,
-            isProtected: true,
-            createdAt: now,
-            updatedAt: now,
-          });
+        await tx.insert(users).values({
+          email,
+          fullName: name,
+          passwordHash,
+          isAdmin: true,
+          isProtected: true,
+          createdAt: now,
+          updatedAt: now,
+        });
       }
     });
     logger.info({ email }, 'protected admin ready (from ADMIN_EMAIL)');

@@ -1,0 +1,87 @@
+import { allContracts } from '@filamu/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, newUser, type TestApp, testDatabases } from '../../../test/harness.ts';
+
+describe.each(testDatabases)('system routes and HTTP conventions on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, { env: { CORS_ORIGINS: 'https://partner.example', BODY_LIMIT_BYTES: '2048' } });
+  });
+  afterAll(() => t.close());
+
+  it('reports health with the database state', async () => {
+    const res = await t.request('GET', '/api/health');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ status: 'ok', db: 'ok' });
+  });
+
+  it('answers 503 with the failing part when the database is gone', async () => {
+    const broken = await createTestApp(kind);
+    await broken.close();
+    const res = await broken.request('GET', '/api/health');
+    expect(res.status).toBe(503);
+    expect(res.json).toEqual({ status: 'degraded', db: 'error' });
+  });
+
+  it('publishes an OpenAPI 3 document covering every route with its access rule', async () => {
+    const res = await t.request('GET', '/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.json.openapi).toMatch(/^3\./);
+    for (const contract of allContracts) {
+      const path = `/api${contract.path.replace(/:(\w+)/g, '{$1}')}`;
+      expect(res.json.paths[path]?.[contract.method]?.['x-access'], `${contract.method} ${path}`).toBe(contract.access);
+    }
+    const register = res.json.paths['/api/auth/register'].post;
+    expect(register.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['email', 'password', 'fullName', 'phone']),
+    );
+  });
+
+  it('gives every response a request id and security headers', async () => {
+    const res = await t.request('GET', '/api/meta');
+    expect(res.json).toEqual({ maintenance: false });
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  });
+
+  it('answers unknown API routes with the error envelope', async () => {
+    const res = await t.request('GET', '/api/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.json).toEqual({
+      error: { code: 'not_found', message: 'No such API route.', requestId: res.headers.get('x-request-id') },
+    });
+  });
+
+  it('rejects malformed JSON, other content types, oversized bodies and unused methods without a 500', async () => {
+    const malformed = await t.request('POST', '/api/auth/login', {
+      rawBody: '{"identifier":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json.error.code).toBe('bad_request');
+
+    const form = await t.request('POST', '/api/auth/login', {
+      rawBody: 'identifier=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.status).toBe(415);
+    expect(form.json.error.code).toBe('unsupported_media_type');
+
+    const huge = await t.request('POST', '/api/auth/register', { body: { ...newUser(), fullName: 'x'.repeat(5000) } });
+    expect(huge.status).toBe(413);
+    expect(huge.json.error.code).toBe('payload_too_large');
+
+    const patch = await t.request('PATCH', '/api/health');
+    expect(patch.status).toBe(405);
+    expect(patch.json.error.code).toBe('method_not_allowed');
+  });
+
+  it('sends CORS headers only to configured origins', async () => {
+    const allowed = await t.request('GET', '/api/meta', { headers: { origin: 'https://partner.example' } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://partner.example');
+    const foreign = await t.request('GET', '/api/meta', { headers: { origin: 'https://evil.example' } });
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
