@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { daysRemaining, formatBytes, formatDate, formatLastDownload, formatUgx } from './format.ts';
+
+describe('formatting', () => {
+  it('shows UGX with en-UG thousands separators and no decimals', () => {
+    expect(formatUgx(25000)).toBe('UGX 25,000');
+    expect(formatUgx('1500000')).toBe('UGX 1,500,000');
+    expect(formatUgx(0)).toBe('UGX 0');
+  });
+
+  it('shows dates as MM/DD/YYYY in Kampala time', () => {
+    expect(formatDate('2026-12-31T21:30:00.000Z')).toBe('01/01/2027');
+    expect(formatDate('not a date')).toBe('N/A');
+    expect(formatDate(null)).toBe('N/A');
+  });
+
+  it('counts whole days remaining, rounding up and never below zero', () => {
+    const now = new Date('2026-11-22T09:00:00Z');
+    expect(daysRemaining(new Date('2026-11-29T09:00:00Z'), now)).toBe(7);
+    expect(daysRemaining(new Date('2026-11-22T10:00:00Z'), now)).toBe(1);
+    expect(daysRemaining(new Date('2026-11-21T10:00:00Z'), now)).toBe(0);
+  });
+
+  it('shows sizes in steps of 1024 with one decimal', () => {
+    expect(formatBytes(0)).toBe('0 Bytes');
+    expect(formatBytes(512)).toBe('512 Bytes');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(1.25 * 1024 ** 3)).toBe('1.3 GB');
+    expect(formatBytes(3 * 1024 ** 4)).toBe('3.0 TB');
+  });
+
+  it("words the last download as Never, 'N hours ago' under a day, else the date", () => {
+    const now = new Date('2026-11-22T09:00:00Z');
+    expect(formatLastDownload(null, now)).toBe('Never');
+    expect(formatLastDownload('2026-11-22T06:30:00Z', now)).toBe('2 hours ago');
+    expect(formatLastDownload('2026-11-22T08:00:00Z', now)).toBe('1 hour ago');
+    expect(formatLastDownload('2026-11-20T09:00:00Z', now)).toBe('11/20/2026');
+  });
+});
