@@ -13,20 +13,19 @@ export function mountPwa(app: Hono<AppEnv>, distDir: string): void {
   if (!existsSync(join(distDir, 'index.html'))) return;
   let indexHtml: Promise<string> | undefined;
 
-  app.use(
-    '*',
-    serveStatic({
-      root: distDir,
-      onFound: (path, c) => {
-        c.header('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    }),
-  );
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.res.status >= 400 || c.req.path.startsWith('/api/') || c.res.headers.has('Cache-Control')) return;
+    c.res.headers.set(
+      'Cache-Control',
+      c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    );
+  });
+  app.use('*', serveStatic({ root: distDir }));
   app.get('*', async (c) => {
     const last = c.req.path.split('/').at(-1) ?? '';
     if (last.includes('.')) return c.notFound();
     indexHtml ??= readFile(join(distDir, 'index.html'), 'utf8');
-    c.header('Cache-Control', 'no-cache');
     return c.html(await indexHtml);
   });
 }
