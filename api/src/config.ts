@@ -42,10 +42,15 @@ export const EnvSchema = z
     MAINTENANCE_MODE: bool.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
-  .refine((env) => (env.ADMIN_EMAIL === undefined) === (env.ADMIN_PASSWORD === undefined), {
-    message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
-    path: ['ADMIN_PASSWORD'],
-  });
+  .refine(
+    (env) => (emptyAsUndefined(env.ADMIN_EMAIL) === undefined) === (emptyAsUndefined(env.ADMIN_PASSWORD) === undefined),
+    {
+      message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
+      path: ['ADMIN_PASSWORD'],
+      // Checked even when other variables are invalid, so every problem is listed at once.
+      when: () => true,
+    },
+  );
 
 export interface Config {
   env: 'development' | 'production' | 'test';

@@ -102,7 +102,13 @@ export interface TestResponse {
 
 export async function createTestApp(
   kind: DatabaseKind,
-  options: { env?: Record<string, string>; database?: Database; clock?: TestClock } = {},
+  options: {
+    env?: Record<string, string>;
+    database?: Database;
+    clock?: TestClock;
+    /** When true, close() leaves the database open (the caller shares it between apps and closes it). */
+    keepDatabaseOpen?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new TestClock();
   const database = options.database ?? (await freshDatabase(kind));
@@ -122,11 +128,11 @@ export async function createTestApp(
       body: opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
     });
     const text = await response.text();
-    let json: unknown = undefined;
+    let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
-      json = undefined;
+      // Not JSON (static files, HTML): callers read `text`.
     }
     return { status: response.status, headers: response.headers, json, text };
   };
@@ -137,7 +143,7 @@ export async function createTestApp(
     app,
     request,
     call: (contract, opts = {}) => request(contract.method, `/api${fillPath(contract.path, opts.params)}`, opts),
-    close: () => database.close(),
+    close: () => (options.keepDatabaseOpen ? Promise.resolve() : database.close()),
   };
 }
 
@@ -154,4 +160,76 @@ export function newUser(overrides: Record<string, unknown> = {}) {
     currentDeviceId: `device-${counter}`,
     ...overrides,
   };
+}
+
+/** The error envelope every failure answers with, its requestId tied to the X-Request-Id header. */
+export function expectErrorEnvelope(res: TestResponse, status: number, code: string, message?: string | RegExp) {
+  if (res.status !== status || res.json?.error?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${res.text}`);
+  }
+  const requestId = res.headers.get('x-request-id');
+  if (!requestId || res.json.error.requestId !== requestId) {
+    throw new Error(`error requestId ${res.json.error.requestId} does not match X-Request-Id ${requestId}`);
+  }
+  if (typeof res.json.error.message !== 'string' || res.json.error.message.length === 0) {
+    throw new Error(`error without a message: ${res.text}`);
+  }
+  if (message !== undefined) {
+    const ok = typeof message === 'string' ? res.json.error.message === message : message.test(res.json.error.message);
+    if (!ok) throw new Error(`expected message ${String(message)}, got ${res.json.error.message}`);
+  }
+}
+
+/** The response body without its per-request id, for comparing two answers. */
+export function withoutRequestId(json: { error?: Record<string, unknown> }) {
+  if (!json?.error) return json;
+  const { requestId: _requestId, ...error } = json.error;
+  return { ...json, error };
+}
+
+let ipCounter = 0;
+/** A client address no other request in this process has used, so throttling never leaks between tests. */
+export function freshIp(): string {
+  ipCounter += 1;
+  return `198.51.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`;
+}
+
+/** Signs the protected admin in; returns its token. */
+export async function loginAdmin(t: TestApp, deviceId = `admin-device-${randomBytes(4).toString('hex')}`) {
+  const res = await t.request('POST', '/api/auth/login', {
+    body: { identifier: ADMIN.email, password: ADMIN.password, currentDeviceId: deviceId },
+    ip: freshIp(),
+  });
+  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${res.text}`);
+  return res.json.token as string;
+}
+
+/** Registers a new user; returns the body sent and the response. */
+export async function registerUser(t: TestApp, overrides: Record<string, unknown> = {}) {
+  const body = newUser(overrides);
+  const res = await t.request('POST', '/api/auth/register', { body, ip: freshIp() });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
+  return { body, token: res.json.token as string, user: res.json.user, res };
+}
+
+let agentCounter = 0;
+/** A unique, valid agent-creation payload. */
+export function newAgent(overrides: Record<string, unknown> = {}) {
+  agentCounter += 1;
+  const suffix = `${process.pid % 1000}${agentCounter}`.padStart(7, '0').slice(-7);
+  return {
+    full_name: `Test Agent ${agentCounter}`,
+    email: `agent${suffix}@example.com`,
+    phone: `0701${suffix.slice(-6)}`,
+    send_credentials_via: 'none',
+    ...overrides,
+  };
+}
+
+/** Creates an agent as admin; returns the body sent, the created agent and its generated password. */
+export async function createAgentAs(t: TestApp, adminToken: string, overrides: Record<string, unknown> = {}) {
+  const body = newAgent(overrides);
+  const res = await t.request('POST', '/api/agents', { body, token: adminToken });
+  if (res.status !== 201) throw new Error(`create agent failed: ${res.status} ${res.text}`);
+  return { body, agent: res.json.agent, password: res.json.generatedPassword as string, res };
 }

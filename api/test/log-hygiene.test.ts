@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { contracts } from '@filamu/shared';
+import { AuthResponse, CreateAgentResponse, contracts } from '@filamu/shared';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,18 +37,20 @@ describe.each(testDatabases)('logs never carry secrets on %s', (kind) => {
 
   it('logs each request with id, method, path, status and duration, and no password or token', async () => {
     const user = newUser();
-    const registered = await (await post(contracts.auth.register.path, user)).json();
+    const registered = AuthResponse.parse(await (await post(contracts.auth.register.path, user)).json());
     await post(contracts.auth.login.path, { identifier: user.email, password: 'wrong password here' });
-    const admin = await (
-      await post(contracts.auth.login.path, { identifier: ADMIN.email, password: ADMIN.password })
-    ).json();
-    const created = await (
-      await post(
-        contracts.agents.createAgent.path,
-        { full_name: 'Agent Log', phone: '0701000001', email: 'agent.log@example.com', send_credentials_via: 'both' },
-        admin.token,
-      )
-    ).json();
+    const admin = AuthResponse.parse(
+      await (await post(contracts.auth.login.path, { identifier: ADMIN.email, password: ADMIN.password })).json(),
+    );
+    const agentBody = {
+      full_name: 'Agent Log',
+      phone: '0701000001',
+      email: 'agent.log@example.com',
+      send_credentials_via: 'both',
+    };
+    const created = CreateAgentResponse.parse(
+      await (await post(contracts.agents.createAgent.path, agentBody, admin.token)).json(),
+    );
 
     const log = lines.join('');
     const secrets = [

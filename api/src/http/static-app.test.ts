@@ -41,6 +41,6 @@ describe('serving the built PWA', () => {
   it('answers a missing file with 404 rather than the app', async () => {
     const missing = await app.request('/assets/missing.js');
     expect(missing.status).toBe(404);
-    expect(missing.headers.get('cache-control')).not.toContain('immutable');
+    expect(missing.headers.get('cache-control') ?? '').not.toContain('immutable');
   });
 });

@@ -20,14 +20,7 @@ import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.
 import type { Principal, UserRow } from './principal.ts';
 import { agentProfile, userProfile } from './profile.ts';
 import { revokeSessions, startSession, type Subject } from './sessions.ts';
-import {
-  ACCOUNT_POLICY,
-  IP_POLICY,
-  type ThrottleKey,
-  assertNotThrottled,
-  clearFailures,
-  recordFailure,
-} from './throttle.ts';
+import { ACCOUNT_POLICY, IP_POLICY, type ThrottleKey, claimAttempt, clearFailures } from './throttle.ts';
 
 type AuthDeps = Pick<Deps, 'database' | 'clock' | 'tokens' | 'config'>;
 export interface RequestContext {
@@ -114,18 +107,19 @@ export async function login(
 ): Promise<AuthResponse> {
   const { db } = deps.database;
   const lookup = identifierLookup(input.identifier);
+  const [user] = lookup ? await db.select().from(users).where(lookup.where) : [];
+  // An existing account is counted once whichever identifier (email or phone) names it.
+  const accountKey = user ? `id:${user.id}` : (lookup?.key ?? input.identifier.toLowerCase());
   const keys: ThrottleKey[] = [
     { key: `login:ip:${ctx.ip}`, policy: IP_POLICY },
-    { key: `login:user:${lookup?.key ?? input.identifier.toLowerCase()}`, policy: ACCOUNT_POLICY },
+    { key: `login:user:${accountKey}`, policy: ACCOUNT_POLICY },
   ];
-  await assertNotThrottled(db, keys, deps.clock.now());
+  await claimAttempt(db, keys, deps.clock.now());
 
-  const [user] = lookup ? await db.select().from(users).where(lookup.where) : [];
   const valid = user
     ? await verifyPassword(user.passwordHash, input.password)
     : await verifyAgainstNothing(input.password);
   if (!user || !valid) {
-    await recordFailure(db, keys, deps.clock.now());
     throw new AppError('unauthenticated', INVALID_CREDENTIALS);
   }
   await clearFailures(db, keys);
@@ -153,7 +147,7 @@ export async function agentLogin(
     { key: `login:ip:${ctx.ip}`, policy: IP_POLICY },
     { key: `login:agent:${email}`, policy: ACCOUNT_POLICY },
   ];
-  await assertNotThrottled(db, keys, deps.clock.now());
+  await claimAttempt(db, keys, deps.clock.now());
 
   const [agent] = await db.select().from(agents).where(eq(agents.email, email));
   const valid = agent
@@ -161,7 +155,6 @@ export async function agentLogin(
     : await verifyAgainstNothing(input.password);
   // An inactive agent gets exactly the answer a wrong password gets.
   if (!agent || !valid || !agent.isActive) {
-    await recordFailure(db, keys, deps.clock.now());
     throw new AppError('unauthenticated', INVALID_AGENT_CREDENTIALS);
   }
   await clearFailures(db, keys);
@@ -214,9 +207,8 @@ export async function changePassword(
 ): Promise<{ message: string }> {
   const { db } = deps.database;
   const keys: ThrottleKey[] = [{ key: `password:user:${principal.user.id}`, policy: ACCOUNT_POLICY }];
-  await assertNotThrottled(db, keys, deps.clock.now());
+  await claimAttempt(db, keys, deps.clock.now());
   if (!(await verifyPassword(principal.user.passwordHash, input.currentPassword))) {
-    await recordFailure(db, keys, deps.clock.now());
     // Not 401: the session is fine, only the typed password is wrong.
     throw new AppError('bad_request', 'Current password is incorrect.', {
       issues: [{ path: 'currentPassword', message: 'Current password is incorrect.' }],

@@ -22,48 +22,42 @@ export interface ThrottleKey {
   policy: ThrottlePolicy;
 }
 
-function blockSeconds(failures: number, policy: ThrottlePolicy): number {
-  if (failures < policy.freeFailures) return 0;
-  const step = Math.min(failures - policy.freeFailures, policy.backoffSeconds.length - 1);
-  return policy.backoffSeconds[step]!;
-}
-
-/** Throws 429 with Retry-After while any key is blocked; costs one indexed read, no hashing. */
-export async function assertNotThrottled(exec: Executor, keys: ThrottleKey[], now: Date): Promise<void> {
-  const rows = await exec
-    .select()
-    .from(authThrottle)
-    .where(
-      inArray(
-        authThrottle.key,
-        keys.map((k) => k.key),
-      ),
-    );
-  const waitMs = Math.max(0, ...rows.map((r) => (r.blockedUntil ? r.blockedUntil.getTime() - now.getTime() : 0)));
-  if (waitMs > 0) {
-    const retryAfterSeconds = Math.ceil(waitMs / 1000);
-    throw new AppError('throttled', `Too many failed attempts. Try again in ${retryAfterSeconds} seconds.`, {
-      retryAfterSeconds,
-    });
-  }
-}
-
-export async function recordFailure(exec: Executor, keys: ThrottleKey[], now: Date): Promise<void> {
+/**
+ * Claims one attempt on every key before the password is checked: the counter is raised in the same
+ * statement that checks the block, so concurrent guesses cannot all slip past the check. A blocked
+ * key answers 429 with Retry-After and no hashing happens. The attempt stays counted unless the
+ * caller succeeds and clears the keys.
+ */
+export async function claimAttempt(exec: Executor, keys: ThrottleKey[], now: Date): Promise<void> {
   for (const { key, policy } of keys) {
-    const [row] = await exec
+    const failures = sql`${authThrottle.failures} + 1`;
+    const backoff = sql.raw(`ARRAY[${policy.backoffSeconds.map((n) => Math.trunc(n)).join(',')}]::int[]`);
+    const claimed = await exec
       .insert(authThrottle)
-      .values({ key, failures: 1, lastFailureAt: now })
+      .values({
+        key,
+        failures: 1,
+        lastFailureAt: now,
+      })
       .onConflictDoUpdate({
         target: authThrottle.key,
-        set: { failures: sql`${authThrottle.failures} + 1`, lastFailureAt: now },
+        set: {
+          failures,
+          lastFailureAt: now,
+          blockedUntil: sql`case when ${failures} >= ${policy.freeFailures}::int
+            then ${now.toISOString()}::timestamptz + make_interval(secs => (${backoff})[least(${failures} - ${policy.freeFailures}::int + 1, ${policy.backoffSeconds.length}::int)])
+            else null end`,
+        },
+        setWhere: sql`${authThrottle.blockedUntil} is null or ${authThrottle.blockedUntil} <= ${now.toISOString()}::timestamptz`,
       })
       .returning({ failures: authThrottle.failures });
-    const seconds = blockSeconds(row!.failures, policy);
-    if (seconds > 0) {
-      await exec
-        .update(authThrottle)
-        .set({ blockedUntil: new Date(now.getTime() + seconds * 1000) })
-        .where(eq(authThrottle.key, key));
+    if (claimed.length === 0) {
+      const [row] = await exec.select().from(authThrottle).where(eq(authThrottle.key, key));
+      const waitMs = row?.blockedUntil ? row.blockedUntil.getTime() - now.getTime() : 1000;
+      const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+      throw new AppError('throttled', `Too many failed attempts. Try again in ${retryAfterSeconds} seconds.`, {
+        retryAfterSeconds,
+      });
     }
   }
 }

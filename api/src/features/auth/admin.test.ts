@@ -1,0 +1,154 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AuthResponse, UserProfile } from '@filamu/shared';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
+import {
+  ADMIN,
+  type TestApp,
+  createTestApp,
+  expectErrorEnvelope,
+  freshDatabase,
+  freshIp,
+  testDatabases,
+} from '../../../test/harness.ts';
+
+function configProblems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error('loadConfig accepted an invalid environment');
+}
+
+describe('loadConfig', () => {
+  it('treats empty ADMIN_EMAIL/ADMIN_PASSWORD as unset', () => {
+    const config = loadConfig({ ADMIN_EMAIL: '', ADMIN_PASSWORD: '', JWT_SECRET: '', DATABASE_URL: '' });
+    expect(config.admin).toBeNull();
+    expect(config.jwtSecret).toBeNull();
+    expect(config.databaseUrl).toBeNull();
+  });
+
+  it('lower-cases the configured admin email', () => {
+    const config = loadConfig({ ADMIN_EMAIL: 'Boss@Example.COM', ADMIN_PASSWORD: 'long enough' });
+    expect(config.admin).toMatchObject({ email: 'boss@example.com', password: 'long enough' });
+  });
+
+  it.each([
+    ['a non-numeric PORT', { PORT: 'eighty' }, /^PORT: /],
+    ['an out-of-range PORT', { PORT: '70000' }, /^PORT: /],
+    ['a short JWT_SECRET', { JWT_SECRET: 'too-short' }, /^JWT_SECRET: must be at least 32 characters$/],
+    ['ADMIN_EMAIL without ADMIN_PASSWORD', { ADMIN_EMAIL: 'a@example.com' }, /ADMIN_EMAIL and ADMIN_PASSWORD/],
+    ['ADMIN_PASSWORD without ADMIN_EMAIL', { ADMIN_PASSWORD: 'long enough' }, /ADMIN_EMAIL and ADMIN_PASSWORD/],
+    ['a short ADMIN_PASSWORD', { ADMIN_EMAIL: 'a@example.com', ADMIN_PASSWORD: 'short' }, /^ADMIN_PASSWORD: /],
+  ])('refuses %s with a readable problem', (_name, env, pattern) => {
+    const problems = configProblems(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(pattern);
+  });
+
+  it('lists every problem at once', () => {
+    const problems = configProblems({ PORT: 'eighty', JWT_SECRET: 'too-short', ADMIN_EMAIL: 'a@example.com' });
+    expect(problems).toEqual([
+      expect.stringMatching(/^PORT: /),
+      expect.stringMatching(/^JWT_SECRET: /),
+      expect.stringMatching(/ADMIN_EMAIL and ADMIN_PASSWORD must be set together/),
+    ]);
+    try {
+      loadConfig({ PORT: 'eighty', JWT_SECRET: 'too-short', ADMIN_EMAIL: 'a@example.com' });
+    } catch (error) {
+      for (const problem of problems) expect((error as Error).message).toContain(problem);
+    }
+  });
+});
+
+describe.each(testDatabases)('the protected admin on %s', (kind) => {
+  const login = (t: TestApp, identifier: string, password: string) =>
+    t.request('POST', '/api/auth/login', { body: { identifier, password }, ip: freshIp() });
+
+  describe('from ADMIN_EMAIL / ADMIN_PASSWORD', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(kind);
+    });
+    afterAll(() => t.close());
+
+    it('signs in with isAdmin true and may use admin routes', async () => {
+      const res = await login(t, ADMIN.email.toUpperCase(), ADMIN.password);
+      expect(res.status).toBe(200);
+      const { token, user } = AuthResponse.parse(res.json);
+      expect(user).toMatchObject({ email: ADMIN.email, isAdmin: true });
+      expect(UserProfile.parse((await t.request('GET', '/api/auth/profile', { token })).json).isAdmin).toBe(true);
+      expect((await t.request('GET', '/api/agents', { token })).status).toBe(200);
+      const rows = await t.deps.database.db.select().from(users).where(eq(users.isProtected, true));
+      expect(rows.map((r) => r.email)).toEqual([ADMIN.email]);
+    });
+
+    it('refuses a wrong admin password like any other', async () => {
+      expectErrorEnvelope(
+        await login(t, ADMIN.email, 'not-the-admin-password'),
+        401,
+        'unauthenticated',
+        'Invalid credentials. Please try again.',
+      );
+    });
+  });
+
+  describe('without ADMIN_EMAIL / ADMIN_PASSWORD', () => {
+    let database: Database;
+    const dataDir = mkdtempSync(join(tmpdir(), 'filamu-admin-test-'));
+    const env = { ADMIN_EMAIL: '', ADMIN_PASSWORD: '', DATA_DIR: dataDir };
+    beforeAll(async () => {
+      database = await freshDatabase(kind);
+    });
+    afterAll(() => database.close());
+
+    const readCredentials = () => {
+      const text = readFileSync(join(dataDir, 'admin-credentials.txt'), 'utf8');
+      const email = /^email: (.+)$/m.exec(text)?.[1];
+      const password = /^password: (.+)$/m.exec(text)?.[1];
+      return { email: email!, password: password! };
+    };
+
+    it('generates credentials once, keeps them across restarts and never adds a second protected admin', async () => {
+      const first = await createTestApp(kind, { env, database, keepDatabaseOpen: true });
+      expect(first.deps.config.admin).toBeNull();
+      expect(first.deps.config.dataDir).toBe(dataDir);
+      const file = join(first.deps.config.dataDir, 'admin-credentials.txt');
+      if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+      const credentials = readCredentials();
+      expect(credentials.email).toBe('admin@filamu.local');
+      expect(credentials.password).toMatch(/^\S{20}$/);
+
+      const res = await login(first, credentials.email, credentials.password);
+      expect(res.status).toBe(200);
+      const { token, user } = AuthResponse.parse(res.json);
+      expect(user.isAdmin).toBe(true);
+      const [stored] = await database.db.select().from(users).where(eq(users.email, credentials.email));
+      expect(stored!.passwordHash).toMatch(/^\$argon2id\$/);
+      expect(stored!.passwordHash).not.toContain(credentials.password);
+      await first.close();
+
+      // The database is still open: closing the first app did not drop it.
+      const second = await createTestApp(kind, { env, database, keepDatabaseOpen: true });
+      expect(readCredentials()).toEqual(credentials);
+      // The signing key lives in the database, so the earlier token still works after the restart.
+      expect((await second.request('GET', '/api/agents', { token })).status).toBe(200);
+      const again = await login(second, credentials.email, credentials.password);
+      expect(again.status).toBe(200);
+      expect(again.json.user).toMatchObject({ id: user.id, isAdmin: true });
+
+      const admins = await database.db.select().from(users).where(eq(users.isAdmin, true));
+      expect(admins).toHaveLength(1);
+      const protectedAdmins = await database.db.select().from(users).where(eq(users.isProtected, true));
+      expect(protectedAdmins.map((r) => r.id)).toEqual([user.id]);
+      await second.close();
+    });
+  });
+});
