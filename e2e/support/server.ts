@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string;
+    adminEmail: string;
+    adminPassword: string;
+  }
+}
+
+const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitForHealth(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`Server exited with code ${child.exitCode} before becoming healthy:\n${output()}`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Server did not answer GET /api/health within ${timeoutMs} ms:\n${output()}`);
+}
+
+/** Starts `node api/dist/server.js` on a free port with a fresh data dir; stops it after the run. */
+export default async function setup(project: TestProject) {
+  const serverJs = join(root, 'api', 'dist', 'server.js');
+  if (!existsSync(serverJs)) throw new Error(`${serverJs} not found: run the build first.`);
+  if (!existsSync(join(root, 'pwa', 'dist', 'index.html'))) throw new Error('pwa/dist not found: run the build first.');
+
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'filamu-e2e-'));
+  const adminEmail = 'admin@filamu.test';
+  const adminPassword = `Adm1n-${randomBytes(12).toString('hex')}`;
+
+  let log = '';
+  const child = spawn(process.execPath, [serverJs], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: adminEmail,
+      ADMIN_PASSWORD: adminPassword,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const collect = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+
+  const baseURL = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealth(baseURL, child, () => log);
+  } catch (error) {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+
+  project.provide('baseURL', baseURL);
+  project.provide('adminEmail', adminEmail);
+  project.provide('adminPassword', adminPassword);
+
+  return async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

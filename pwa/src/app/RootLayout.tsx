@@ -1,0 +1,40 @@
+import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { PageSpinner } from '../components/ui/Spinner.tsx';
+import { Toaster } from '../components/ui/Toaster.tsx';
+import { MaintenancePage } from '../features/system/MaintenancePage.tsx';
+import { OfflineBanner, UpdatePrompt } from '../features/system/PwaStatus.tsx';
+import { useMetaStore } from '../lib/meta.ts';
+import { useSession } from '../lib/session.ts';
+
+/** Routes that stay reachable in maintenance mode so admins can sign in and work. */
+const MAINTENANCE_OPEN = ['/login', '/admin'];
+
+function MaintenanceGate() {
+  const maintenance = useMetaStore((s) => s.maintenance);
+  const { status, isAdmin } = useSession();
+  const { pathname } = useLocation();
+  if (!maintenance || isAdmin) return <Outlet />;
+  if (MAINTENANCE_OPEN.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return <Outlet />;
+  // Don't show the maintenance page to an admin whose profile is still loading.
+  if (status === 'loading') return <PageSpinner />;
+  return <MaintenancePage />;
+}
+
+/** Root of every route: maintenance wrapper, toasts, offline banner and the update prompt. */
+export function RootLayout() {
+  return (
+    <>
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+      >
+        Skip to content
+      </a>
+      <OfflineBanner />
+      <MaintenanceGate />
+      <UpdatePrompt />
+      <Toaster />
+      <ScrollRestoration />
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { LandingPage } from '../features/landing/LandingPage.tsx';
+import { setNavigate } from '../lib/navigation.ts';
+import { RequireAdmin, RequireAuth } from './guards.tsx';
+import { RootError } from './RootError.tsx';
+import { RootLayout } from './RootLayout.tsx';
+import { PageSpinner } from '../components/ui/Spinner.tsx';
+
+/** A lazily loaded route module whose default export is the screen. */
+const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
+
+/** "Coming soon" screens for routes built in later issues. */
+const placeholder =
+  (title: string, description: string, backTo = '/dashboard') =>
+  async () => {
+    const { ComingSoon } = await import('../features/placeholder/ComingSoon.tsx');
+    return { Component: () => <ComingSoon title={title} description={description} backTo={backTo} /> };
+  };
+
+/** SPEC §2 route table. Only the landing page is in the entry chunk; everything else loads on demand. */
+export const routes: RouteObject[] = [
+  {
+    Component: RootLayout,
+    ErrorBoundary: RootError,
+    // Shown while the first screen's lazy chunk loads.
+    HydrateFallback: PageSpinner,
+    children: [
+      { index: true, Component: LandingPage },
+      {
+        // Everything below shares the query client (TanStack Query stays out of the landing chunk).
+        lazy: page(() => import('./AppShell.tsx')),
+        children: [
+          { path: 'login', lazy: page(() => import('../features/auth/LoginPage.tsx')) },
+          { path: 'register', lazy: page(() => import('../features/auth/RegisterPage.tsx')) },
+          { path: 'terms', lazy: page(() => import('../features/static-pages/TermsPage.tsx')) },
+          { path: 'refund-cancellation', lazy: page(() => import('../features/static-pages/RefundPage.tsx')) },
+          { path: 'privacy-policy', lazy: page(() => import('../features/static-pages/PrivacyPage.tsx')) },
+          { path: 'dmca-policy', lazy: page(() => import('../features/static-pages/DmcaPage.tsx')) },
+          { path: 'contact-us', lazy: page(() => import('../features/static-pages/ContactPage.tsx')) },
+          {
+            path: 'checkout/success',
+            lazy: placeholder('Payment Successful!', 'Payment confirmation is coming soon.', '/dashboard'),
+          },
+          {
+            path: 'checkout/failed',
+            lazy: placeholder('Payment Failed', 'Payment results are coming soon.', '/dashboard'),
+          },
+          { path: 'payment-flow', lazy: placeholder('Complete your payment', 'Mobile money payment is coming soon.') },
+          {
+            Component: RequireAuth,
+            children: [
+              { path: 'dashboard', lazy: page(() => import('../features/dashboard/DashboardPage.tsx')) },
+              { path: 'profile', lazy: page(() => import('../features/profile/ProfilePage.tsx')) },
+              {
+                path: 'movies',
+                lazy: placeholder('Movie Library', 'Browse Kinayuganda and English movies here soon.'),
+              },
+              { path: 'movies/:id', lazy: placeholder('Movie Details', 'Movie details are coming soon.') },
+              { path: 'subscription', lazy: placeholder('Choose your plan', 'Subscription plans are coming soon.') },
+              { path: 'checkout/:planId', lazy: placeholder('Checkout', 'Checkout is coming soon.') },
+            ],
+          },
+          {
+            path: 'admin',
+            Component: RequireAdmin,
+            children: [{ index: true, lazy: page(() => import('../features/admin/AdminPage.tsx')) }],
+          },
+          { path: '*', lazy: page(() => import('../features/system/NotFoundPage.tsx')) },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);
+
+setNavigate((to) => void router.navigate(to, { replace: true }));

@@ -1,0 +1,45 @@
+import { useThemeStore, type Theme } from '../../lib/theme.ts';
+import { cn } from './cn.ts';
+import { MonitorIcon, MoonIcon, SunIcon } from './icons.tsx';
+
+const OPTIONS: Array<{ value: Theme; label: string; Icon: typeof SunIcon }> = [
+  { value: 'light', label: 'Light theme', Icon: SunIcon },
+  { value: 'dark', label: 'Dark theme', Icon: MoonIcon },
+  { value: 'system', label: 'System theme', Icon: MonitorIcon },
+];
+
+/** Light / dark / system switch (three pressed-state buttons). */
+export function ThemeToggle({ className }: { className?: string }) {
+  const theme = useThemeStore((s) => s.theme);
+  const setTheme = useThemeStore((s) => s.setTheme);
+  return (
+    <div
+      role="group"
+      aria-label="Theme"
+      className={cn(
+        'inline-flex items-center rounded-full border border-stone-300 bg-white/80 p-0.5 backdrop-blur dark:border-stone-700 dark:bg-stone-900/80',
+        className,
+      )}
+    >
+      {OPTIONS.map(({ value, label, Icon }) => (
+        <button
+          key={value}
+          type="button"
+          aria-label={label}
+          aria-pressed={theme === value}
+          title={label}
+          data-theme-option={value}
+          onClick={() => setTheme(value)}
+          className={cn(
+            'rounded-full p-1 transition-colors sm:p-1.5 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400',
+            theme === value
+              ? 'bg-brand-600 text-white dark:bg-brand-500 dark:text-stone-950'
+              : 'text-stone-600 hover:text-stone-900 dark:text-stone-300 dark:hover:text-white',
+          )}
+        >
+          <Icon className="size-4" />
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { useToastStore, type ToastVariant } from '../../lib/toast.ts';
+import { cn } from './cn.ts';
+import { CheckIcon, XIcon } from './icons.tsx';
+
+const styles: Record<ToastVariant, string> = {
+  success: 'border-green-300 dark:border-green-800',
+  error: 'border-red-300 dark:border-red-800',
+  info: 'border-stone-300 dark:border-stone-700',
+};
+
+/** Toast region: polite live region, newest at the bottom, each dismissible. */
+export function Toaster() {
+  const toasts = useToastStore((s) => s.toasts);
+  const dismiss = useToastStore((s) => s.dismiss);
+  return (
+    <div
+      aria-live="polite"
+      aria-relevant="additions text"
+      className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end"
+    >
+      {toasts.map((t) => (
+        <div
+          key={t.id}
+          role={t.variant === 'error' ? 'alert' : 'status'}
+          data-testid="toast"
+          className={cn(
+            'pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-xl border bg-white p-4 text-stone-900 shadow-lg dark:bg-stone-900 dark:text-stone-100',
+            styles[t.variant],
+          )}
+        >
+          <span
+            className={cn(
+              'mt-0.5 grid size-6 shrink-0 place-items-center rounded-full',
+              t.variant === 'success' && 'bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-300',
+              t.variant === 'error' && 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300',
+              t.variant === 'info' && 'bg-stone-100 text-stone-700 dark:bg-stone-800 dark:text-stone-300',
+            )}
+          >
+            {t.variant === 'error' ? <XIcon className="size-4" /> : <CheckIcon className="size-4" />}
+          </span>
+          <div className="min-w-0 flex-1">
+            <p className="font-semibold">{t.title}</p>
+            {t.description && <p className="mt-0.5 text-sm text-stone-700 dark:text-stone-300">{t.description}</p>}
+          </div>
+          <button
+            type="button"
+            onClick={() => dismiss(t.id)}
+            aria-label="Dismiss notification"
+            className="rounded-md p-1 text-stone-500 hover:text-stone-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:hover:text-white"
+          >
+            <XIcon className="size-4" />
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+import { contracts } from '@filamu/shared';
+import { Radio, RadioGroup } from '@headlessui/react';
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { Button } from '../../components/ui/Button.tsx';
+import { cn } from '../../components/ui/cn.ts';
+import { Input, PasswordInput } from '../../components/ui/Input.tsx';
+import { ApiError, api } from '../../lib/api.ts';
+import { getDeviceId } from '../../lib/device-id.ts';
+import { queryClient, queryKeys } from '../../lib/query-client.ts';
+import { useSession, useSessionStore } from '../../lib/session.ts';
+import { toast } from '../../lib/toast.ts';
+import { AuthLayout, FormAlert } from './AuthLayout.tsx';
+
+type Mode = 'user' | 'agent';
+
+interface Failure {
+  title: string;
+  message: string;
+}
+
+/** SPEC §8 wording for a failed sign-in. */
+function describeFailure(mode: Mode, error: unknown): Failure {
+  if (!(error instanceof ApiError)) {
+    return { title: 'Login failed', message: 'An unexpected error occurred. Please try again.' };
+  }
+  if (mode === 'agent') {
+    return { title: 'Agent Login Failed', message: error.message || 'Invalid agent credentials. Please try again.' };
+  }
+  return { title: 'Login Failed', message: error.message || 'Invalid credentials. Please try again.' };
+}
+
+export default function LoginPage() {
+  const navigate = useNavigate();
+  const { status, isAdmin } = useSession();
+  const [mode, setMode] = useState<Mode>('user');
+  const [identifier, setIdentifier] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ identifier?: string; password?: string }>({});
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [pending, setPending] = useState(false);
+
+  if (!pending && (status === 'user' || status === 'agent')) {
+    return <Navigate to={isAdmin ? '/admin' : '/dashboard'} replace />;
+  }
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const next: typeof errors = {};
+    if (!identifier.trim()) next.identifier = mode === 'agent' ? 'Email is required.' : 'Email or phone is required.';
+    if (!password) next.password = 'Password is required.';
+    setErrors(next);
+    setFailure(null);
+    if (next.identifier || next.password) return;
+
+    setPending(true);
+    try {
+      const currentDeviceId = getDeviceId();
+      if (mode === 'agent') {
+        const result = await api(contracts.auth.agentLogin, {
+          body: { email: identifier.trim(), password, currentDeviceId },
+        });
+        queryClient.clear();
+        useSessionStore.getState().signInAgent(result.token, result.agent);
+        toast.success('Welcome back!');
+        void navigate('/dashboard', { replace: true });
+      } else {
+        const result = await api(contracts.auth.login, {
+          body: { identifier: identifier.trim(), password, currentDeviceId },
+        });
+        queryClient.clear();
+        queryClient.setQueryData(queryKeys.userProfile, result.user);
+        useSessionStore.getState().signInUser(result.token, result.user);
+        toast.success('Welcome back!');
+        void navigate(result.user.isAdmin ? '/admin' : '/dashboard', { replace: true });
+      }
+    } catch (error) {
+      // Stays pending on success so the 'already signed in' redirect cannot race the navigation.
+      setPending(false);
+      const f = describeFailure(mode, error);
+      setFailure(f);
+      toast.error(f.title, f.message);
+    }
+  };
+
+  return (
+    <AuthLayout title="Welcome back" subtitle="Sign in to keep watching.">
+      <RadioGroup
+        value={mode}
+        onChange={(value: Mode) => {
+          setMode(value);
+          setErrors({});
+          setFailure(null);
+        }}
+        aria-label="Account type"
+        className="mb-6 grid grid-cols-2 gap-1 rounded-xl bg-stone-100 p-1 dark:bg-stone-800"
+      >
+        {(['user', 'agent'] as const).map((value) => (
+          <Radio
+            key={value}
+            value={value}
+            className={({ checked, focus }) =>
+              cn(
+                'cursor-pointer rounded-lg px-3 py-2 text-center text-sm font-semibold transition-colors',
+                checked
+                  ? 'bg-white text-stone-950 shadow dark:bg-stone-950 dark:text-white'
+                  : 'text-stone-600 hover:text-stone-900 dark:text-stone-300 dark:hover:text-white',
+                focus && 'ring-2 ring-brand-400',
+              )
+            }
+          >
+            {value === 'user' ? 'User Login' : 'Agent Login'}
+          </Radio>
+        ))}
+      </RadioGroup>
+
+      {failure && <FormAlert title={failure.title} message={failure.message} />}
+
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <Input
+          label={mode === 'agent' ? 'Agent email' : 'Email or phone'}
+          name="identifier"
+          type={mode === 'agent' ? 'email' : 'text'}
+          autoComplete={mode === 'agent' ? 'email' : 'username'}
+          inputMode={mode === 'agent' ? 'email' : undefined}
+          placeholder={mode === 'agent' ? 'agent@example.com' : 'you@example.com or 0772 123 456'}
+          value={identifier}
+          onChange={(e) => setIdentifier(e.target.value)}
+          error={errors.identifier}
+          required
+        />
+        <PasswordInput
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password}
+          required
+        />
+        <Button type="submit" size="lg" className="w-full" loading={pending}>
+          {pending ? 'Signing in...' : mode === 'agent' ? 'Sign in as Agent' : 'Sign In'}
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-stone-600 dark:text-stone-400">
+        Don't have an account?{' '}
+        <Link
+          to="/register"
+          className="rounded font-semibold text-brand-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-brand-300"
+        >
+          Register
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}

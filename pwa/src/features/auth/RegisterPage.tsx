@@ -1,0 +1,169 @@
+import { contracts, isValidUgandaPhone, PASSWORD_MIN } from '@filamu/shared';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { Button } from '../../components/ui/Button.tsx';
+import { Input, PasswordInput } from '../../components/ui/Input.tsx';
+import { ApiError, api } from '../../lib/api.ts';
+import { getDeviceId } from '../../lib/device-id.ts';
+import { queryClient, queryKeys } from '../../lib/query-client.ts';
+import { useSession, useSessionStore } from '../../lib/session.ts';
+import { toast } from '../../lib/toast.ts';
+import { AuthLayout, FormAlert } from './AuthLayout.tsx';
+
+type Field = 'fullName' | 'email' | 'phone' | 'password';
+type Errors = Partial<Record<Field, string>>;
+
+const FIELDS: Field[] = ['fullName', 'email', 'phone', 'password'];
+
+function validate(values: Record<Field, string>): Errors {
+  const errors: Errors = {};
+  if (!values.fullName.trim()) errors.fullName = 'Full name is required.';
+  if (!values.email.trim()) errors.email = 'Email is required.';
+  else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email.trim()))
+    errors.email = 'Please enter a valid email address.';
+  if (!values.phone.trim()) errors.phone = 'Phone number is required.';
+  else if (!isValidUgandaPhone(values.phone))
+    errors.phone = 'Please enter a valid Uganda phone number (e.g., 256712345678 or 0712345678)';
+  if (!values.password) errors.password = 'Password is required.';
+  else if (values.password.length < PASSWORD_MIN)
+    errors.password = `Password must be at least ${PASSWORD_MIN} characters.`;
+  return errors;
+}
+
+/** Maps server field issues (`email`, `body.email`, …) onto the form's fields. */
+function issuesToErrors(error: ApiError): Errors {
+  const errors: Errors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.split('.').pop() as Field | undefined;
+    if (key && FIELDS.includes(key) && !errors[key]) errors[key] = issue.message;
+  }
+  return errors;
+}
+
+export default function RegisterPage() {
+  const navigate = useNavigate();
+  const { status } = useSession();
+  const [values, setValues] = useState<Record<Field, string>>({ fullName: '', email: '', phone: '', password: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  if (!pending && (status === 'user' || status === 'agent')) return <Navigate to="/dashboard" replace />;
+
+  const set = (field: Field) => (e: ChangeEvent<HTMLInputElement>) => {
+    setValues((v) => ({ ...v, [field]: e.target.value }));
+    if (errors[field]) setErrors((prev) => ({ ...prev, [field]: undefined }));
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = validate(values);
+    setErrors(found);
+    setFailure(null);
+    if (Object.keys(found).length > 0) return;
+
+    setPending(true);
+    try {
+      const result = await api(contracts.auth.register, {
+        body: {
+          fullName: values.fullName.trim(),
+          email: values.email.trim(),
+          phone: values.phone.trim(),
+          password: values.password,
+          currentDeviceId: getDeviceId(),
+        },
+      });
+      queryClient.clear();
+      queryClient.setQueryData(queryKeys.userProfile, result.user);
+      useSessionStore.getState().signInUser(result.token, result.user);
+      toast.success('Registration Successful', 'You have been registered and logged in!');
+      void navigate('/subscription', { replace: true });
+    } catch (error) {
+      // Stays pending on success so the 'already signed in' redirect cannot race the navigation.
+      setPending(false);
+      if (error instanceof ApiError) {
+        setErrors(issuesToErrors(error));
+        const message = error.message || 'An unexpected error occurred during registration. Please try again.';
+        setFailure(message);
+        toast.error('Registration Error', message);
+      } else {
+        setFailure('Please try again with different details.');
+        toast.error('Registration failed', 'Please try again with different details.');
+      }
+    }
+  };
+
+  return (
+    <AuthLayout title="Create your account" subtitle="Join Filamu and start your movie night.">
+      {failure && <FormAlert title="Registration Error" message={failure} />}
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <Input
+          label="Full Name"
+          name="fullName"
+          autoComplete="name"
+          value={values.fullName}
+          onChange={set('fullName')}
+          error={errors.fullName}
+          required
+        />
+        <Input
+          label="Email"
+          name="email"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          value={values.email}
+          onChange={set('email')}
+          error={errors.email}
+          required
+        />
+        <Input
+          label="Phone Number"
+          name="phone"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          placeholder="0772 123 456"
+          hint="MTN or Airtel number, e.g. 0772 123 456"
+          value={values.phone}
+          onChange={set('phone')}
+          error={errors.phone}
+          required
+        />
+        <PasswordInput
+          label="Password"
+          name="password"
+          autoComplete="new-password"
+          hint="At least 8 characters"
+          value={values.password}
+          onChange={set('password')}
+          error={errors.password}
+          required
+        />
+        <Button type="submit" size="lg" className="w-full" loading={pending}>
+          {pending ? 'Creating account...' : 'Create Account'}
+        </Button>
+      </form>
+      <p className="mt-4 text-center text-xs text-stone-500 dark:text-stone-400">
+        By registering you agree to our{' '}
+        <Link to="/terms" className="underline hover:text-brand-700 dark:hover:text-brand-300">
+          Terms of Use
+        </Link>{' '}
+        and{' '}
+        <Link to="/privacy-policy" className="underline hover:text-brand-700 dark:hover:text-brand-300">
+          Privacy Policy
+        </Link>
+        .
+      </p>
+      <p className="mt-4 text-center text-sm text-stone-600 dark:text-stone-400">
+        Already have an account?{' '}
+        <Link
+          to="/login"
+          className="rounded font-semibold text-brand-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-brand-300"
+        >
+          Sign In
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}

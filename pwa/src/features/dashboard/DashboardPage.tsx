@@ -1,0 +1,152 @@
+import { daysRemaining, formatDate } from '@filamu/shared';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
+import { Badge } from '../../components/ui/Badge.tsx';
+import { Card, CardTitle } from '../../components/ui/Card.tsx';
+import { cn } from '../../components/ui/cn.ts';
+import { CreditCardIcon, CrownIcon, FilmIcon, UserIcon } from '../../components/ui/icons.tsx';
+import { PageSpinner } from '../../components/ui/Spinner.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { AGENT_PLAN_LABEL, DAYS_REMAINING_WARNING } from '../../lib/constants.ts';
+import { useUserProfile } from '../../lib/queries.ts';
+import { useSession } from '../../lib/session.ts';
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex items-center justify-between gap-4 py-2.5">
+      <dt className="text-stone-600 dark:text-stone-400">{label}</dt>
+      <dd className="text-right font-semibold">{children}</dd>
+    </div>
+  );
+}
+
+function QuickCard({
+  to,
+  title,
+  text,
+  icon,
+  tone,
+}: {
+  to: string;
+  title: string;
+  text: string;
+  icon: ReactNode;
+  tone: string;
+}) {
+  return (
+    <li>
+      <Link
+        to={to}
+        className="group flex h-full items-start gap-4 rounded-2xl border border-stone-200 bg-white p-5 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:border-stone-800 dark:bg-stone-900"
+      >
+        <span className={cn('grid size-12 shrink-0 place-items-center rounded-xl', tone)}>{icon}</span>
+        <span>
+          <span className="block text-lg font-bold group-hover:text-brand-700 dark:group-hover:text-brand-300">
+            {title}
+          </span>
+          <span className="mt-1 block text-sm text-stone-600 dark:text-stone-400">{text}</span>
+        </span>
+      </Link>
+    </li>
+  );
+}
+
+export default function DashboardPage() {
+  const session = useSession();
+  const isAgent = session.status === 'agent';
+  const profile = useUserProfile(!isAgent);
+
+  if (!isAgent && profile.isPending) return <PageSpinner label="Loading your dashboard" />;
+
+  const user = isAgent ? null : profile.data;
+  const agent = session.agent;
+  const name = isAgent ? agent?.full_name || 'Agent' : user?.fullName || 'there';
+  const subscribed = isAgent || !!user?.isSubscribed;
+  const plan = isAgent ? AGENT_PLAN_LABEL : (user?.subscriptionPlan ?? 'Free Trial');
+  const endDate = user?.subscription_end_date ?? null;
+  const days =
+    user?.daysRemaining ?? (endDate && user?.isSubscribed ? daysRemaining(new Date(endDate), new Date()) : null);
+  const isAdmin = !!user?.isAdmin;
+
+  return (
+    <div className="min-h-screen">
+      <AccountHeader />
+      <main id="main" className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+        <h1 className="text-3xl font-extrabold tracking-tight">Welcome, {name}</h1>
+        <p className="mt-1 text-stone-600 dark:text-stone-400">
+          {subscribed ? 'Your library is ready. Enjoy your movie night!' : 'Subscribe to start downloading movies.'}
+        </p>
+
+        {profile.isError && !isAgent && (
+          <p role="alert" className="mt-4 rounded-xl bg-red-50 p-3 text-red-800 dark:bg-red-950 dark:text-red-200">
+            Error: {errorMessage(profile.error, 'Could not load your account.')}
+          </p>
+        )}
+
+        <div className="mt-8 grid gap-6 lg:grid-cols-3">
+          <Card className="lg:col-span-1">
+            <CardTitle>Account Status</CardTitle>
+            <dl className="mt-3 divide-y divide-stone-200 text-sm dark:divide-stone-800">
+              <Row label="Account type">{isAgent ? 'Agent' : 'User'}</Row>
+              <Row label="Subscription">
+                <Badge tone={subscribed ? 'success' : 'neutral'}>{subscribed ? 'Active' : 'Inactive'}</Badge>
+              </Row>
+              <Row label="Plan">{plan}</Row>
+              <Row label="End date">{isAgent ? 'N/A' : formatDate(endDate)}</Row>
+              <Row label="Days remaining">
+                {days === null ? (
+                  'N/A'
+                ) : (
+                  <Badge tone={days <= DAYS_REMAINING_WARNING ? 'danger' : 'success'}>
+                    {days} {days === 1 ? 'day' : 'days'}
+                  </Badge>
+                )}
+              </Row>
+            </dl>
+          </Card>
+
+          <section aria-labelledby="quick-actions" className="lg:col-span-2">
+            <h2 id="quick-actions" className="sr-only">
+              Quick actions
+            </h2>
+            <ul className="grid gap-4 sm:grid-cols-2">
+              <QuickCard
+                to="/movies"
+                title="Browse Movies"
+                text="Kinayuganda and English movies, ready to download."
+                icon={<FilmIcon className="size-6" />}
+                tone="bg-brand-100 text-brand-700 dark:bg-brand-950 dark:text-brand-300"
+              />
+              {!subscribed && (
+                <QuickCard
+                  to="/subscription"
+                  title="Subscribe"
+                  text="Pick a plan and pay with mobile money."
+                  icon={<CreditCardIcon className="size-6" />}
+                  tone="bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-300"
+                />
+              )}
+              <QuickCard
+                to="/profile"
+                title="Profile"
+                text="Your details, subscription and security."
+                icon={<UserIcon className="size-6" />}
+                tone="bg-sky-100 text-sky-700 dark:bg-sky-950 dark:text-sky-300"
+              />
+              {isAdmin && (
+                <QuickCard
+                  to="/admin"
+                  title="Admin Panel"
+                  text="Movies, subscribers, plans, agents and analytics."
+                  icon={<CrownIcon className="size-6" />}
+                  tone="bg-amber-100 text-amber-700 dark:bg-amber-950 dark:text-amber-300"
+                />
+              )}
+            </ul>
+          </section>
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,216 @@
+import { useCallback, useEffect, useState, type FocusEvent } from 'react';
+import { LinkButton } from '../../components/ui/Button.tsx';
+import { cn } from '../../components/ui/cn.ts';
+import { PlayIcon } from '../../components/ui/icons.tsx';
+import { HERO_AUTOPLAY_MS } from '../../lib/constants.ts';
+import { useSession } from '../../lib/session.ts';
+
+interface Slide {
+  eyebrow: string;
+  title: string;
+  text: string;
+  gradient: string;
+  accent: string;
+}
+
+const SLIDES: Slide[] = [
+  {
+    eyebrow: 'Kinayuganda',
+    title: 'Your favourite VJs, one tap away',
+    text: 'Blockbusters translated by the voices you love — download them once and watch anywhere, even offline.',
+    gradient: 'from-brand-900 via-brand-700 to-amber-500',
+    accent: 'bg-amber-300',
+  },
+  {
+    eyebrow: 'Movie night, sorted',
+    title: 'No buffering. No waiting.',
+    text: 'Download over Wi-Fi or data and press play when the family is ready. Pause and resume anytime.',
+    gradient: 'from-indigo-950 via-purple-900 to-brand-700',
+    accent: 'bg-fuchsia-300',
+  },
+  {
+    eyebrow: 'Mobile money',
+    title: 'Pay with MTN or Airtel',
+    text: 'Subscribe in seconds with MTN Mobile Money or Airtel Money. No card, no hidden fees, no auto-renewal.',
+    gradient: 'from-emerald-950 via-teal-900 to-yellow-600',
+    accent: 'bg-yellow-300',
+  },
+  {
+    eyebrow: 'English hits',
+    title: 'Unlock the latest English releases',
+    text: 'Finish the Kinayuganda collection and the newest English movies open up for you to download.',
+    gradient: 'from-stone-950 via-red-950 to-brand-600',
+    accent: 'bg-red-300',
+  },
+];
+
+function prefersReducedMotion(): boolean {
+  return typeof window !== 'undefined' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/** Decorative film strip and spotlight drawn in SVG (no external images). */
+function HeroArt() {
+  return (
+    <svg viewBox="0 0 400 300" className="h-full w-full" aria-hidden="true">
+      <defs>
+        <radialGradient id="spot" cx="50%" cy="40%" r="60%">
+          <stop offset="0" stopColor="#fff7ed" stopOpacity="0.55" />
+          <stop offset="1" stopColor="#fff7ed" stopOpacity="0" />
+        </radialGradient>
+      </defs>
+      <circle cx="200" cy="150" r="140" fill="url(#spot)" />
+      <g transform="rotate(-8 200 150)">
+        <rect x="30" y="95" width="340" height="110" rx="10" fill="#1c1917" fillOpacity="0.85" />
+        {Array.from({ length: 12 }, (_, i) => (
+          <g key={i}>
+            <rect x={42 + i * 28} y="102" width="14" height="10" rx="2" fill="#fafaf9" fillOpacity="0.8" />
+            <rect x={42 + i * 28} y="188" width="14" height="10" rx="2" fill="#fafaf9" fillOpacity="0.8" />
+          </g>
+        ))}
+        {[0, 1, 2, 3].map((i) => (
+          <rect
+            key={i}
+            x={44 + i * 82}
+            y="120"
+            width="72"
+            height="60"
+            rx="6"
+            fill="#f97316"
+            fillOpacity={0.35 + i * 0.15}
+          />
+        ))}
+        <path d="M187 133v34l28-17z" fill="#fff7ed" />
+      </g>
+      <g fill="#fff7ed">
+        <circle cx="60" cy="40" r="2" />
+        <circle cx="340" cy="60" r="2.5" />
+        <circle cx="310" cy="250" r="1.5" />
+        <circle cx="90" cy="260" r="2" />
+        <circle cx="370" cy="170" r="1.5" />
+      </g>
+    </svg>
+  );
+}
+
+function HeroActions() {
+  const { status, hasAccess } = useSession();
+  if (status === 'loading') return <div className="h-12" aria-hidden="true" />;
+  if (status === 'guest') {
+    return (
+      <>
+        <LinkButton to="/register" size="lg" variant="inverse">
+          Join Now
+        </LinkButton>
+        <LinkButton to="/login" size="lg" variant="inverseOutline">
+          Sign In
+        </LinkButton>
+      </>
+    );
+  }
+  if (hasAccess) {
+    return (
+      <LinkButton to="/movies" size="lg" variant="inverse">
+        <PlayIcon className="size-5" /> Browse Movies
+      </LinkButton>
+    );
+  }
+  return (
+    <LinkButton to="/subscription" size="lg" variant="inverse">
+      Subscribe Now
+    </LinkButton>
+  );
+}
+
+/** Four looping slides, autoplaying every HERO_AUTOPLAY_MS; paused on hover, focus or reduced motion. */
+export function Hero() {
+  const [index, setIndex] = useState(0);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const [stopped, setStopped] = useState(prefersReducedMotion);
+  const paused = hovered || focused || stopped;
+
+  const go = useCallback((next: number) => setIndex((next + SLIDES.length) % SLIDES.length), []);
+
+  useEffect(() => {
+    if (paused) return;
+    const timer = window.setInterval(() => setIndex((i) => (i + 1) % SLIDES.length), HERO_AUTOPLAY_MS);
+    return () => window.clearInterval(timer);
+  }, [paused]);
+
+  const onBlur = (event: FocusEvent<HTMLElement>) => {
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(false);
+  };
+
+  return (
+    <section
+      aria-roledescription="carousel"
+      aria-label="Featured"
+      className="relative isolate overflow-hidden text-white"
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={onBlur}
+    >
+      {SLIDES.map((slide, i) => (
+        <div
+          key={slide.title}
+          aria-hidden={i !== index}
+          className={cn(
+            'absolute inset-0 -z-10 bg-gradient-to-br transition-opacity duration-700',
+            slide.gradient,
+            i === index ? 'opacity-100' : 'opacity-0',
+          )}
+        />
+      ))}
+      <div className="mx-auto grid min-h-[34rem] max-w-6xl items-center gap-8 px-4 pb-16 pt-28 sm:px-6 md:grid-cols-2 md:pt-32">
+        <div aria-live={paused ? 'polite' : 'off'} aria-atomic="true">
+          {SLIDES.map((slide, i) => (
+            <div
+              key={slide.title}
+              role="group"
+              aria-roledescription="slide"
+              aria-label={`${i + 1} of ${SLIDES.length}`}
+              hidden={i !== index}
+            >
+              <p className="inline-flex items-center gap-2 rounded-full bg-black/25 px-3 py-1 text-sm font-semibold">
+                <span className={cn('size-2 rounded-full', slide.accent)} aria-hidden="true" />
+                {slide.eyebrow}
+              </p>
+              <h1 className="mt-4 text-4xl font-extrabold leading-tight tracking-tight sm:text-5xl">{slide.title}</h1>
+              <p className="mt-4 max-w-xl text-lg text-white/90">{slide.text}</p>
+            </div>
+          ))}
+          <div className="mt-8 flex flex-wrap gap-3">
+            <HeroActions />
+          </div>
+        </div>
+        <div className="hidden h-72 md:block">
+          <HeroArt />
+        </div>
+      </div>
+      <div className="absolute inset-x-0 bottom-5 flex items-center justify-center gap-3">
+        {SLIDES.map((slide, i) => (
+          <button
+            key={slide.title}
+            type="button"
+            aria-label={`Go to slide ${i + 1} of ${SLIDES.length}: ${slide.title}`}
+            aria-current={i === index ? 'true' : undefined}
+            onClick={() => go(i)}
+            className={cn(
+              'h-2.5 rounded-full transition-all focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white focus-visible:ring-offset-2 focus-visible:ring-offset-black/40',
+              i === index ? 'w-8 bg-white' : 'w-2.5 bg-white/50 hover:bg-white/80',
+            )}
+          />
+        ))}
+        <button
+          type="button"
+          onClick={() => setStopped((s) => !s)}
+          aria-label={stopped ? 'Play slideshow' : 'Pause slideshow'}
+          className="ml-2 rounded-full bg-black/30 px-2.5 py-1 text-xs font-semibold hover:bg-black/50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+        >
+          {stopped ? 'Play' : 'Pause'}
+        </button>
+      </div>
+    </section>
+  );
+}

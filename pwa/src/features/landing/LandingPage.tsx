@@ -1,0 +1,194 @@
+import { Link } from 'react-router';
+import { SiteFooter } from '../../components/layout/SiteFooter.tsx';
+import { LinkButton } from '../../components/ui/Button.tsx';
+import { ChatIcon, DownloadIcon, PhoneIcon, ShieldIcon, StarIcon } from '../../components/ui/icons.tsx';
+import { LogoMark } from '../../components/ui/Logo.tsx';
+import { ThemeToggle } from '../../components/ui/ThemeToggle.tsx';
+import { SUPPORT } from '../../lib/constants.ts';
+import { useSession } from '../../lib/session.ts';
+import { Hero } from './Hero.tsx';
+
+const FEATURES = [
+  {
+    title: 'Unlimited Downloads',
+    text: 'Download every movie in your plan in full quality and keep it on your phone to watch offline.',
+    Icon: DownloadIcon,
+  },
+  {
+    title: 'Secure Platform',
+    text: 'Single-device login keeps your account yours, and protected downloads keep every movie safe.',
+    Icon: ShieldIcon,
+  },
+  {
+    title: 'Premium Content',
+    text: 'Fresh Kinayuganda translations from top VJs and the latest English releases, added every week.',
+    Icon: StarIcon,
+  },
+];
+
+const STATS = [
+  { value: '10K+', label: 'Movies' },
+  { value: '50K+', label: 'Subscribers' },
+  { value: '1M+', label: 'Downloads' },
+  { value: '99.9%', label: 'Uptime' },
+];
+
+const navLink =
+  'whitespace-nowrap rounded-lg px-2 py-2 sm:px-3 text-sm font-semibold text-white/90 hover:bg-white/10 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white';
+
+function HeaderNav() {
+  const { status, isAdmin } = useSession();
+  if (status === 'loading') return null;
+  if (status === 'guest') {
+    return (
+      <>
+        <Link to="/login" className={navLink}>
+          Login
+        </Link>
+        <Link
+          to="/register"
+          className="whitespace-nowrap rounded-lg bg-white px-2 py-2 text-sm sm:px-3 font-semibold text-stone-950 hover:bg-brand-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+        >
+          Get Started
+        </Link>
+      </>
+    );
+  }
+  return (
+    <>
+      {isAdmin && (
+        <Link to="/admin" className={navLink}>
+          Admin
+        </Link>
+      )}
+      <Link
+        to="/dashboard"
+        className="whitespace-nowrap rounded-lg bg-white px-2 py-2 text-sm sm:px-3 font-semibold text-stone-950 hover:bg-brand-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+      >
+        Dashboard
+      </Link>
+    </>
+  );
+}
+
+export function LandingPage() {
+  const { status, hasAccess } = useSession();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="absolute inset-x-0 top-0 z-20">
+        <div className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-3 py-4 sm:gap-3 sm:px-6">
+          <Link
+            to="/"
+            className="inline-flex items-center gap-1.5 rounded-lg text-lg font-extrabold tracking-tight text-white sm:gap-2 sm:text-xl focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+          >
+            <LogoMark />
+            <span className="max-[379px]:sr-only">Filamu</span>
+          </Link>
+          <nav aria-label="Main" className="flex items-center gap-0.5 sm:gap-2">
+            <ThemeToggle className="mr-0.5 sm:mr-1" />
+            <HeaderNav />
+          </nav>
+        </div>
+      </header>
+
+      <main id="main" className="flex-1">
+        <Hero />
+
+        <section
+          aria-label="Contact us"
+          className="border-b border-stone-200 bg-white dark:border-stone-800 dark:bg-stone-900"
+        >
+          <div className="mx-auto flex max-w-6xl flex-col items-center justify-between gap-4 px-4 py-5 sm:flex-row sm:px-6">
+            <p className="text-center font-medium text-stone-800 sm:text-left dark:text-stone-200">
+              Questions about plans or payments? We're here every day.
+            </p>
+            <div className="flex flex-wrap justify-center gap-3">
+              <a
+                href={SUPPORT.phoneHref}
+                className="inline-flex items-center gap-2 rounded-xl border border-stone-300 px-4 py-2 text-sm font-semibold hover:bg-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:border-stone-700 dark:hover:bg-stone-800"
+              >
+                <PhoneIcon className="size-4" /> Call us {SUPPORT.phone}
+              </a>
+              <a
+                href={SUPPORT.whatsappHref}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="inline-flex items-center gap-2 rounded-xl bg-green-700 px-4 py-2 text-sm font-semibold text-white hover:bg-green-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-green-400"
+              >
+                <ChatIcon className="size-4" /> WhatsApp
+              </a>
+            </div>
+          </div>
+        </section>
+
+        <section aria-labelledby="features-heading" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
+          <h2 id="features-heading" className="text-center text-3xl font-extrabold tracking-tight">
+            Why Filamu?
+          </h2>
+          <p className="mx-auto mt-3 max-w-2xl text-center text-stone-600 dark:text-stone-400">
+            Built for movie nights in Uganda — simple payments, safe downloads and the movies you actually want to
+            watch.
+          </p>
+          <ul className="mt-10 grid gap-6 md:grid-cols-3">
+            {FEATURES.map(({ title, text, Icon }) => (
+              <li
+                key={title}
+                className="rounded-2xl border border-stone-200 bg-white p-6 shadow-sm transition-shadow hover:shadow-md dark:border-stone-800 dark:bg-stone-900"
+              >
+                <span className="grid size-12 place-items-center rounded-xl bg-brand-100 text-brand-700 dark:bg-brand-950 dark:text-brand-300">
+                  <Icon className="size-6" />
+                </span>
+                <h3 className="mt-4 text-lg font-bold">{title}</h3>
+                <p className="mt-2 text-stone-600 dark:text-stone-400">{text}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <section aria-label="Filamu in numbers" className="bg-stone-900 text-white dark:bg-black">
+          <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-8 px-4 py-12 text-center sm:px-6 md:grid-cols-4">
+            {STATS.map((s) => (
+              <div key={s.label} className="flex flex-col">
+                <dt className="order-2 mt-1 text-sm uppercase tracking-wide text-stone-400">{s.label}</dt>
+                <dd className="bg-gradient-to-r from-brand-300 to-amber-200 bg-clip-text text-4xl font-extrabold text-transparent">
+                  {s.value}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+
+        <section className="mx-auto max-w-6xl px-4 py-16 text-center sm:px-6">
+          <h2 className="text-3xl font-extrabold tracking-tight">Ready for movie night?</h2>
+          <p className="mx-auto mt-3 max-w-xl text-stone-600 dark:text-stone-400">
+            {status === 'guest'
+              ? 'Create your free account in under a minute and pick a plan when you are ready.'
+              : 'Your next favourite movie is waiting in the library.'}
+          </p>
+          <div className="mt-8 flex justify-center gap-3">
+            {status === 'guest' ? (
+              <>
+                <LinkButton to="/register" size="lg">
+                  Get Started
+                </LinkButton>
+                <LinkButton to="/login" size="lg" variant="outline">
+                  Sign In
+                </LinkButton>
+              </>
+            ) : status === 'loading' ? null : hasAccess ? (
+              <LinkButton to="/movies" size="lg">
+                Browse Movies
+              </LinkButton>
+            ) : (
+              <LinkButton to="/subscription" size="lg">
+                Subscribe Now
+              </LinkButton>
+            )}
+          </div>
+        </section>
+      </main>
+
+      <SiteFooter />
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import type { ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { Button } from '../../components/ui/Button.tsx';
+import { ArrowLeftIcon } from '../../components/ui/icons.tsx';
+import { Logo } from '../../components/ui/Logo.tsx';
+import { ThemeToggle } from '../../components/ui/ThemeToggle.tsx';
+import { SiteFooter } from '../../components/layout/SiteFooter.tsx';
+
+/** History back, or home when this page was opened directly. */
+function useGoBack() {
+  const navigate = useNavigate();
+  return () => {
+    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (idx > 0) void navigate(-1);
+    else void navigate('/');
+  };
+}
+
+/** Shared frame for the policy and contact pages. */
+export function StaticPageLayout({
+  title,
+  updated,
+  children,
+}: {
+  title: string;
+  updated?: string;
+  children: ReactNode;
+}) {
+  const goBack = useGoBack();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="sticky top-0 z-30 border-b border-stone-200 bg-white/90 backdrop-blur dark:border-stone-800 dark:bg-stone-950/90">
+        <div className="mx-auto flex max-w-4xl items-center justify-between gap-3 px-4 py-3 sm:px-6">
+          <Button variant="ghost" size="sm" onClick={goBack}>
+            <ArrowLeftIcon className="size-4" /> Go Back
+          </Button>
+          <Logo className="hidden sm:inline-flex" />
+          <ThemeToggle />
+        </div>
+      </header>
+      <main id="main" className="mx-auto w-full max-w-4xl flex-1 px-4 py-10 sm:px-6">
+        <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{title}</h1>
+        {updated && <p className="mt-2 text-sm text-stone-500 dark:text-stone-400">Last updated: {updated}</p>}
+        <div className="mt-8 space-y-8 leading-relaxed text-stone-700 dark:text-stone-300 [&_a]:font-medium [&_a]:text-brand-700 [&_a]:underline dark:[&_a]:text-brand-300 [&_h2]:text-xl [&_h2]:font-bold [&_h2]:text-stone-900 dark:[&_h2]:text-stone-50 [&_li]:ml-5 [&_li]:list-disc [&_p]:mt-3 [&_ul]:mt-3 [&_ul]:space-y-1.5">
+          {children}
+        </div>
+        <div className="mt-12 border-t border-stone-200 pt-6 dark:border-stone-800">
+          <Button variant="outline" onClick={goBack}>
+            <ArrowLeftIcon className="size-4" /> Back to Previous Page
+          </Button>
+        </div>
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}
+
+export function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section>
+      <h2>{title}</h2>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,115 @@
+import { contracts, type UserProfile } from '@filamu/shared';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/** Minimal browser globals for the API client under Node. */
+function installBrowserStubs(pathname = '/dashboard') {
+  const store = new Map<string, string>();
+  vi.stubGlobal('localStorage', {
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => void store.set(k, String(v)),
+    removeItem: (k: string) => void store.delete(k),
+  });
+  const assign = vi.fn();
+  vi.stubGlobal('window', { location: { pathname, assign } });
+  return { store, assign };
+}
+
+const user: UserProfile = {
+  kind: 'user',
+  id: 'u1',
+  email: 'a@b.ug',
+  fullName: 'Nakato',
+  phone: '256772123456',
+  isAdmin: false,
+  isSubscribed: false,
+  subscriptionPlan: null,
+  subscription_start_date: null,
+  subscription_end_date: null,
+  daysRemaining: null,
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+  deviceIDs: ['d1'],
+};
+
+function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+}
+
+describe('api client', () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('sends JSON with the device id and bearer token and parses the response', async () => {
+    installBrowserStubs();
+    const fetchMock = vi.fn(async () => jsonResponse(200, user));
+    vi.stubGlobal('fetch', fetchMock);
+    const { useSessionStore } = await import('./session.ts');
+    const { api } = await import('./api.ts');
+    useSessionStore.getState().signInUser('tok', user);
+
+    const result = await api(contracts.auth.updateProfile, { body: { fullName: 'Nakato' } });
+    expect(result.fullName).toBe('Nakato');
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/users/profile');
+    expect(init.method).toBe('PUT');
+    const headers = init.headers as Record<string, string>;
+    expect(headers.Authorization).toBe('Bearer tok');
+    expect(headers['X-Device-Id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.parse(String(init.body))).toEqual({ fullName: 'Nakato' });
+  });
+
+  it('turns an error body into an ApiError with code, message and issues', async () => {
+    installBrowserStubs('/register');
+    vi.stubGlobal('fetch', async () =>
+      jsonResponse(400, {
+        error: {
+          code: 'validation_error',
+          message: 'Invalid request.',
+          requestId: 'r1',
+          issues: [{ path: 'phone', message: 'Bad phone' }],
+        },
+      }),
+    );
+    const { api, ApiError } = await import('./api.ts');
+    const error = await api(contracts.auth.register, {
+      body: { email: 'a@b.ug', password: 'x', fullName: 'A', phone: '1' },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 400, code: 'validation_error', message: 'Invalid request.' });
+    expect((error as InstanceType<typeof ApiError>).issues).toEqual([{ path: 'phone', message: 'Bad phone' }]);
+  });
+
+  it('on a 401 with a token clears the session, renews the device id and goes to /login', async () => {
+    const { store, assign } = installBrowserStubs('/profile');
+    vi.stubGlobal('fetch', async () =>
+      jsonResponse(401, { error: { code: 'unauthenticated', message: 'Signed in elsewhere.', requestId: 'r' } }),
+    );
+    const { useSessionStore } = await import('./session.ts');
+    const { getDeviceId } = await import('./device-id.ts');
+    const { api } = await import('./api.ts');
+    useSessionStore.getState().signInUser('tok', user);
+    const before = getDeviceId();
+
+    await expect(api(contracts.auth.profile)).rejects.toMatchObject({ status: 401 });
+    expect(useSessionStore.getState().status).toBe('guest');
+    expect(store.get('filamu.session')).toBeUndefined();
+    expect(getDeviceId()).not.toBe(before);
+    expect(assign).toHaveBeenCalledWith('/login');
+  });
+
+  it('does not redirect on a failed sign-in (401 without a token)', async () => {
+    const { assign } = installBrowserStubs('/login');
+    vi.stubGlobal('fetch', async () =>
+      jsonResponse(401, { error: { code: 'unauthenticated', message: 'Invalid credentials.', requestId: 'r' } }),
+    );
+    const { api } = await import('./api.ts');
+    await expect(
+      api(contracts.auth.login, { body: { identifier: 'x', password: 'y', currentDeviceId: 'd' } }),
+    ).rejects.toMatchObject({ message: 'Invalid credentials.' });
+    expect(assign).not.toHaveBeenCalled();
+  });
+});
