@@ -19,7 +19,9 @@ async function benchHash(): Promise<void> {
     samples.push(performance.now() - started);
   }
   samples.sort((a, b) => a - b);
-  console.log(`argon2id m=19456 t=2 p=1 verify: median ${percentile(samples, 50).toFixed(1)} ms, p90 ${percentile(samples, 90).toFixed(1)} ms`);
+  console.log(
+    `argon2id m=19456 t=2 p=1 verify: median ${percentile(samples, 50).toFixed(1)} ms, p90 ${percentile(samples, 90).toFixed(1)} ms`,
+  );
 }
 
 async function benchProfile(kind: (typeof testDatabases)[number]): Promise<void> {
