@@ -5,6 +5,10 @@ import type { Deps } from './deps.ts';
 import { agentRoutes } from './features/agents/routes.ts';
 import { createAuthorize } from './features/auth/authorize.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { SANDBOX_MOUNT } from './features/payments/gateway.ts';
+import { paymentRoutes } from './features/payments/routes.ts';
+import { planRoutes } from './features/plans/routes.ts';
+import { subscriberRoutes } from './features/subscribers/routes.ts';
 import { systemRoutes } from './features/system/routes.ts';
 import { ContractRouter } from './http/contract-router.ts';
 import type { AppEnv } from './http/env.ts';
@@ -25,6 +29,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   app.use(requestLogging(deps.logger));
   app.use(securityHeaders(deps.config));
   app.use(rejectUnusedMethods);
+  // Sandbox mode only: the DPO simulator, raw XML, outside /api and its JSON rules.
+  if (deps.dpoSandbox) app.route(SANDBOX_MOUNT, deps.dpoSandbox.app);
 
   const api = new Hono<AppEnv>();
   api.onError(handleError);
@@ -45,6 +51,9 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   systemRoutes(router, deps);
   authRoutes(router, deps);
   agentRoutes(router, deps);
+  paymentRoutes(router, deps);
+  planRoutes(router, deps);
+  subscriberRoutes(router, deps);
   api.all('*', (c) => errorResponse(c, new AppError('not_found', 'No such API route.')));
   app.route('/api', api);
 

@@ -7,6 +7,8 @@ import { ensureProtectedAdmin } from './features/auth/protected-admin.ts';
 import { resolveSigningKey } from './features/auth/signing-key.ts';
 import { TokenService } from './features/auth/tokens.ts';
 import { outboxMailer } from './features/mail/mailer.ts';
+import { configuredPaymentsRuntime, type PaymentsRuntime } from './features/payments/gateway.ts';
+import { handlePush } from './features/payments/payments.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { migrationsDir } from './lib/paths.ts';
 
@@ -38,12 +40,31 @@ export function openConfiguredDatabase(config: Config): Promise<Database> {
 /** Migrates, resolves secrets, ensures the protected admin and assembles the dependencies. */
 export async function createDeps(
   config: Config,
-  parts: { database: Database; logger: Logger; clock?: Clock },
+  parts: {
+    database: Database;
+    logger: Logger;
+    clock?: Clock;
+    /** The payment gateway (tests inject one pointed at a loopback sandbox); default from the configuration. */
+    payments?: PaymentsRuntime;
+  },
 ): Promise<Deps> {
   const { database, logger } = parts;
   const clock = parts.clock ?? systemClock;
   await database.migrate();
   const tokens = new TokenService(await resolveSigningKey(database.db, config.jwtSecret));
   await ensureProtectedAdmin(database.db, config, logger, clock.now());
-  return { config, database, clock, logger, tokens, mailer: outboxMailer(logger) };
+  const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger);
+  const deps: Deps = {
+    config,
+    database,
+    clock,
+    logger,
+    tokens,
+    mailer: outboxMailer(logger),
+    payments: payments.gateway,
+    dpoSandbox: payments.sandbox,
+  };
+  // The sandbox's push runs the notify route's function directly: verifyToken + settle, never trusting the push.
+  payments.bindNotify(async (transToken) => void (await handlePush(deps, transToken)));
+  return deps;
 }

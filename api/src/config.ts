@@ -41,6 +41,24 @@ export const EnvSchema = z
       .default(1024 * 1024),
     MAINTENANCE_MODE: bool.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DPO_API_URL: z.url().default('https://secure.3gdirectpay.com/API/v6/'),
+    DPO_COMPANY_TOKEN: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
+    DPO_SERVICE_TYPE: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
+    DPO_PTL_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(96 * 60)
+      .default(15),
+    DPO_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    DPO_NOTIFY_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+    SANDBOX_PAYMENT_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
+    PAYMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
+  })
+  .refine((env) => !env.DPO_COMPANY_TOKEN || env.DPO_SERVICE_TYPE, {
+    message: 'DPO_SERVICE_TYPE is required when DPO_COMPANY_TOKEN is set',
+    path: ['DPO_SERVICE_TYPE'],
+    when: () => true,
   })
   .refine(
     (env) => (emptyAsUndefined(env.ADMIN_EMAIL) === undefined) === (emptyAsUndefined(env.ADMIN_PASSWORD) === undefined),
@@ -70,6 +88,22 @@ export interface Config {
   bodyLimitBytes: number;
   maintenance: boolean;
   logLevel: string;
+  payments: PaymentsConfig;
+}
+
+export interface PaymentsConfig {
+  /** DPO's API3G endpoint; ignored in sandbox mode. */
+  dpoApiUrl: string;
+  /** Null ⇒ sandbox mode: the built-in DPO simulator is mounted at /sandbox/dpo/API/v6 and used instead of DPO. */
+  dpoCompanyToken: string | null;
+  dpoServiceType: string;
+  ptlMinutes: number;
+  timeoutMs: number;
+  /** When set, the push URL must carry `?secret=<this>`. */
+  notifySecret: string | null;
+  sandboxPaymentDelayMs: number;
+  /** 0 disables the background reconciler. */
+  reconcileIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -108,5 +142,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     maintenance: e.MAINTENANCE_MODE,
     logLevel: e.LOG_LEVEL,
+    payments: {
+      dpoApiUrl: e.DPO_API_URL,
+      dpoCompanyToken: e.DPO_COMPANY_TOKEN ?? null,
+      dpoServiceType: e.DPO_SERVICE_TYPE ?? 'sandbox',
+      ptlMinutes: e.DPO_PTL_MINUTES,
+      timeoutMs: e.DPO_TIMEOUT_MS,
+      notifySecret: e.DPO_NOTIFY_SECRET ?? null,
+      sandboxPaymentDelayMs: e.SANDBOX_PAYMENT_DELAY_MS,
+      reconcileIntervalMs: e.PAYMENT_RECONCILE_INTERVAL_MS,
+    },
   };
 }

@@ -3,6 +3,8 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { TokenService } from './features/auth/tokens.ts';
 import type { Mailer } from './features/mail/mailer.ts';
+import type { PaymentGateway } from './features/payments/dpo/adapter.ts';
+import type { DpoSandbox } from './features/payments/dpo/sandbox.ts';
 import type { Clock } from './lib/clock.ts';
 
 /** Everything with a side effect that the app uses, built once in server.ts (or by a test). */
@@ -13,4 +15,8 @@ export interface Deps {
   logger: Logger;
   tokens: TokenService;
   mailer: Mailer;
+  /** DPO API3G, or in sandbox mode the adapter pointed at the simulator below. */
+  payments: PaymentGateway;
+  /** Sandbox mode (no DPO_COMPANY_TOKEN): the DPO simulator the app mounts; null against the real DPO. */
+  dpoSandbox: DpoSandbox | null;
 }

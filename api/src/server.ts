@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { createDeps, createLogger, openConfiguredDatabase } from './bootstrap.ts';
+import { startReconciler } from './features/payments/reconciler.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { pwaDistDir } from './lib/paths.ts';
 
@@ -21,6 +22,9 @@ async function main(): Promise<void> {
   const database = await openConfiguredDatabase(config);
   const deps = await createDeps(config, { database, logger });
   const app = createApp(deps, { pwaDistDir });
+  const stopReconciler = startReconciler(deps, config.payments.reconcileIntervalMs);
+  if (!config.payments.dpoCompanyToken)
+    logger.warn('DPO_COMPANY_TOKEN is not set: payments use the built-in DPO sandbox');
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const url = config.publicUrl ?? `http://localhost:${info.port}`;
@@ -32,8 +36,11 @@ async function main(): Promise<void> {
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    deps.dpoSandbox?.close();
     server.close(() => {
-      void database.close().finally(() => process.exit(0));
+      void stopReconciler()
+        .then(() => database.close())
+        .finally(() => process.exit(0));
     });
     setTimeout(() => process.exit(0), 5000).unref();
   };

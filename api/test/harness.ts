@@ -11,6 +11,10 @@ import { createDeps } from '../src/bootstrap.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import type { Deps } from '../src/deps.ts';
+import { listen, type Running } from '../src/features/payments/dpo/testing.ts';
+import type { DpoSandbox } from '../src/features/payments/dpo/sandbox.ts';
+import { type PaymentsRuntime, SANDBOX_MOUNT, sandboxRuntime } from '../src/features/payments/gateway.ts';
+import { Hono } from 'hono';
 import { migrationsDir } from '../src/lib/paths.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -73,6 +77,8 @@ export interface TestApp {
   deps: Deps;
   clock: TestClock;
   app: ReturnType<typeof createApp>;
+  /** With the `dpo` option: the sandbox behind the payment gateway. */
+  dpoSandbox?: DpoSandbox;
   /** Calls the app in-process the way a client would; returns status, headers and parsed JSON. */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   /** Calls a shared contract. */
@@ -108,12 +114,36 @@ export async function createTestApp(
     clock?: TestClock;
     /** When true, close() leaves the database open (the caller shares it between apps and closes it). */
     keepDatabaseOpen?: boolean;
+    /**
+     * Runs the DPO sandbox on a loopback port, on the test clock, and injects the real adapter pointed at it.
+     * `notify: false` drops the sandbox's push (a lost callback).
+     */
+    dpo?: { notify?: boolean };
+    /** A payment gateway of the test's own (e.g. one that fails); wins over `dpo`. */
+    payments?: PaymentsRuntime;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new TestClock();
   const database = options.database ?? (await freshDatabase(kind));
   const config = testConfig(options.env);
-  const deps = await createDeps(config, { database, logger: pino({ level: 'silent' }), clock });
+  const logger = pino({ level: 'silent' });
+  let dpoServer: Running | undefined;
+  let payments = options.payments;
+  if (options.dpo && !payments) {
+    // The URL is known only once the server listens; the adapter is built after, against that URL.
+    const sandboxApp = new Hono();
+    const runtime = { current: undefined as ReturnType<typeof sandboxRuntime> | undefined };
+    sandboxApp.all(`${SANDBOX_MOUNT}/*`, (c) => runtime.current!.sandbox!.app.fetch(c.req.raw));
+    sandboxApp.all(SANDBOX_MOUNT, (c) => runtime.current!.sandbox!.app.fetch(c.req.raw));
+    dpoServer = await listen(sandboxApp);
+    runtime.current = sandboxRuntime(config.payments, clock, logger, {
+      apiUrl: `${dpoServer.url}${SANDBOX_MOUNT}/`,
+      settleIntervalMs: 0,
+    });
+    const notify = options.dpo.notify ?? true;
+    payments = notify ? runtime.current : { ...runtime.current, bindNotify: () => {} };
+  }
+  const deps = await createDeps(config, { database, logger, clock, payments });
   const app = createApp(deps);
 
   const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse> => {
@@ -143,7 +173,12 @@ export async function createTestApp(
     app,
     request,
     call: (contract, opts = {}) => request(contract.method, `/api${fillPath(contract.path, opts.params)}`, opts),
-    close: () => (options.keepDatabaseOpen ? Promise.resolve() : database.close()),
+    dpoSandbox: options.dpo && !options.payments ? deps.dpoSandbox! : undefined,
+    close: async () => {
+      deps.dpoSandbox?.close();
+      await dpoServer?.close();
+      if (!options.keepDatabaseOpen) await database.close();
+    },
   };
 }
 

@@ -149,3 +149,47 @@ export const appSecrets = pgTable('app_secrets', {
   value: text('value').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * One row per payment attempt. Our id is DPO's CompanyRef; the amount is the plan's price when the
+ * payment started, never the client's. Status only moves forward from pending.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Null once the user is deleted: the payment stays for the books, without the person. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => subscriptionPlans.id, { onDelete: 'restrict' }),
+    planName: text('plan_name').notNull(),
+    amountUgx: bigint('amount_ugx', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull().default('UGX'),
+    dpoToken: text('dpo_token'),
+    dpoTransRef: text('dpo_trans_ref'),
+    phone: text('phone'),
+    mno: text('mno'),
+    status: text('status', { enum: ['pending', 'completed', 'failed', 'expired', 'review'] })
+      .notNull()
+      .default('pending'),
+    resultCode: text('result_code'),
+    resultExplanation: text('result_explanation'),
+    /** When the gateway stops waiting for this payment (DPO's payment time limit). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** When the reconciler should look at this pending payment next. */
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }).notNull(),
+    checkAttempts: integer('check_attempts').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('payments_dpo_token_unique').on(t.dpoToken),
+    index('payments_user_created').on(t.userId, t.createdAt),
+    index('payments_pending_due')
+      .on(t.nextCheckAt)
+      .where(sql`${t.status} = 'pending'`),
+    check('payments_amount_non_negative', sql`${t.amountUgx} >= 0`),
+  ],
+);

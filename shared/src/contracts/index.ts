@@ -1,9 +1,19 @@
 import type { Contract } from '../contract.ts';
 import * as agents from './agents.ts';
 import * as auth from './auth.ts';
+import * as payments from './payments.ts';
+import * as plans from './plans.ts';
+import * as subscribers from './subscribers.ts';
 import * as system from './system.ts';
 
-export { agents, auth, system };
+export { agents, auth, payments, plans, subscribers, system };
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
-export const allContracts: Contract[] = [...Object.values(system), ...Object.values(auth), ...Object.values(agents)];
+export const allContracts: Contract[] = [
+  ...Object.values(system),
+  ...Object.values(auth),
+  ...Object.values(agents),
+  ...Object.values(plans),
+  ...Object.values(payments),
+  ...Object.values(subscribers),
+];

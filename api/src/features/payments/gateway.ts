@@ -1,0 +1,111 @@
+import type { Logger } from 'pino';
+import type { PaymentsConfig } from '../../config.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { createDpoGateway, type GatewayExchange, type PaymentGateway } from './dpo/adapter.ts';
+import { createDpoSandbox, DPO_SANDBOX_COMPANY_TOKEN, type DpoSandbox } from './dpo/sandbox.ts';
+
+/** Where the app mounts the DPO simulator in sandbox mode. */
+export const SANDBOX_MOUNT = '/sandbox/dpo/API/v6';
+
+/** The gateway the payments feature talks to, and in sandbox mode the simulator behind it. */
+export interface PaymentsRuntime {
+  gateway: PaymentGateway;
+  sandbox: DpoSandbox | null;
+  /** Sandbox mode: where the simulator's push (DPO's pushPayments) goes; set once the app's deps exist. */
+  bindNotify(handler: (transToken: string) => Promise<void>): void;
+}
+
+/** Every DPO exchange is logged with its raw answer (security-bar R18); the adapter has already redacted the company token. */
+export function exchangeLogger(logger: Logger) {
+  return (exchange: GatewayExchange) => {
+    const level = exchange.error || (exchange.httpStatus ?? 200) >= 500 ? 'warn' : 'info';
+    logger[level](
+      {
+        dpo: {
+          operation: exchange.operation,
+          attempt: exchange.attempt,
+          durationMs: exchange.durationMs,
+          httpStatus: exchange.httpStatus,
+          response: exchange.responseXml,
+          error: exchange.error,
+        },
+      },
+      'dpo exchange',
+    );
+  };
+}
+
+/** The real DPO adapter pointed at `apiUrl` with `companyToken`, configured from the environment. */
+export function dpoGateway(
+  config: PaymentsConfig,
+  clock: Clock,
+  logger: Logger,
+  target: { apiUrl: string; companyToken: string },
+): PaymentGateway {
+  return createDpoGateway({
+    apiUrl: target.apiUrl,
+    companyToken: target.companyToken,
+    serviceType: config.dpoServiceType,
+    ptlMinutes: config.ptlMinutes,
+    timeoutMs: config.timeoutMs,
+    // One retry for network errors, timeouts and 5xx only; DPO answers (any code) are never retried.
+    retries: 1,
+    clock,
+    onExchange: exchangeLogger(logger),
+  });
+}
+
+/**
+ * Sandbox mode: the DPO simulator, and the real adapter speaking real HTTP to it at `apiUrl`
+ * (normally `<PUBLIC_URL or http://127.0.0.1:PORT>/sandbox/dpo/API/v6/`, where the app mounts it).
+ * The simulator's push calls the bound handler directly (the same function the notify route runs).
+ */
+export function sandboxRuntime(
+  config: PaymentsConfig,
+  clock: Clock,
+  logger: Logger,
+  options: { apiUrl: string; settleIntervalMs?: number },
+): PaymentsRuntime {
+  let notify: ((transToken: string) => Promise<void>) | null = null;
+  const sandbox = createDpoSandbox({
+    clock,
+    companyToken: DPO_SANDBOX_COMPANY_TOKEN,
+    paymentDelayMs: config.sandboxPaymentDelayMs,
+    settleIntervalMs: options.settleIntervalMs,
+    notify: async (transToken) => {
+      if (notify) await notify(transToken);
+    },
+  });
+  const gateway = dpoGateway(config, clock, logger, {
+    apiUrl: options.apiUrl,
+    companyToken: DPO_SANDBOX_COMPANY_TOKEN,
+  });
+  return {
+    gateway,
+    sandbox,
+    bindNotify: (handler) => {
+      notify = handler;
+    },
+  };
+}
+
+/** From the configuration: DPO itself when DPO_COMPANY_TOKEN is set, otherwise the sandbox the app mounts. */
+export function configuredPaymentsRuntime(
+  config: { payments: PaymentsConfig; publicUrl: string | null; port: number },
+  clock: Clock,
+  logger: Logger,
+): PaymentsRuntime {
+  const payments = config.payments;
+  if (payments.dpoCompanyToken) {
+    return {
+      gateway: dpoGateway(payments, clock, logger, {
+        apiUrl: payments.dpoApiUrl,
+        companyToken: payments.dpoCompanyToken,
+      }),
+      sandbox: null,
+      bindNotify: () => {},
+    };
+  }
+  const base = (config.publicUrl ?? `http://127.0.0.1:${config.port}`).replace(/\/+$/, '');
+  return sandboxRuntime(payments, clock, logger, { apiUrl: `${base}${SANDBOX_MOUNT}/` });
+}

@@ -1,0 +1,71 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { contracts } from '@filamu/shared';
+import type { Context, Hono } from 'hono';
+import type { Deps } from '../../deps.ts';
+import type { ContractRouter } from '../../http/contract-router.ts';
+import type { AppEnv } from '../../http/env.ts';
+import { AppError, unauthenticated } from '../../http/errors.ts';
+import { parseApi3g, text } from './dpo/xml.ts';
+import {
+  chargeMobile,
+  handlePush,
+  initiatePayment,
+  paymentHistory,
+  paymentOptions,
+  verifyPayment,
+} from './payments.ts';
+
+const { payments } = contracts;
+
+export const NOTIFY_PATH = '/payments/dpo/notify';
+
+export function paymentRoutes(router: ContractRouter, deps: Deps): void {
+  const user = (c: Context<AppEnv>) => {
+    const principal = c.get('principal');
+    if (principal.kind !== 'user') throw unauthenticated();
+    return principal.user;
+  };
+  router
+    .on(payments.initiate, ({ body }, c) => initiatePayment(deps, user(c), body))
+    .on(payments.paymentOptions, ({ params }, c) => paymentOptions(deps, user(c), params.token))
+    .on(payments.chargeMobile, ({ body }, c) => chargeMobile(deps, user(c), body))
+    .on(payments.verify, ({ params }, c) => verifyPayment(deps, user(c), params.token))
+    .on(payments.history, (_input, c) => paymentHistory(deps, user(c)));
+  notifyRoute(router.app, deps);
+}
+
+/** TransactionToken from DPO's push: XML per the docs; form-encoded or JSON parsed too (dpo-api3g.md §3.2). */
+export function pushedToken(body: string): string | undefined {
+  const trimmed = body.trim();
+  if (trimmed.startsWith('<')) {
+    const root = parseApi3g(trimmed);
+    return root ? text(root, 'TransactionToken')?.trim() || undefined : undefined;
+  }
+  if (trimmed.startsWith('{')) {
+    try {
+      const value = (JSON.parse(trimmed) as Record<string, unknown>).TransactionToken;
+      return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return new URLSearchParams(trimmed).get('TransactionToken')?.trim() || undefined;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+const sameSecret = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected));
+
+/**
+ * DPO's pushPayments target: public and not a JSON contract. The push is unsigned, so it only makes us run
+ * verifyToken and settle (R16); the answer is plain `OK` for any token we issued.
+ */
+function notifyRoute(api: Hono<AppEnv>, deps: Deps): void {
+  api.post(NOTIFY_PATH, async (c) => {
+    const secret = deps.config.payments.notifySecret;
+    if (secret && !sameSecret(c.req.query('secret') ?? '', secret)) throw new AppError('forbidden', 'Not allowed.');
+    const token = pushedToken(await c.req.text());
+    if (!token || token.length > 100) throw new AppError('bad_request', 'No TransactionToken in the notification.');
+    if (!(await handlePush(deps, token))) throw new AppError('not_found', 'Unknown transaction.');
+    return c.text('OK', 200);
+  });
+}

@@ -1,0 +1,22 @@
+import { contracts } from '@filamu/shared';
+import type { Context } from 'hono';
+import type { Deps } from '../../deps.ts';
+import type { ContractRouter } from '../../http/contract-router.ts';
+import type { AppEnv } from '../../http/env.ts';
+import { forbidden } from '../../http/errors.ts';
+import { deleteSubscriber, listSubscribers, manageSubscription } from './subscribers.ts';
+
+const { subscribers } = contracts;
+
+export function subscriberRoutes(router: ContractRouter, deps: Deps): void {
+  const admin = (c: Context<AppEnv>) => {
+    const principal = c.get('principal');
+    if (principal.kind !== 'user') throw forbidden();
+    return principal.user;
+  };
+
+  router
+    .on(subscribers.listSubscribers, () => listSubscribers(deps))
+    .on(subscribers.manageSubscription, ({ params, body }) => manageSubscription(deps, params.id, body))
+    .on(subscribers.deleteSubscriber, ({ params }, c) => deleteSubscriber(deps, admin(c), params.id));
+}

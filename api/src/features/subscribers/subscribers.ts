@@ -1,0 +1,107 @@
+import { type ManageSubscriptionRequest, type Subscriber, formatDate } from '@filamu/shared';
+import { desc, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Executor } from '../../db/client.ts';
+import { payments, subscriptionPlans, users } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { isSubscribed } from '../auth/profile.ts';
+import type { UserRow } from '../auth/principal.ts';
+import { findPlan } from '../plans/plans.ts';
+import { activateSubscription, deactivateSubscription } from '../plans/subscription.ts';
+
+type SubscriberDeps = Pick<Deps, 'database' | 'clock'>;
+
+const PROTECTED = 'The protected admin account cannot be managed.';
+
+const subscriberColumns = {
+  user: users,
+  planName: subscriptionPlans.planName,
+};
+
+const toSubscriber = ({ user, planName }: { user: UserRow; planName: string | null }, now: Date): Subscriber => ({
+  id: user.id,
+  email: user.email,
+  full_name: user.fullName,
+  phone: user.phone,
+  issubscribed: isSubscribed(user, now),
+  subscription_plan: planName,
+  subscription_plan_id: user.subscriptionPlanId,
+  subscription_start_date: user.subscriptionStartDate?.toISOString() ?? null,
+  subscription_end_date: user.subscriptionEndDate?.toISOString() ?? null,
+  is_admin: user.isAdmin,
+  is_protected: user.isProtected,
+  created_at: user.createdAt.toISOString(),
+});
+
+async function findSubscriber(exec: Executor, id: string, now: Date): Promise<Subscriber> {
+  const [row] = await exec
+    .select(subscriberColumns)
+    .from(users)
+    .leftJoin(subscriptionPlans, eq(subscriptionPlans.id, users.subscriptionPlanId))
+    .where(eq(users.id, id));
+  if (!row) throw notFound('Subscriber');
+  return toSubscriber(row, now);
+}
+
+/** A user an admin may act on: it exists and is not the protected admin. Locks the row. */
+async function manageableUser(exec: Executor, id: string): Promise<UserRow> {
+  const [user] = await exec.select().from(users).where(eq(users.id, id)).for('update');
+  if (!user) throw notFound('Subscriber');
+  if (user.isProtected) throw forbidden(PROTECTED);
+  return user;
+}
+
+/** Every user account (admins too), newest first. */
+export async function listSubscribers(deps: SubscriberDeps): Promise<{ subscribers: Subscriber[] }> {
+  const now = deps.clock.now();
+  const rows = await deps.database.db
+    .select(subscriberColumns)
+    .from(users)
+    .leftJoin(subscriptionPlans, eq(subscriptionPlans.id, users.subscriptionPlanId))
+    .orderBy(desc(users.createdAt), desc(users.id));
+  return { subscribers: rows.map((row) => toSubscriber(row, now)) };
+}
+
+/** Puts a user on a plan until the plan's expiry, or ends their subscription now. */
+export async function manageSubscription(
+  deps: SubscriberDeps,
+  id: string,
+  input: z.output<typeof ManageSubscriptionRequest>,
+): Promise<{ message: string; subscriber: Subscriber }> {
+  const now = deps.clock.now();
+  return deps.database.db.transaction(async (tx) => {
+    const user = await manageableUser(tx, id);
+    let message: string;
+    if (input.action === 'activate_extend') {
+      const plan = await findPlan(tx, input.subscription_plan_id);
+      if (plan.globalExpiryAt <= now) {
+        throw conflict(
+          `The plan "${plan.planName}" expired on ${formatDate(plan.globalExpiryAt)}. Choose a plan that has not expired, or move its expiry date first.`,
+        );
+      }
+      await activateSubscription(tx, user.id, plan, now);
+      message = `Subscription activated until ${formatDate(plan.globalExpiryAt)}.`;
+    } else {
+      await deactivateSubscription(tx, user.id, now);
+      message = 'Subscription deactivated.';
+    }
+    return { message, subscriber: await findSubscriber(tx, user.id, now) };
+  });
+}
+
+/**
+ * Hard-deletes a user (decision 0013): their payments stay for the books without the person
+ * (phone cleared here, user_id nulled by the foreign key), and their sessions end with them.
+ */
+export async function deleteSubscriber(deps: SubscriberDeps, admin: UserRow, id: string): Promise<{ message: string }> {
+  const now = deps.clock.now();
+  return deps.database.db.transaction(async (tx) => {
+    const user = await manageableUser(tx, id);
+    if (user.id === admin.id) throw conflict('You cannot delete your own account.');
+    await tx.update(payments).set({ phone: null, updatedAt: now }).where(eq(payments.userId, user.id));
+    // Sessions go with the user (ON DELETE CASCADE), so their token gets 401 on the very next request.
+    await tx.delete(users).where(eq(users.id, user.id));
+    return { message: `Subscriber ${user.email} has been deleted successfully` };
+  });
+}

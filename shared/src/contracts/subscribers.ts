@@ -1,0 +1,35 @@
+import { defineContract } from '../contract.ts';
+import { IdParams, Message } from '../schemas/common.ts';
+import { ManageSubscriptionRequest, ManageSubscriptionResponse, SubscriberList } from '../schemas/subscribers.ts';
+
+const tag = 'Subscribers';
+
+export const listSubscribers = defineContract({
+  method: 'get',
+  path: '/admin/subscribers',
+  summary: 'Every user account with its subscription',
+  tag,
+  access: 'admin',
+  response: SubscriberList,
+});
+
+export const deleteSubscriber = defineContract({
+  method: 'delete',
+  path: '/admin/subscribers/:id',
+  summary: 'Delete a user: ends their sessions, keeps their payments (anonymised)',
+  tag,
+  access: 'admin',
+  params: IdParams,
+  response: Message,
+});
+
+export const manageSubscription = defineContract({
+  method: 'put',
+  path: '/admin/subscribers/:id/manage-subscription',
+  summary: 'Activate or extend a subscription on a plan, or deactivate it',
+  tag,
+  access: 'admin',
+  params: IdParams,
+  body: ManageSubscriptionRequest,
+  response: ManageSubscriptionResponse,
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { dateToKampalaLocal, kampalaLocalToDate } from './kampala-time.ts';
+
+describe('Kampala local time', () => {
+  it('reads YYYY-MM-DDThh:mm as UTC+3', () => {
+    expect(kampalaLocalToDate('2026-12-31T23:59').toISOString()).toBe('2026-12-31T20:59:00.000Z');
+    expect(kampalaLocalToDate('2027-01-01T00:00').toISOString()).toBe('2026-12-31T21:00:00.000Z');
+  });
+
+  it('round-trips', () => {
+    for (const local of ['2026-02-28T12:00', '2028-02-29T00:30', '2026-11-22T09:05']) {
+      expect(dateToKampalaLocal(kampalaLocalToDate(local))).toBe(local);
+    }
+  });
+
+  it('refuses impossible dates', () => {
+    expect(() => kampalaLocalToDate('2026-13-01T00:00')).toThrow(RangeError);
+  });
+});
+
+describe('LocalDateTime schema', () => {
+  it('refuses malformed text and impossible days with issues, never an exception', async () => {
+    const { LocalDateTime } = await import('./schemas/plans.ts');
+    for (const bad of ['31/12/2026', '2026-02-31T10:00', '2027-02-29T10:00', '']) {
+      expect(LocalDateTime.safeParse(bad).success, bad).toBe(false);
+    }
+    expect(LocalDateTime.safeParse('2028-02-29T10:00').success).toBe(true);
+  });
+});

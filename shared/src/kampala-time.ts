@@ -1,0 +1,15 @@
+/**
+ * Plan expiry is entered and shown as Kampala local time `YYYY-MM-DDThh:mm`. Africa/Kampala is UTC+3 all
+ * year (no daylight saving), so the conversion is a fixed offset.
+ */
+const KAMPALA_OFFSET_MS = 3 * 3_600_000;
+
+export function kampalaLocalToDate(local: string): Date {
+  const date = new Date(`${local}:00.000Z`);
+  if (Number.isNaN(date.getTime())) throw new RangeError(`Not a local date-time: ${local}`);
+  return new Date(date.getTime() - KAMPALA_OFFSET_MS);
+}
+
+export function dateToKampalaLocal(date: Date): string {
+  return new Date(date.getTime() + KAMPALA_OFFSET_MS).toISOString().slice(0, 16);
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { dateToKampalaLocal, kampalaLocalToDate } from '../kampala-time.ts';
+import { IsoDateTime } from './common.ts';
+
+/** Kampala local date-time as the admin types it and the spec shows it: `YYYY-MM-DDThh:mm`. */
+export const LOCAL_DATE_TIME_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$/;
+
+export const LocalDateTime = z
+  .string({ message: 'Expiry date and time are required.' })
+  .regex(LOCAL_DATE_TIME_PATTERN, 'Use the form YYYY-MM-DDThh:mm (Kampala time).')
+  // The pattern lets 2026-02-31 through; a real calendar date reads back unchanged.
+  .refine(
+    (value) => !LOCAL_DATE_TIME_PATTERN.test(value) || dateToKampalaLocal(kampalaLocalToDate(value)) === value,
+    'That date does not exist.',
+  );
+
+const PlanFields = {
+  plan_name: z
+    .string({ message: 'Plan name is required.' })
+    .trim()
+    .min(1, 'Plan name is required.')
+    .max(80, 'Plan name must be at most 80 characters.'),
+  price_ugx: z
+    .number({ message: 'Price is required.' })
+    .int('Price must be a whole number of UGX.')
+    .min(0, 'Price cannot be negative.')
+    .max(100_000_000, 'Price is too large.'),
+  description: z.string().trim().max(1000, 'Description must be at most 1000 characters.'),
+  features: z
+    .array(z.string().trim().min(1).max(200), { message: 'Features are required.' })
+    .min(1, 'Add at least one feature.')
+    .max(30, 'At most 30 features.'),
+  is_active: z.boolean(),
+  is_visible: z.boolean(),
+  display_order: z.number().int('Display order must be a whole number.').min(-100_000).max(100_000),
+  global_expiry_date: LocalDateTime,
+};
+
+export const PlanInput = z.object({
+  ...PlanFields,
+  description: PlanFields.description.default(''),
+  is_active: PlanFields.is_active.default(true),
+  is_visible: PlanFields.is_visible.default(true),
+  display_order: PlanFields.display_order.default(0),
+});
+export type PlanInput = z.input<typeof PlanInput>;
+
+export const PlanUpdate = z
+  .object({
+    plan_name: PlanFields.plan_name.optional(),
+    price_ugx: PlanFields.price_ugx.optional(),
+    description: PlanFields.description.optional(),
+    features: PlanFields.features.optional(),
+    is_active: PlanFields.is_active.optional(),
+    is_visible: PlanFields.is_visible.optional(),
+    display_order: PlanFields.display_order.optional(),
+    global_expiry_date: PlanFields.global_expiry_date.optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'No changes' });
+export type PlanUpdate = z.input<typeof PlanUpdate>;
+
+/** A plan as admins see it. */
+export const AdminPlan = z.object({
+  id: z.string(),
+  plan_name: z.string(),
+  price_ugx: z.number().int(),
+  description: z.string(),
+  features: z.array(z.string()),
+  is_active: z.boolean(),
+  is_visible: z.boolean(),
+  display_order: z.number().int(),
+  global_expiry_date: z.string(),
+  /** The same instant as an ISO timestamp. */
+  expires_at: IsoDateTime,
+  subscriber_count: z.number().int(),
+  created_at: IsoDateTime,
+  updated_at: IsoDateTime,
+});
+export type AdminPlan = z.infer<typeof AdminPlan>;
+
+/** A plan as customers see it: price as numeric text (SPEC §3). */
+export const CustomerPlan = z.object({
+  id: z.string(),
+  plan_name: z.string(),
+  price_ugx: z.string().regex(/^\d+$/),
+  description: z.string(),
+  features: z.array(z.string()),
+  display_order: z.number().int(),
+  global_expiry_date: z.string(),
+  expires_at: IsoDateTime,
+});
+export type CustomerPlan = z.infer<typeof CustomerPlan>;
+
+export const CustomerPlanList = z.object({ plans: z.array(CustomerPlan) });
+export const AdminPlanList = z.object({ plans: z.array(AdminPlan) });
+export const AdminPlanResponse = z.object({ plan: AdminPlan });
