@@ -74,6 +74,8 @@ export default async function setup(project: TestProject) {
       ADMIN_EMAIL: adminEmail,
       ADMIN_PASSWORD: adminPassword,
       LOG_LEVEL: 'warn',
+      // The embedded DPO sandbox pays ~1 s after the charge instead of 3 s (payments.e2e.ts).
+      SANDBOX_PAYMENT_DELAY_MS: '1000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

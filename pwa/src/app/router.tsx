@@ -38,15 +38,9 @@ export const routes: RouteObject[] = [
           { path: 'privacy-policy', lazy: page(() => import('../features/static-pages/PrivacyPage.tsx')) },
           { path: 'dmca-policy', lazy: page(() => import('../features/static-pages/DmcaPage.tsx')) },
           { path: 'contact-us', lazy: page(() => import('../features/static-pages/ContactPage.tsx')) },
-          {
-            path: 'checkout/success',
-            lazy: placeholder('Payment Successful!', 'Payment confirmation is coming soon.', '/dashboard'),
-          },
-          {
-            path: 'checkout/failed',
-            lazy: placeholder('Payment Failed', 'Payment results are coming soon.', '/dashboard'),
-          },
-          { path: 'payment-flow', lazy: placeholder('Complete your payment', 'Mobile money payment is coming soon.') },
+          { path: 'checkout/success', lazy: page(() => import('../features/payments/CheckoutSuccessPage.tsx')) },
+          { path: 'checkout/failed', lazy: page(() => import('../features/payments/CheckoutFailedPage.tsx')) },
+          { path: 'payment-flow', lazy: page(() => import('../features/payments/PaymentFlowPage.tsx')) },
           {
             Component: RequireAuth,
             children: [
@@ -57,8 +51,8 @@ export const routes: RouteObject[] = [
                 lazy: placeholder('Movie Library', 'Browse Kinayuganda and English movies here soon.'),
               },
               { path: 'movies/:id', lazy: placeholder('Movie Details', 'Movie details are coming soon.') },
-              { path: 'subscription', lazy: placeholder('Choose your plan', 'Subscription plans are coming soon.') },
-              { path: 'checkout/:planId', lazy: placeholder('Checkout', 'Checkout is coming soon.') },
+              { path: 'subscription', lazy: page(() => import('../features/payments/SubscriptionPage.tsx')) },
+              { path: 'checkout/:planId', lazy: page(() => import('../features/payments/CheckoutPage.tsx')) },
             ],
           },
           {

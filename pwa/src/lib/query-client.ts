@@ -11,6 +11,7 @@ export const queryKeys = {
   adminSubscribers: ['adminSubscribers'] as const,
   adminSubscriptionPlans: ['adminSubscriptionPlans'] as const,
   adminAgents: ['adminAgents'] as const,
+  paymentHistory: ['paymentHistory'] as const,
 };
 
 export const queryClient = new QueryClient({

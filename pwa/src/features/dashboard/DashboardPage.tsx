@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
 import { Badge } from '../../components/ui/Badge.tsx';
+import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { CreditCardIcon, CrownIcon, FilmIcon, UserIcon } from '../../components/ui/icons.tsx';
@@ -52,6 +53,67 @@ function QuickCard({
   );
 }
 
+/** SPEC §2: plan, end date and days remaining (red at DAYS_REMAINING_WARNING or fewer); a Subscribe CTA otherwise. */
+function SubscriptionStatusCard({
+  subscribed,
+  plan,
+  endDate,
+  days,
+}: {
+  subscribed: boolean;
+  plan: string;
+  endDate: string | null;
+  days: number | null;
+}) {
+  const warn = days !== null && days <= DAYS_REMAINING_WARNING;
+  return (
+    <Card
+      aria-labelledby="subscription-status"
+      className={cn(
+        'mt-8 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between',
+        subscribed
+          ? 'border-green-200 bg-green-50 dark:border-green-900 dark:bg-green-950/40'
+          : 'border-brand-200 bg-brand-50 dark:border-brand-900 dark:bg-brand-950/40',
+      )}
+    >
+      <div>
+        <h2
+          id="subscription-status"
+          className="text-sm font-semibold uppercase tracking-wide text-stone-600 dark:text-stone-400"
+        >
+          Subscription status
+        </h2>
+        {subscribed ? (
+          <>
+            <p className="mt-1 flex flex-wrap items-center gap-2 text-2xl font-extrabold">
+              {plan} <Badge tone="success">Active</Badge>
+            </p>
+            <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">Ends {formatDate(endDate)}</p>
+          </>
+        ) : (
+          <>
+            <p className="mt-1 text-2xl font-extrabold">No active subscription</p>
+            <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">
+              Subscribe with mobile money to unlock downloads.
+            </p>
+          </>
+        )}
+      </div>
+      {subscribed ? (
+        days !== null && (
+          <Badge tone={warn ? 'danger' : 'success'} className="self-start px-3 py-1 text-sm sm:self-center">
+            {days} {days === 1 ? 'day' : 'days'} remaining
+          </Badge>
+        )
+      ) : (
+        <LinkButton to="/subscription" size="lg" className="self-start sm:self-center">
+          Subscribe Now
+        </LinkButton>
+      )}
+    </Card>
+  );
+}
+
 export default function DashboardPage() {
   const session = useSession();
   const isAgent = session.status === 'agent';
@@ -82,6 +144,10 @@ export default function DashboardPage() {
           <p role="alert" className="mt-4 rounded-xl bg-red-50 p-3 text-red-800 dark:bg-red-950 dark:text-red-200">
             Error: {errorMessage(profile.error, 'Could not load your account.')}
           </p>
+        )}
+
+        {!isAgent && user && (
+          <SubscriptionStatusCard subscribed={subscribed} plan={plan} endDate={endDate} days={days} />
         )}
 
         <div className="mt-8 grid gap-6 lg:grid-cols-3">

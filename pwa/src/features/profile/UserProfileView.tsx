@@ -2,6 +2,7 @@ import { contracts, type UserProfile } from '@filamu/shared';
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { formatDate } from '@filamu/shared';
 import { AppHeader } from '../../components/layout/AppHeader.tsx';
 import { Badge } from '../../components/ui/Badge.tsx';
 import { Button, LinkButton } from '../../components/ui/Button.tsx';
@@ -10,11 +11,13 @@ import { cn } from '../../components/ui/cn.ts';
 import { DownloadIcon, LogOutIcon, SmartphoneIcon } from '../../components/ui/icons.tsx';
 import { Input, PasswordInput } from '../../components/ui/Input.tsx';
 import { api, errorMessage } from '../../lib/api.ts';
+import { DAYS_REMAINING_WARNING } from '../../lib/constants.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { useLogout } from '../auth/useLogout.ts';
+import { PaymentHistoryList } from '../payments/PaymentHistoryList.tsx';
 import { FREE_BENEFITS, SUBSCRIBER_BENEFITS } from './benefits.ts';
 import { BenefitList } from './BenefitList.tsx';
 
@@ -105,37 +108,60 @@ function ProfileTab({ user }: { user: UserProfile }) {
 
 function SubscriptionTab({ user }: { user: UserProfile }) {
   return (
-    <Card>
-      <CardTitle>Subscription</CardTitle>
-      <dl className="mt-4 grid gap-4 sm:grid-cols-2">
-        <div>
-          <dt className="text-sm text-stone-600 dark:text-stone-400">Current plan</dt>
-          <dd className="mt-1 text-lg font-bold">{user.subscriptionPlan ?? 'Free Trial'}</dd>
+    <div className="space-y-6">
+      <Card>
+        <CardTitle>Subscription</CardTitle>
+        <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+          <div>
+            <dt className="text-sm text-stone-600 dark:text-stone-400">Current plan</dt>
+            <dd className="mt-1 text-lg font-bold">{user.subscriptionPlan ?? 'Free Trial'}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-stone-600 dark:text-stone-400">Status</dt>
+            <dd className="mt-1">
+              <Badge tone={user.isSubscribed ? 'success' : 'neutral'}>
+                {user.isSubscribed ? 'Active' : 'Inactive'}
+              </Badge>
+            </dd>
+          </div>
+          {user.isSubscribed && (
+            <>
+              <div>
+                <dt className="text-sm text-stone-600 dark:text-stone-400">End date</dt>
+                <dd className="mt-1 font-semibold">{formatDate(user.subscription_end_date)}</dd>
+              </div>
+              {user.daysRemaining !== null && (
+                <div>
+                  <dt className="text-sm text-stone-600 dark:text-stone-400">Days remaining</dt>
+                  <dd className="mt-1">
+                    <Badge tone={user.daysRemaining <= DAYS_REMAINING_WARNING ? 'danger' : 'success'}>
+                      {user.daysRemaining} {user.daysRemaining === 1 ? 'day' : 'days'}
+                    </Badge>
+                  </dd>
+                </div>
+              )}
+            </>
+          )}
+        </dl>
+        <h3 className="mt-6 font-semibold">{user.isSubscribed ? 'Your benefits' : 'Free Trial includes'}</h3>
+        <div className="mt-3">
+          <BenefitList
+            items={user.isSubscribed ? SUBSCRIBER_BENEFITS : FREE_BENEFITS}
+            label={user.isSubscribed ? 'Subscriber benefits' : 'Free trial benefits'}
+          />
         </div>
-        <div>
-          <dt className="text-sm text-stone-600 dark:text-stone-400">Status</dt>
-          <dd className="mt-1">
-            <Badge tone={user.isSubscribed ? 'success' : 'neutral'}>{user.isSubscribed ? 'Active' : 'Inactive'}</Badge>
-          </dd>
+        <div className="mt-6">
+          {user.isSubscribed ? (
+            <Button disabled title="Coming soon">
+              Manage Subscription
+            </Button>
+          ) : (
+            <LinkButton to="/subscription">Upgrade to Premium</LinkButton>
+          )}
         </div>
-      </dl>
-      <h3 className="mt-6 font-semibold">{user.isSubscribed ? 'Your benefits' : 'Free Trial includes'}</h3>
-      <div className="mt-3">
-        <BenefitList
-          items={user.isSubscribed ? SUBSCRIBER_BENEFITS : FREE_BENEFITS}
-          label={user.isSubscribed ? 'Subscriber benefits' : 'Free trial benefits'}
-        />
-      </div>
-      <div className="mt-6">
-        {user.isSubscribed ? (
-          <Button disabled title="Coming soon">
-            Manage Subscription
-          </Button>
-        ) : (
-          <LinkButton to="/subscription">Upgrade to Premium</LinkButton>
-        )}
-      </div>
-    </Card>
+      </Card>
+      <PaymentHistoryList />
+    </div>
   );
 }
 

@@ -1,0 +1,77 @@
+import type { CustomerPlan } from '@filamu/shared';
+
+/** The payment in flight, as `/checkout/:planId` hands it to `/payment-flow` (navigation state). */
+export interface PaymentFlowState {
+  plan: CustomerPlan;
+  transactionId: string;
+  dpoToken: string;
+}
+
+/** What survives a reload of `/payment-flow`: the hand-over plus whether the phone prompt was already sent. */
+export interface StoredPayment extends PaymentFlowState {
+  charged?: boolean;
+  instructions?: string;
+  mno?: string;
+}
+
+const KEY = 'filamu.payment';
+
+function isFlowState(value: unknown): value is PaymentFlowState {
+  const v = value as Partial<PaymentFlowState> | null;
+  return (
+    !!v &&
+    typeof v === 'object' &&
+    !!v.plan &&
+    typeof v.plan === 'object' &&
+    typeof v.plan.id === 'string' &&
+    typeof v.transactionId === 'string' &&
+    !!v.transactionId &&
+    typeof v.dpoToken === 'string' &&
+    !!v.dpoToken
+  );
+}
+
+export function readStoredPayment(): StoredPayment | null {
+  try {
+    const raw = sessionStorage.getItem(KEY);
+    if (!raw) return null;
+    const value: unknown = JSON.parse(raw);
+    return isFlowState(value) ? (value as StoredPayment) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeStoredPayment(value: StoredPayment): void {
+  try {
+    sessionStorage.setItem(KEY, JSON.stringify(value));
+  } catch {
+    /* storage unavailable: the flow still works until a reload */
+  }
+}
+
+export function clearStoredPayment(): void {
+  try {
+    sessionStorage.removeItem(KEY);
+  } catch {
+    /* storage unavailable */
+  }
+}
+
+/**
+ * The payment to show: navigation state wins (a fresh hand-over from checkout), else the stored one
+ * when it is the same transaction or there is no state at all.
+ * `missingTransaction` is true when state was passed but holds no transaction.
+ */
+export function resolvePayment(state: unknown): { payment: StoredPayment | null; missingTransaction: boolean } {
+  const stored = readStoredPayment();
+  if (isFlowState(state)) {
+    const { plan, transactionId, dpoToken } = state;
+    if (stored && stored.transactionId === transactionId) return { payment: stored, missingTransaction: false };
+    return { payment: { plan, transactionId, dpoToken }, missingTransaction: false };
+  }
+  if (state && typeof state === 'object' && 'plan' in state) {
+    return { payment: null, missingTransaction: true };
+  }
+  return { payment: stored, missingTransaction: !stored };
+}
