@@ -54,6 +54,14 @@ export const EnvSchema = z
     DPO_NOTIFY_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
     SANDBOX_PAYMENT_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
     PAYMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
+    SMTP_URL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+        .optional(),
+    ),
+    MAIL_FROM: z.string().default('Filamu <no-reply@filamu.ug>'),
   })
   .refine((env) => !env.DPO_COMPANY_TOKEN || env.DPO_SERVICE_TYPE, {
     message: 'DPO_SERVICE_TYPE is required when DPO_COMPANY_TOKEN is set',
@@ -89,6 +97,9 @@ export interface Config {
   maintenance: boolean;
   logLevel: string;
   payments: PaymentsConfig;
+  /** Null ⇒ mail stays in the outbox and the log line is the delivery. */
+  smtpUrl: string | null;
+  mailFrom: string;
 }
 
 export interface PaymentsConfig {
@@ -152,5 +163,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       sandboxPaymentDelayMs: e.SANDBOX_PAYMENT_DELAY_MS,
       reconcileIntervalMs: e.PAYMENT_RECONCILE_INTERVAL_MS,
     },
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
   };
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { createDeps, createLogger, openConfiguredDatabase } from './bootstrap.ts';
+import { smtpTransport, startMailDispatcher } from './features/mail/smtp-dispatcher.ts';
 import { startReconciler } from './features/payments/reconciler.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { pwaDistDir } from './lib/paths.ts';
@@ -23,6 +24,9 @@ async function main(): Promise<void> {
   const deps = await createDeps(config, { database, logger });
   const app = createApp(deps, { pwaDistDir });
   const stopReconciler = startReconciler(deps, config.payments.reconcileIntervalMs);
+  const stopMail = config.smtpUrl
+    ? startMailDispatcher(deps, smtpTransport(config.smtpUrl), config.mailFrom, 5000)
+    : () => {};
   if (!config.payments.dpoCompanyToken)
     logger.warn('DPO_COMPANY_TOKEN is not set: payments use the built-in DPO sandbox');
 
@@ -37,6 +41,7 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     deps.dpoSandbox?.close();
+    stopMail();
     server.close(() => {
       void stopReconciler()
         .then(() => database.close())

@@ -1,0 +1,91 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+import type { Database } from '../../db/client.ts';
+import { mailOutbox } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
+
+export interface MailTransport {
+  send(mail: { from: string; to: string; subject: string; text: string }): Promise<void>;
+}
+
+export function smtpTransport(smtpUrl: string): MailTransport {
+  const transporter = nodemailer.createTransport(smtpUrl);
+  return { send: async (mail) => void (await transporter.sendMail(mail)) };
+}
+
+const MAX_ATTEMPTS = 5;
+// Bodies that carry credentials are blanked once delivered, so the outbox does not keep them.
+const SENSITIVE_KINDS = new Set(['agent_credentials']);
+
+/**
+ * Sends queued outbox mail. Each row is claimed with FOR UPDATE SKIP LOCKED and marked in the same
+ * transaction, so several server processes never send one mail twice. Returns how many were sent.
+ */
+export async function deliverOutbox(
+  deps: { database: Database; clock: Clock; logger: Logger },
+  transport: MailTransport,
+  from: string,
+  limit = 20,
+): Promise<number> {
+  let sent = 0;
+  for (let i = 0; i < limit; i++) {
+    const outcome = await deps.database.db.transaction(async (tx) => {
+      const [mail] = await tx
+        .select()
+        .from(mailOutbox)
+        .where(eq(mailOutbox.status, 'queued'))
+        .orderBy(asc(mailOutbox.createdAt))
+        .limit(1)
+        .for('update', { skipLocked: true });
+      if (!mail) return 'empty' as const;
+      try {
+        await transport.send({ from, to: mail.toAddress, subject: mail.subject, text: mail.body });
+        await tx
+          .update(mailOutbox)
+          .set({
+            status: 'sent',
+            sentAt: deps.clock.now(),
+            attempts: sql`${mailOutbox.attempts} + 1`,
+            ...(SENSITIVE_KINDS.has(mail.kind) && { body: '[delivered; removed from the outbox]' }),
+          })
+          .where(eq(mailOutbox.id, mail.id));
+        deps.logger.info({ mailId: mail.id, kind: mail.kind }, 'mail sent');
+        return 'sent' as const;
+      } catch (error) {
+        const failed = mail.attempts + 1 >= MAX_ATTEMPTS;
+        await tx
+          .update(mailOutbox)
+          .set({ attempts: sql`${mailOutbox.attempts} + 1`, ...(failed && { status: 'failed' as const }) })
+          .where(and(eq(mailOutbox.id, mail.id)));
+        deps.logger.warn({ mailId: mail.id, err: error, gaveUp: failed }, 'mail delivery failed');
+        return 'failed' as const;
+      }
+    });
+    if (outcome === 'empty') break;
+    if (outcome === 'sent') sent += 1;
+    // A failed row stays queued for the next round; move on rather than retrying it at once.
+    if (outcome === 'failed') break;
+  }
+  return sent;
+}
+
+export function startMailDispatcher(
+  deps: { database: Database; clock: Clock; logger: Logger },
+  transport: MailTransport,
+  from: string,
+  intervalMs: number,
+): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    deliverOutbox(deps, transport, from)
+      .catch((error: unknown) => deps.logger.error({ err: error }, 'mail dispatcher failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
