@@ -84,7 +84,12 @@ describe('Filamu PWA', () => {
       method: 'POST',
       token: admin.token,
       deviceId,
-      body: { full_name: 'Test Agent', phone: '0772123456', email, send_credentials_via: 'none' },
+      body: {
+        full_name: 'Test Agent',
+        phone: `07${String(Date.now()).slice(-8)}`,
+        email,
+        send_credentials_via: 'none',
+      },
     });
 
     const context = await newContext(browser);
