@@ -71,6 +71,9 @@ export default async function setup(project: TestProject) {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
+      // The browser tests run the embedded default with a fresh database every time; CI's DATABASE_URL
+      // (for the integration suites) must not leak in, or runs would see each other's rows.
+      DATABASE_URL: '',
       ADMIN_EMAIL: adminEmail,
       ADMIN_PASSWORD: adminPassword,
       LOG_LEVEL: 'warn',
