@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCall, signInAdmin } from './support/api.ts';
 import { baseURL, launchBrowser, login, newContext, newUser, register } from './support/browser.ts';
 
 let browser: Browser;
@@ -12,25 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Calls the API directly (test set-up only), as a given device. */
-async function apiCall<T>(
-  path: string,
-  init: { method?: string; body?: unknown; token?: string; deviceId?: string } = {},
-): Promise<T> {
-  const response = await fetch(`${baseURL()}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Device-Id': init.deviceId ?? randomUUID(),
-      ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const json = (await response.json()) as T;
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path} → ${response.status}: ${JSON.stringify(json)}`);
-  return json;
-}
 
 describe('Filamu PWA', () => {
   it('registers a new user and lands on the subscription page', async () => {
@@ -73,12 +54,8 @@ describe('Filamu PWA', () => {
   });
 
   it('signs an agent in and shows the agent profile', async () => {
-    const deviceId = randomUUID();
-    const admin = await apiCall<{ token: string }>('/auth/login', {
-      method: 'POST',
-      deviceId,
-      body: { identifier: inject('adminEmail'), password: inject('adminPassword'), currentDeviceId: deviceId },
-    });
+    const admin = await signInAdmin();
+    const { deviceId } = admin;
     const email = `agent-${Date.now().toString(36)}@filamu.test`;
     const created = await apiCall<{ generatedPassword: string }>('/agents', {
       method: 'POST',

@@ -1,37 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, inject, it } from 'vitest';
-import { baseURL, launchBrowser, newContext, newUser, register } from './support/browser.ts';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { apiCall, signInAdmin } from './support/api.ts';
+import { launchBrowser, newContext, newUser, register } from './support/browser.ts';
 
 let browser: Browser;
 
-/** Calls the API directly (test set-up only). */
-async function apiCall<T>(
-  path: string,
-  init: { method?: string; body?: unknown; token?: string; deviceId?: string } = {},
-): Promise<T> {
-  const response = await fetch(`${baseURL()}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Device-Id': init.deviceId ?? randomUUID(),
-      ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const json = (await response.json()) as T;
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path} → ${response.status}: ${JSON.stringify(json)}`);
-  return json;
-}
-
 beforeAll(async () => {
   browser = await launchBrowser();
-  const deviceId = randomUUID();
-  const admin = await apiCall<{ token: string }>('/auth/login', {
-    method: 'POST',
-    deviceId,
-    body: { identifier: inject('adminEmail'), password: inject('adminPassword'), currentDeviceId: deviceId },
-  });
+  const admin = await signInAdmin();
+  const { deviceId } = admin;
   await apiCall('/admin/subscription-plans', {
     method: 'POST',
     token: admin.token,

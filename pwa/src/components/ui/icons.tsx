@@ -3,7 +3,7 @@ import type { SVGProps } from 'react';
 /** Small stroke icons drawn inline (no icon font, no external requests). */
 type IconProps = SVGProps<SVGSVGElement>;
 
-function Icon({ children, className = 'size-5', ...rest }: IconProps) {
+export function Icon({ children, className = 'size-5', ...rest }: IconProps) {
   return (
     <svg
       viewBox="0 0 24 24"

@@ -1,5 +1,6 @@
-import type { ReactNode, SVGProps } from 'react';
+import type { ReactNode } from 'react';
 import { cn } from '../../components/ui/cn.ts';
+import { Icon } from '../../components/ui/icons.tsx';
 
 type Kind = 'basic' | 'premium' | 'enterprise' | 'other';
 
@@ -21,25 +22,6 @@ const tones: Record<Kind, string> = {
   enterprise: 'bg-violet-100 text-violet-700 dark:bg-violet-950 dark:text-violet-300',
   other: 'bg-brand-100 text-brand-700 dark:bg-brand-950 dark:text-brand-300',
 };
-
-function Svg({ children, ...rest }: SVGProps<SVGSVGElement>) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className="size-6"
-      {...rest}
-    >
-      {children}
-    </svg>
-  );
-}
 
 const paths: Record<Kind, ReactNode> = {
   // Lightning bolt
@@ -67,7 +49,7 @@ export function PlanIcon({ name, className }: { name: string; className?: string
   const kind = planKind(name);
   return (
     <span className={cn('grid size-12 shrink-0 place-items-center rounded-xl', tones[kind], className)}>
-      <Svg>{paths[kind]}</Svg>
+      <Icon className="size-6">{paths[kind]}</Icon>
     </span>
   );
 }
