@@ -3,11 +3,15 @@ import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { Deps } from './deps.ts';
 import { agentRoutes } from './features/agents/routes.ts';
+import { analyticsRoutes } from './features/analytics/routes.ts';
 import { createAuthorize } from './features/auth/authorize.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { catalogRoutes } from './features/catalog/routes.ts';
+import { downloadRoutes } from './features/downloads/routes.ts';
 import { SANDBOX_MOUNT } from './features/payments/gateway.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { planRoutes } from './features/plans/routes.ts';
+import { FILES_MOUNT } from './features/storage/local.ts';
 import { subscriberRoutes } from './features/subscribers/routes.ts';
 import { systemRoutes } from './features/system/routes.ts';
 import { ContractRouter } from './http/contract-router.ts';
@@ -31,6 +35,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   app.use(rejectUnusedMethods);
   // Sandbox mode only: the DPO simulator, raw XML, outside /api and its JSON rules.
   if (deps.dpoSandbox) app.route(SANDBOX_MOUNT, deps.dpoSandbox.app);
+  // Local storage only: signed, ranged file links (S3 serves its own).
+  if (deps.fileServer) app.route(FILES_MOUNT, deps.fileServer);
 
   const api = new Hono<AppEnv>();
   api.onError(handleError);
@@ -54,6 +60,9 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   paymentRoutes(router, deps);
   planRoutes(router, deps);
   subscriberRoutes(router, deps);
+  catalogRoutes(router, deps);
+  downloadRoutes(router, deps);
+  analyticsRoutes(router, deps);
   api.all('*', (c) => errorResponse(c, new AppError('not_found', 'No such API route.')));
   app.route('/api', api);
 

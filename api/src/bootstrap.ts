@@ -1,14 +1,15 @@
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
+import { resolveSecret } from './db/app-secrets.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import type { Deps } from './deps.ts';
 import { ensureProtectedAdmin } from './features/auth/protected-admin.ts';
-import { resolveSigningKey } from './features/auth/signing-key.ts';
 import { TokenService } from './features/auth/tokens.ts';
 import { outboxMailer } from './features/mail/mailer.ts';
 import { configuredPaymentsRuntime, type PaymentsRuntime } from './features/payments/gateway.ts';
 import { handlePush } from './features/payments/payments.ts';
+import { configuredStorage, type StorageRuntime } from './features/storage/runtime.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { migrationsDir } from './lib/paths.ts';
 
@@ -46,14 +47,23 @@ export async function createDeps(
     clock?: Clock;
     /** The payment gateway (tests inject one pointed at a loopback sandbox); default from the configuration. */
     payments?: PaymentsRuntime;
+    /** Object storage (tests inject one, e.g. S3 against a local S3-protocol server); default from the configuration. */
+    storage?: StorageRuntime;
   },
 ): Promise<Deps> {
   const { database, logger } = parts;
   const clock = parts.clock ?? systemClock;
   await database.migrate();
-  const tokens = new TokenService(await resolveSigningKey(database.db, config.jwtSecret));
+  const tokens = new TokenService(await resolveSecret(database.db, 'jwt_signing_key', config.jwtSecret));
   await ensureProtectedAdmin(database.db, config, logger, clock.now());
   const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger);
+  const storage =
+    parts.storage ??
+    configuredStorage(config.storage, {
+      clock,
+      corsOrigins: config.corsOrigins,
+      signingSecret: await resolveSecret(database.db, 'file_signing_key', config.storage.signingSecret),
+    });
   const deps: Deps = {
     config,
     database,
@@ -63,6 +73,8 @@ export async function createDeps(
     mailer: outboxMailer(logger),
     payments: payments.gateway,
     dpoSandbox: payments.sandbox,
+    storage: storage.storage,
+    fileServer: storage.fileServer,
   };
   // The sandbox's push runs the notify route's function directly: verifyToken + settle, never trusting the push.
   payments.bindNotify(async (transToken) => void (await handlePush(deps, transToken)));

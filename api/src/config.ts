@@ -62,10 +62,45 @@ export const EnvSchema = z
         .optional(),
     ),
     MAIL_FROM: z.string().default('Filamu <no-reply@filamu.ug>'),
+    STORAGE_SIGNING_SECRET: z.preprocess(
+      emptyAsUndefined,
+      z.string().min(32, 'must be at least 32 characters').optional(),
+    ),
+    S3_BUCKET: z.preprocess(emptyAsUndefined, z.string().trim().min(3).optional()),
+    S3_REGION: z.string().trim().min(1).default('us-east-1'),
+    S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.url().optional()),
+    S3_FORCE_PATH_STYLE: z.preprocess(emptyAsUndefined, bool.optional()),
+    S3_ACCESS_KEY_ID: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+    S3_SECRET_ACCESS_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+    CDN_BASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+    MAX_MOVIE_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(8 * 1024 ** 3),
+    MAX_THUMBNAIL_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(5 * 1024 ** 2),
+    DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(3600),
+    BACKGROUND_DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(604_800).default(86_400),
+    UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
+    S3_MULTIPART_THRESHOLD_BYTES: z.coerce
+      .number()
+      .int()
+      .min(5 * 1024 ** 2)
+      .default(100 * 1024 ** 2),
+    STALE_DOWNLOAD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
   })
   .refine((env) => !env.DPO_COMPANY_TOKEN || env.DPO_SERVICE_TYPE, {
     message: 'DPO_SERVICE_TYPE is required when DPO_COMPANY_TOKEN is set',
     path: ['DPO_SERVICE_TYPE'],
+    when: () => true,
+  })
+  .refine((env) => (env.S3_ACCESS_KEY_ID === undefined) === (env.S3_SECRET_ACCESS_KEY === undefined), {
+    message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    path: ['S3_SECRET_ACCESS_KEY'],
     when: () => true,
   })
   .refine(
@@ -100,6 +135,41 @@ export interface Config {
   /** Null ⇒ mail stays in the outbox and the log line is the delivery. */
   smtpUrl: string | null;
   mailFrom: string;
+  storage: StorageConfig;
+  /** How often downloads silent for an hour are marked paused; 0 disables the background sweep. */
+  staleDownloadSweepIntervalMs: number;
+}
+
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** S3-compatible stores (MinIO, R2, s3rver…); null for AWS. */
+  endpoint: string | null;
+  forcePathStyle: boolean;
+  /** Null ⇒ the AWS SDK's default credential chain. */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+}
+
+export interface StorageConfig {
+  /** `s3` when S3_BUCKET is set, otherwise the local folder served at /files. */
+  driver: 'local' | 's3';
+  /** Local driver: where objects live (DATA_DIR/objects). */
+  localDir: string;
+  /** Local driver: HMAC key for /files URLs; null ⇒ generated once and kept in the database. */
+  signingSecret: string | null;
+  s3: S3Config | null;
+  /** Public origin (and path) thumbnails are served from, e.g. https://cdn.filamu.ug. */
+  cdnBaseUrl: string | null;
+  maxMovieBytes: number;
+  maxThumbnailBytes: number;
+  /** Lifetime of a download link for the in-app engine (re-minted whenever it lapses). */
+  downloadUrlTtlSeconds: number;
+  /** Lifetime of a download link for a Background Fetch job, which cannot ask for a new one. */
+  backgroundDownloadUrlTtlSeconds: number;
+  /** Time to start an upload with a signed upload link. */
+  uploadUrlTtlSeconds: number;
+  /** S3 only: movies above this size are uploaded in parts. */
+  multipartThresholdBytes: number;
 }
 
 export interface PaymentsConfig {
@@ -165,5 +235,30 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
+    storage: {
+      driver: e.S3_BUCKET ? 's3' : 'local',
+      localDir: resolve(e.DATA_DIR, 'objects'),
+      signingSecret: e.STORAGE_SIGNING_SECRET ?? null,
+      s3: e.S3_BUCKET
+        ? {
+            bucket: e.S3_BUCKET,
+            region: e.S3_REGION,
+            endpoint: e.S3_ENDPOINT ?? null,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+            credentials:
+              e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+                ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+                : null,
+          }
+        : null,
+      cdnBaseUrl: e.CDN_BASE_URL ? e.CDN_BASE_URL.replace(/\/+$/, '') : null,
+      maxMovieBytes: e.MAX_MOVIE_BYTES,
+      maxThumbnailBytes: e.MAX_THUMBNAIL_BYTES,
+      downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
+      backgroundDownloadUrlTtlSeconds: e.BACKGROUND_DOWNLOAD_URL_TTL_SECONDS,
+      uploadUrlTtlSeconds: e.UPLOAD_URL_TTL_SECONDS,
+      multipartThresholdBytes: e.S3_MULTIPART_THRESHOLD_BYTES,
+    },
+    staleDownloadSweepIntervalMs: e.STALE_DOWNLOAD_SWEEP_INTERVAL_MS,
   };
 }

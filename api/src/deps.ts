@@ -1,3 +1,4 @@
+import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -5,6 +6,8 @@ import type { TokenService } from './features/auth/tokens.ts';
 import type { Mailer } from './features/mail/mailer.ts';
 import type { PaymentGateway } from './features/payments/dpo/adapter.ts';
 import type { DpoSandbox } from './features/payments/dpo/sandbox.ts';
+import type { ObjectStorage } from './features/storage/storage.ts';
+import type { AppEnv } from './http/env.ts';
 import type { Clock } from './lib/clock.ts';
 
 /** Everything with a side effect that the app uses, built once in server.ts (or by a test). */
@@ -19,4 +22,8 @@ export interface Deps {
   payments: PaymentGateway;
   /** Sandbox mode (no DPO_COMPANY_TOKEN): the DPO simulator the app mounts; null against the real DPO. */
   dpoSandbox: DpoSandbox | null;
+  /** Movies and thumbnails: the local folder or S3. */
+  storage: ObjectStorage;
+  /** Local storage only: the `/files` server for signed links and public thumbnails; null with S3. */
+  fileServer: Hono<AppEnv> | null;
 }

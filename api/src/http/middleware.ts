@@ -45,6 +45,8 @@ export const CONTENT_SECURITY_POLICY = {
 
 export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
   return secureHeaders({
+    // A route's own choice wins (/files sends no-referrer and, for allowed origins, cross-origin CORP).
+    overwrite: false,
     contentSecurityPolicy: CONTENT_SECURITY_POLICY,
     referrerPolicy: 'strict-origin-when-cross-origin',
     xFrameOptions: 'DENY',

@@ -3,13 +3,14 @@ import type { Context } from 'hono';
 import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import type { AppEnv } from '../../http/env.ts';
+import { publicOrigin } from '../../http/origin.ts';
 import { forbidden } from '../../http/errors.ts';
 import { createAgent, deleteAgent, listAgents, resetAgentPassword, updateAgent } from './agents.ts';
 
 const { agents } = contracts;
 
 export function agentRoutes(router: ContractRouter, deps: Deps): void {
-  const loginUrl = (c: Context<AppEnv>) => `${deps.config.publicUrl ?? new URL(c.req.url).origin}/login`;
+  const loginUrl = (c: Context<AppEnv>) => `${publicOrigin(c, deps.config)}/login`;
   const admin = (c: Context<AppEnv>) => {
     const principal = c.get('principal');
     if (principal.kind !== 'user') throw forbidden();
