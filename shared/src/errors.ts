@@ -6,9 +6,15 @@ export const ERROR_STATUS = {
   bad_request: 400,
   unauthenticated: 401,
   forbidden: 403,
+  /** Downloads need a subscription in force (agents and admins excepted). */
+  subscription_required: 403,
+  /** English downloads wait until every entitled Kinayuganda movie is downloaded. */
+  download_locked: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** Each movie is downloaded once per person. */
+  already_downloaded: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   throttled: 429,

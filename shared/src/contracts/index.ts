@@ -1,12 +1,15 @@
 import type { Contract } from '../contract.ts';
 import * as agents from './agents.ts';
+import * as analytics from './analytics.ts';
 import * as auth from './auth.ts';
+import * as downloads from './downloads.ts';
+import * as movies from './movies.ts';
 import * as payments from './payments.ts';
 import * as plans from './plans.ts';
 import * as subscribers from './subscribers.ts';
 import * as system from './system.ts';
 
-export { agents, auth, payments, plans, subscribers, system };
+export { agents, analytics, auth, downloads, movies, payments, plans, subscribers, system };
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
 export const allContracts: Contract[] = [
@@ -16,4 +19,7 @@ export const allContracts: Contract[] = [
   ...Object.values(plans),
   ...Object.values(payments),
   ...Object.values(subscribers),
+  ...Object.values(movies),
+  ...Object.values(downloads),
+  ...Object.values(analytics),
 ];

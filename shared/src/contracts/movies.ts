@@ -1,0 +1,143 @@
+import { defineContract } from '../contract.ts';
+import { IdParams, Message } from '../schemas/common.ts';
+import {
+  AdminMovieList,
+  AdminMovieResponse,
+  AttachPlansRequest,
+  CreateMovieRequest,
+  MovieListQuery,
+  MultipartAbortRequest,
+  MultipartCompleteRequest,
+  MultipartPartUrlsRequest,
+  MultipartPartUrlsResponse,
+  PublicMovieList,
+  ToggleMovieRequest,
+  UploadUrlRequest,
+  UploadUrlResponse,
+  UserMovieList,
+  UserMovieResponse,
+} from '../schemas/movies.ts';
+
+const tag = 'Movies';
+
+export const adminListMovies = defineContract({
+  method: 'get',
+  path: '/admin/movies',
+  summary: 'Every movie in the library (deleted ones excluded), newest first',
+  tag,
+  access: 'admin',
+  response: AdminMovieList,
+});
+
+export const adminUploadUrl = defineContract({
+  method: 'post',
+  path: '/admin/movies/generate-upload-url',
+  summary: 'A signed upload link (or, for big movies on S3, a multipart upload) under a key the server chooses',
+  tag,
+  access: 'admin',
+  body: UploadUrlRequest,
+  response: UploadUrlResponse,
+});
+
+export const adminMultipartPartUrls = defineContract({
+  method: 'post',
+  path: '/admin/movies/multipart/part-urls',
+  summary: 'Fresh part links for a multipart upload in progress (to resume after they lapse)',
+  tag,
+  access: 'admin',
+  body: MultipartPartUrlsRequest,
+  response: MultipartPartUrlsResponse,
+});
+
+export const adminMultipartComplete = defineContract({
+  method: 'post',
+  path: '/admin/movies/multipart/complete',
+  summary: 'Assemble the uploaded parts into the movie object',
+  tag,
+  access: 'admin',
+  body: MultipartCompleteRequest,
+  response: Message,
+});
+
+export const adminMultipartAbort = defineContract({
+  method: 'post',
+  path: '/admin/movies/multipart/abort',
+  summary: 'Give up a multipart upload and discard its parts',
+  tag,
+  access: 'admin',
+  body: MultipartAbortRequest,
+  response: Message,
+});
+
+export const adminCreateMovie = defineContract({
+  method: 'post',
+  path: '/admin/movies',
+  summary: 'Save an uploaded movie: checks the object exists and is a video, records its real size',
+  tag,
+  access: 'admin',
+  body: CreateMovieRequest,
+  response: AdminMovieResponse,
+  status: 201,
+});
+
+export const adminToggleMovie = defineContract({
+  method: 'put',
+  path: '/admin/movies/:id/toggle-active',
+  summary: 'Show or hide a movie',
+  tag,
+  access: 'admin',
+  params: IdParams,
+  body: ToggleMovieRequest,
+  response: AdminMovieResponse,
+});
+
+export const adminAttachPlans = defineContract({
+  method: 'post',
+  path: '/admin/movies/:id/attach-plans',
+  summary: "Set the plans whose subscribers may download the movie (replaces the movie's plans)",
+  tag,
+  access: 'admin',
+  params: IdParams,
+  body: AttachPlansRequest,
+  response: AdminMovieResponse,
+});
+
+export const adminDeleteMovie = defineContract({
+  method: 'delete',
+  path: '/admin/movies/:id',
+  summary: 'Delete a movie and its files; download history keeps its title',
+  tag,
+  access: 'admin',
+  params: IdParams,
+  response: Message,
+});
+
+export const userMovies = defineContract({
+  method: 'get',
+  path: '/users/movies',
+  summary: 'Active movies with what the caller may do with each (search, category, pages per category)',
+  tag,
+  access: 'account',
+  query: MovieListQuery,
+  response: UserMovieList,
+});
+
+export const userMovie = defineContract({
+  method: 'get',
+  path: '/users/movies/:id',
+  summary: 'One active movie with what the caller may do with it',
+  tag,
+  access: 'account',
+  params: IdParams,
+  response: UserMovieResponse,
+});
+
+export const publicMovies = defineContract({
+  method: 'get',
+  path: '/users/public-movies',
+  summary: 'The active library for anyone (no download links, no per-person state)',
+  tag,
+  access: 'public',
+  query: MovieListQuery,
+  response: PublicMovieList,
+});

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+export const AnalyticsQuery = z.object({
+  /** Length of the daily series, ending today (Kampala). */
+  days: z.coerce.number().int().min(1).max(366).default(30),
+});
+
+export const DailyFigures = z.object({
+  /** Kampala calendar day, YYYY-MM-DD. */
+  date: z.string(),
+  downloads: z.number().int(),
+  revenueUgx: z.number().int(),
+  newSubscribers: z.number().int(),
+});
+export type DailyFigures = z.infer<typeof DailyFigures>;
+
+export const PlatformAnalytics = z.object({
+  /** Completed downloads, all time. */
+  totalDownloads: z.number().int(),
+  /** Registered (non-admin) accounts: the admin's Subscribers list. */
+  totalSubscribers: z.number().int(),
+  /** Of those, with a subscription in force now. */
+  activeSubscribers: z.number().int(),
+  /** Registered in the last 7 days. */
+  newSubscribersThisWeek: z.number().int(),
+  totalMovies: z.number().int(),
+  revenueUgx: z.number().int(),
+  daily: z.array(DailyFigures),
+});
+export type PlatformAnalytics = z.infer<typeof PlatformAnalytics>;
+
+export const MovieDownloadStat = z.object({
+  movie_id: z.string(),
+  movie_title: z.string(),
+  download_count: z.number().int(),
+});
+export const TopDownloads = z.object({ stats: z.array(MovieDownloadStat) });

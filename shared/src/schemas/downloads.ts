@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { Id, IsoDateTime } from './common.ts';
+import { DownloadStatus, KinayugandaProgress, MOVIE_CATEGORY_NAMES } from './movies.ts';
+
+export const ALREADY_DOWNLOADED = 'This movie has already been downloaded.';
+export const KINAYUGANDA_FIRST = 'You must first download all Kinayuganda movies to unlock English downloads.';
+export const SUBSCRIPTION_REQUIRED = 'You need an active subscription to download movies.';
+
+export const MovieIdParams = z.object({ movieId: Id });
+
+/**
+ * By movie (`movieId`); the spec's client sends `s3Key`, which is accepted but must name the movie.
+ * `purpose: 'background'` asks for a longer-lived link for a Background Fetch job.
+ */
+export const DownloadUrlRequest = z
+  .object({
+    movieId: Id.optional(),
+    s3Key: z.string().trim().min(1).max(200).optional(),
+    purpose: z.enum(['foreground', 'background']).default('foreground'),
+  })
+  .refine((v) => v.movieId !== undefined || v.s3Key !== undefined, {
+    message: 'Movie file key is missing. Cannot download.',
+    path: ['movieId'],
+  });
+export type DownloadUrlRequest = z.input<typeof DownloadUrlRequest>;
+
+export const DownloadUrlResponse = z.object({
+  downloadUrl: z.string(),
+  fileSize: z.number().int(),
+  downloadId: z.string(),
+  /** The link stops working then; ask again (same download) for a fresh one. */
+  expiresAt: IsoDateTime,
+  /** Strong validator of the file: a 206 with another ETag means the file changed. */
+  etag: z.string().nullable(),
+  fileName: z.string(),
+  downloadedBytes: z.number().int(),
+  resumedCount: z.number().int(),
+});
+export type DownloadUrlResponse = z.infer<typeof DownloadUrlResponse>;
+
+export const StartDownloadRequest = z.object({
+  movieId: Id,
+  totalBytes: z.number().int().min(0).optional(),
+});
+export const StartDownloadResponse = z.object({
+  downloadId: z.string(),
+  status: DownloadStatus,
+  downloadedBytes: z.number().int(),
+  totalBytes: z.number().int(),
+  resumedCount: z.number().int(),
+});
+
+export const DownloadIdParams = z.object({ id: Id });
+
+export const DownloadProgressRequest = z.object({
+  downloadedBytes: z.number().int().min(0),
+  totalBytes: z.number().int().min(0),
+  progress: z.number().min(0).max(100).optional(),
+  resumedCount: z.number().int().min(0).optional(),
+  /** `paused` when the person pauses; progress is kept and the download stays resumable. */
+  status: z.enum(['downloading', 'paused']).default('downloading'),
+});
+export type DownloadProgressRequest = z.input<typeof DownloadProgressRequest>;
+
+/** Optional final byte count, so a client can report the last bytes and completion in one call. */
+export const CompleteDownloadRequest = z.object({ downloadedBytes: z.number().int().min(0).optional() }).optional();
+export const FailDownloadRequest = z.object({ error: z.string().trim().max(500).default('') });
+
+export const DownloadRecord = z.object({
+  downloadId: z.string(),
+  movieId: z.string(),
+  status: DownloadStatus,
+  /** Percent, 0–100, one decimal. */
+  progress: z.number(),
+  downloadedBytes: z.number().int(),
+  totalBytes: z.number().int(),
+  resumedCount: z.number().int(),
+  canResume: z.boolean(),
+  completedAt: IsoDateTime.nullable(),
+});
+export type DownloadRecord = z.infer<typeof DownloadRecord>;
+
+export const HasDownloadedResponse = z.object({ hasDownloaded: z.boolean() });
+export const KinayugandaStatusResponse = z.object({
+  hasDownloadedAllKinayuganda: z.boolean(),
+  ...KinayugandaProgress.shape,
+});
+
+export const DownloadHistoryEntry = z.object({
+  downloadId: z.string(),
+  movieId: z.string(),
+  movieTitle: z.string(),
+  movieSize: z.number().int(),
+  category: z.enum(MOVIE_CATEGORY_NAMES),
+  status: DownloadStatus,
+  progress: z.number(),
+  /** When it completed, or the last activity of an unfinished one. */
+  lastDownloadDate: IsoDateTime,
+});
+export type DownloadHistoryEntry = z.infer<typeof DownloadHistoryEntry>;
+
+export const DownloadHistory = z.object({ downloads: z.array(DownloadHistoryEntry) });
+
+export const DownloadStats = z.object({
+  summary: z.object({
+    totalMoviesDownloaded: z.number().int(),
+    /** Bytes of every completed download. */
+    totalStorageUsed: z.number().int(),
+    lastDownloadDate: IsoDateTime.nullable(),
+  }),
+  detailedDownloads: z.array(DownloadHistoryEntry),
+});
+export type DownloadStats = z.infer<typeof DownloadStats>;
