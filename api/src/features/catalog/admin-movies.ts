@@ -1,0 +1,198 @@
+import type { AdminMovie, CreateMovieRequest } from '@filamu/shared';
+import { PLAN_REQUIRED } from '@filamu/shared';
+import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
+import type { z } from 'zod';
+import { type Executor, isUniqueViolation } from '../../db/client.ts';
+import { downloads, moviePlans, movies, subscriptionPlans } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError, conflict, notFound } from '../../http/errors.ts';
+import type { UserRow } from '../auth/principal.ts';
+import type { MovieRow } from '../downloads/records.ts';
+import { isRasterImage, isVideo, SIGNATURE_BYTES } from '../storage/file-signatures.ts';
+import { contentTypeOfKey } from '../storage/storage.ts';
+import { thumbnailUrl } from './thumbnails.ts';
+
+type CatalogDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger'>;
+
+export const INACTIVE_PLAN = 'Choose active subscription plans only.';
+
+async function toAdminMovies(
+  deps: CatalogDeps,
+  exec: Executor,
+  rows: MovieRow[],
+  origin: string,
+): Promise<AdminMovie[]> {
+  const ids = rows.map((m) => m.id);
+  const [plans, counts] =
+    ids.length === 0
+      ? [[], []]
+      : await Promise.all([
+          exec.select().from(moviePlans).where(inArray(moviePlans.movieId, ids)),
+          exec
+            .select({ movieId: downloads.movieId, n: count() })
+            .from(downloads)
+            .where(and(inArray(downloads.movieId, ids), eq(downloads.status, 'completed')))
+            .groupBy(downloads.movieId),
+        ]);
+  const countOf = new Map(counts.map((c) => [c.movieId, Number(c.n)]));
+  return Promise.all(
+    rows.map(async (movie) => ({
+      id: movie.id,
+      title: movie.title,
+      description: movie.description,
+      category: movie.category,
+      vj: movie.vj,
+      thumbnail_url: await thumbnailUrl(deps, movie.thumbnailKey, origin),
+      size: movie.sizeBytes,
+      created_at: movie.createdAt.toISOString(),
+      s3_key: movie.s3Key,
+      is_active: movie.isActive,
+      plan_ids: plans.filter((p) => p.movieId === movie.id).map((p) => p.planId),
+      download_count: countOf.get(movie.id) ?? 0,
+    })),
+  );
+}
+
+async function adminMovie(deps: CatalogDeps, exec: Executor, movie: MovieRow, origin: string) {
+  const [one] = await toAdminMovies(deps, exec, [movie], origin);
+  return { id: movie.id, movie: one! };
+}
+
+export async function listAdminMovies(deps: CatalogDeps, origin: string): Promise<{ movies: AdminMovie[] }> {
+  const db = deps.database.db;
+  const rows = await db
+    .select()
+    .from(movies)
+    .where(isNull(movies.deletedAt))
+    .orderBy(desc(movies.createdAt), desc(movies.id));
+  return { movies: await toAdminMovies(deps, db, rows, origin) };
+}
+
+/** Every plan id must be an active plan (only active plans are offered on the upload form). */
+async function checkActivePlans(exec: Executor, planIds: string[]): Promise<void> {
+  if (planIds.length === 0) throw new AppError('validation_error', PLAN_REQUIRED);
+  const found = await exec
+    .select({ id: subscriptionPlans.id })
+    .from(subscriptionPlans)
+    .where(and(inArray(subscriptionPlans.id, planIds), eq(subscriptionPlans.isActive, true)));
+  if (found.length !== planIds.length) throw new AppError('validation_error', INACTIVE_PLAN);
+}
+
+/** The uploaded object must exist and really be what its folder says; its size is storage's, not the client's. */
+async function checkUploadedFiles(deps: CatalogDeps, input: z.output<typeof CreateMovieRequest>) {
+  const file = await deps.storage.head(input.movieS3Key);
+  if (!file) throw new AppError('bad_request', 'The movie file has not been uploaded yet. Upload it, then save.');
+  if (input.size !== undefined && input.size !== file.size) {
+    throw new AppError(
+      'bad_request',
+      `The uploaded movie is ${file.size} bytes, not the ${input.size} bytes expected. Upload it again.`,
+    );
+  }
+  if (!isVideo(await deps.storage.readStart(input.movieS3Key, SIGNATURE_BYTES))) {
+    throw new AppError('bad_request', 'The movie file is not a video (MP4, WebM, MKV, MOV or 3GP).');
+  }
+  if (input.thumbnailS3Key) {
+    const thumbnail = await deps.storage.head(input.thumbnailS3Key);
+    if (!thumbnail) throw new AppError('bad_request', 'The thumbnail has not been uploaded yet. Upload it, then save.');
+    if (!isRasterImage(await deps.storage.readStart(input.thumbnailS3Key, SIGNATURE_BYTES))) {
+      throw new AppError('bad_request', 'The thumbnail must be a JPEG, PNG or WebP image.');
+    }
+  }
+  return file;
+}
+
+/** Saves an uploaded movie (and, when given, its plans) in one transaction: never a movie half saved. */
+export async function createMovie(
+  deps: CatalogDeps,
+  admin: UserRow,
+  input: z.output<typeof CreateMovieRequest>,
+  origin: string,
+) {
+  const file = await checkUploadedFiles(deps, input);
+  const now = deps.clock.now();
+  try {
+    return await deps.database.db.transaction(async (tx) => {
+      if (input.planIds) await checkActivePlans(tx, input.planIds);
+      const [movie] = await tx
+        .insert(movies)
+        .values({
+          title: input.title,
+          description: input.description,
+          category: input.category,
+          vj: input.vj,
+          s3Key: input.movieS3Key,
+          thumbnailKey: input.thumbnailS3Key ?? null,
+          sizeBytes: file.size,
+          contentType: file.contentType ?? contentTypeOfKey(input.movieS3Key),
+          createdBy: admin.id,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (input.planIds) {
+        await tx.insert(moviePlans).values(input.planIds.map((planId) => ({ movieId: movie!.id, planId })));
+      }
+      return adminMovie(deps, tx, movie!, origin);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'movies_s3_key_unique')) {
+      throw conflict('This movie file is already in the library. Upload the file again for a new movie.');
+    }
+    throw error;
+  }
+}
+
+async function liveMovieForUpdate(exec: Executor, id: string): Promise<MovieRow> {
+  const [movie] = await exec
+    .select()
+    .from(movies)
+    .where(and(eq(movies.id, id), isNull(movies.deletedAt)))
+    .for('update');
+  if (!movie) throw notFound('Movie');
+  return movie;
+}
+
+export async function setMovieActive(deps: CatalogDeps, id: string, isActive: boolean, origin: string) {
+  const now = deps.clock.now();
+  const [movie] = await deps.database.db
+    .update(movies)
+    .set({ isActive, updatedAt: now })
+    .where(and(eq(movies.id, id), isNull(movies.deletedAt)))
+    .returning();
+  if (!movie) throw notFound('Movie');
+  return adminMovie(deps, deps.database.db, movie, origin);
+}
+
+/** Replaces the movie's plans with `planIds` (all active, at least one). */
+export async function attachPlans(deps: CatalogDeps, id: string, planIds: string[], origin: string) {
+  const now = deps.clock.now();
+  return deps.database.db.transaction(async (tx) => {
+    const movie = await liveMovieForUpdate(tx, id);
+    await checkActivePlans(tx, planIds);
+    await tx.delete(moviePlans).where(eq(moviePlans.movieId, id));
+    await tx.insert(moviePlans).values(planIds.map((planId) => ({ movieId: id, planId })));
+    const [updated] = await tx.update(movies).set({ updatedAt: now }).where(eq(movies.id, id)).returning();
+    return adminMovie(deps, tx, updated ?? movie, origin);
+  });
+}
+
+/**
+ * Deletes a movie: its files go, its row stays marked deleted so download history keeps the title.
+ * Files are removed after the commit; one that cannot be removed is logged, never a failed delete.
+ */
+export async function deleteMovie(deps: CatalogDeps, id: string): Promise<{ message: string }> {
+  const now = deps.clock.now();
+  const movie = await deps.database.db.transaction(async (tx) => {
+    const found = await liveMovieForUpdate(tx, id);
+    await tx.update(movies).set({ deletedAt: now, isActive: false, updatedAt: now }).where(eq(movies.id, id));
+    await tx.delete(moviePlans).where(eq(moviePlans.movieId, id));
+    return found;
+  });
+  for (const key of [movie.s3Key, movie.thumbnailKey]) {
+    if (!key) continue;
+    await deps.storage.delete(key).catch((error: unknown) => {
+      deps.logger.warn({ err: error, key, movieId: id }, 'could not delete a deleted movie’s file');
+    });
+  }
+  return { message: `"${movie.title}" was deleted.` };
+}

@@ -1,0 +1,39 @@
+import { contracts } from '@filamu/shared';
+import type { Context } from 'hono';
+import type { Deps } from '../../deps.ts';
+import type { ContractRouter } from '../../http/contract-router.ts';
+import type { AppEnv } from '../../http/env.ts';
+import { unauthenticated } from '../../http/errors.ts';
+import { absoluteUrl, publicOrigin } from '../../http/origin.ts';
+import { downloaderOf } from '../downloads/entitlement.ts';
+import { attachPlans, createMovie, deleteMovie, listAdminMovies, setMovieActive } from './admin-movies.ts';
+import { getUserMovie, listPublicMovies, listUserMovies } from './library.ts';
+import { abortMultipart, completeMultipart, createUploadUrl, refreshPartUrls } from './uploads.ts';
+
+const { movies } = contracts;
+
+export function catalogRoutes(router: ContractRouter, deps: Deps): void {
+  const origin = (c: Context<AppEnv>) => publicOrigin(c, deps.config);
+  const caller = (c: Context<AppEnv>) => downloaderOf(c.get('principal'), deps.clock.now());
+  const admin = (c: Context<AppEnv>) => {
+    const principal = c.get('principal');
+    if (principal.kind !== 'user') throw unauthenticated();
+    return principal.user;
+  };
+  router
+    .on(movies.adminListMovies, (_input, c) => listAdminMovies(deps, origin(c)))
+    .on(movies.adminUploadUrl, async ({ body }, c) => {
+      const upload = await createUploadUrl(deps, body);
+      return { ...upload, presignedUrl: upload.presignedUrl && absoluteUrl(upload.presignedUrl, origin(c)) };
+    })
+    .on(movies.adminMultipartPartUrls, ({ body }) => refreshPartUrls(deps, body))
+    .on(movies.adminMultipartComplete, ({ body }) => completeMultipart(deps, body))
+    .on(movies.adminMultipartAbort, ({ body }) => abortMultipart(deps, body))
+    .on(movies.adminCreateMovie, ({ body }, c) => createMovie(deps, admin(c), body, origin(c)))
+    .on(movies.adminToggleMovie, ({ params, body }, c) => setMovieActive(deps, params.id, body.is_active, origin(c)))
+    .on(movies.adminAttachPlans, ({ params, body }, c) => attachPlans(deps, params.id, body.planIds, origin(c)))
+    .on(movies.adminDeleteMovie, ({ params }) => deleteMovie(deps, params.id))
+    .on(movies.userMovies, ({ query }, c) => listUserMovies(deps, caller(c), query, origin(c)))
+    .on(movies.userMovie, ({ params }, c) => getUserMovie(deps, caller(c), params.id, origin(c)))
+    .on(movies.publicMovies, ({ query }, c) => listPublicMovies(deps, query, origin(c)));
+}

@@ -1,0 +1,87 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AdminMovie } from '@filamu/shared';
+import type { TestApp } from './harness.ts';
+
+/** Bytes that open like an MP4 (an `ftyp` box) followed by noise: enough for the server's video check. */
+export function fakeMp4(size = 4096): Buffer {
+  const bytes = randomBytes(size);
+  Buffer.from('000000186674797069736f6d0000020069736f6d', 'hex').copy(bytes, 0);
+  return bytes;
+}
+
+/** A 1×1 PNG. */
+export const TINY_PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415408d763f8cfc0000003010100c9fe92ef0000000049454e44ae426082',
+  'hex',
+);
+
+let planCounter = 0;
+/** Creates an active plan as admin (expiring at the end of 2027 unless told otherwise); returns its id. */
+export async function createPlan(t: TestApp, adminToken: string, overrides: Record<string, unknown> = {}) {
+  planCounter += 1;
+  const res = await t.request('POST', '/api/admin/subscription-plans', {
+    token: adminToken,
+    body: {
+      plan_name: `Plan ${planCounter}`,
+      price_ugx: 20_000,
+      features: ['Unlimited downloads'],
+      global_expiry_date: '2027-12-31T23:59',
+      ...overrides,
+    },
+  });
+  if (res.status !== 201) throw new Error(`create plan failed: ${res.status} ${res.text}`);
+  return res.json.plan.id as string;
+}
+
+/** Puts the user on the plan (admin's manage-subscription). */
+export async function subscribe(t: TestApp, adminToken: string, userId: string, planId: string) {
+  const res = await t.request('PUT', `/api/admin/subscribers/${userId}/manage-subscription`, {
+    token: adminToken,
+    body: { action: 'activate_extend', subscription_plan_id: planId },
+  });
+  if (res.status !== 200) throw new Error(`subscribe failed: ${res.status} ${res.text}`);
+}
+
+export interface AddedMovie {
+  movie: AdminMovie;
+  bytes: Buffer;
+}
+
+/** Stores a movie file (and a thumbnail) and saves the movie as admin, attached to `planIds`. */
+export async function addMovie(
+  t: TestApp,
+  adminToken: string,
+  options: {
+    title?: string;
+    category?: 'Kinayuganda' | 'English';
+    planIds: string[];
+    description?: string | null;
+    size?: number;
+    thumbnail?: boolean;
+  },
+): Promise<AddedMovie> {
+  const bytes = fakeMp4(options.size ?? 4096);
+  const movieS3Key = `movies/${randomUUID()}.mp4`;
+  await t.deps.storage.put(movieS3Key, bytes, 'video/mp4');
+  let thumbnailS3Key: string | null = null;
+  if (options.thumbnail) {
+    thumbnailS3Key = `thumbnails/${randomUUID()}.png`;
+    await t.deps.storage.put(thumbnailS3Key, TINY_PNG, 'image/png');
+  }
+  const category = options.category ?? 'Kinayuganda';
+  const res = await t.request('POST', '/api/admin/movies', {
+    token: adminToken,
+    body: {
+      title: options.title ?? `${category} movie ${randomUUID().slice(0, 8)}`,
+      description: options.description ?? null,
+      vj: category === 'English' ? 'VJ Junior' : '',
+      category,
+      movieS3Key,
+      thumbnailS3Key,
+      size: bytes.length,
+      planIds: options.planIds,
+    },
+  });
+  if (res.status !== 201) throw new Error(`add movie failed: ${res.status} ${res.text}`);
+  return { movie: res.json.movie as AdminMovie, bytes };
+}
