@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { createDeps, createLogger, openConfiguredDatabase } from './bootstrap.ts';
 import { smtpTransport, startMailDispatcher } from './features/mail/smtp-dispatcher.ts';
+import { startStaleDownloadSweep } from './features/downloads/bookkeeping.ts';
 import { startReconciler } from './features/payments/reconciler.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { pwaDistDir } from './lib/paths.ts';
@@ -24,9 +25,10 @@ async function main(): Promise<void> {
   const deps = await createDeps(config, { database, logger });
   const app = createApp(deps, { pwaDistDir });
   const stopReconciler = startReconciler(deps, config.payments.reconcileIntervalMs);
+  const stopStaleSweep = startStaleDownloadSweep(deps, config.staleDownloadSweepIntervalMs);
   const stopMail = config.smtpUrl
     ? startMailDispatcher(deps, smtpTransport(config.smtpUrl), config.mailFrom, 5000)
-    : () => {};
+    : async () => {};
   if (!config.payments.dpoCompanyToken)
     logger.warn('DPO_COMPANY_TOKEN is not set: payments use the built-in DPO sandbox');
 
@@ -34,16 +36,16 @@ async function main(): Promise<void> {
     const url = config.publicUrl ?? `http://localhost:${info.port}`;
     logger.info({ port: info.port, database: database.kind }, 'server listening');
     process.stdout.write(
-      `\n  Filamu is running at ${url}\n  (database: ${database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pg` : 'Postgres'})\n\n`,
+      `\n  Filamu is running at ${url}\n  (database: ${database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pg` : 'Postgres'}; ` +
+        `files: ${config.storage.s3 ? `S3 bucket ${config.storage.s3.bucket}` : config.storage.localDir})\n\n`,
     );
   });
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     deps.dpoSandbox?.close();
-    stopMail();
     server.close(() => {
-      void stopReconciler()
+      void Promise.all([stopReconciler(), stopStaleSweep(), stopMail()])
         .then(() => database.close())
         .finally(() => process.exit(0));
     });

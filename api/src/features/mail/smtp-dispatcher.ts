@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { startIntervalJob } from '../../lib/interval-job.ts';
 
 export interface MailTransport {
   send(mail: { from: string; to: string; subject: string; text: string }): Promise<void>;
@@ -75,17 +76,10 @@ export function startMailDispatcher(
   transport: MailTransport,
   from: string,
   intervalMs: number,
-): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    deliverOutbox(deps, transport, from)
-      .catch((error: unknown) => deps.logger.error({ err: error }, 'mail dispatcher failed'))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+): () => Promise<void> {
+  return startIntervalJob(
+    () => deliverOutbox(deps, transport, from),
+    intervalMs,
+    (error) => deps.logger.error({ err: error }, 'mail dispatcher failed'),
+  );
 }

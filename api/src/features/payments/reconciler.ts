@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { payments } from '../../db/schema.ts';
+import { startIntervalJob } from '../../lib/interval-job.ts';
 import { checkPayment, type PaymentDeps, type PaymentRow } from './payments.ts';
 
 /** Claimed rows are not looked at by another run for this long, even if this one dies mid-way. */
@@ -70,23 +71,11 @@ export async function reconcile(deps: PaymentDeps): Promise<ReconcileReport> {
   return report;
 }
 
-/** Runs `reconcile` every `intervalMs` on an unref'd timer, one pass at a time; returns the stop function. */
+/** Runs `reconcile` every `intervalMs`, one pass at a time; returns the stop function. */
 export function startReconciler(deps: PaymentDeps, intervalMs: number): () => Promise<void> {
-  if (intervalMs <= 0) return async () => {};
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (running || stopped) return;
-    running = reconcile(deps)
-      .catch((error: unknown) => deps.logger.error({ err: error }, 'payment reconciler pass failed'))
-      .finally(() => {
-        running = null;
-      });
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    if (running) await running;
-  };
+  return startIntervalJob(
+    () => reconcile(deps),
+    intervalMs,
+    (error) => deps.logger.error({ err: error }, 'payment reconciler pass failed'),
+  );
 }

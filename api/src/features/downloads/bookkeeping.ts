@@ -1,0 +1,212 @@
+import type { DownloadHistoryEntry, DownloadRecord, DownloadStats } from '@filamu/shared';
+import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { DownloadProgressRequest } from '@filamu/shared';
+import { downloads, movies } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError, conflict, notFound } from '../../http/errors.ts';
+import { startIntervalJob } from '../../lib/interval-job.ts';
+import { type Downloader, kinayugandaProgress, ownDownloads } from './entitlement.ts';
+import { type DownloadRow, toDownloadRecord, toHistoryEntry } from './records.ts';
+
+export type BookkeepingDeps = Pick<Deps, 'database' | 'clock'>;
+
+export const ALREADY_COMPLETE = 'This download is already complete.';
+export const STALE_AFTER_MS = 60 * 60_000;
+
+/** The caller's own download by id; another person's is simply not found. */
+async function ownDownload(deps: BookkeepingDeps, caller: Downloader, id: string): Promise<DownloadRow> {
+  const [row] = await deps.database.db
+    .select()
+    .from(downloads)
+    .where(and(eq(downloads.id, id), ownDownloads(caller)));
+  if (!row) throw notFound('Download');
+  return row;
+}
+
+function checkBytes(row: DownloadRow, downloadedBytes: number): void {
+  if (downloadedBytes > row.totalBytes) {
+    throw new AppError('bad_request', `downloadedBytes cannot exceed the file size (${row.totalBytes} bytes).`);
+  }
+}
+
+/**
+ * Progress only moves forward (greatest of stored and reported) and never past the size; the conditional
+ * update leaves a download completed meanwhile untouched. A paused report keeps the offset for later.
+ */
+export async function reportProgress(
+  deps: BookkeepingDeps,
+  caller: Downloader,
+  id: string,
+  input: z.output<typeof DownloadProgressRequest>,
+): Promise<DownloadRecord> {
+  const row = await ownDownload(deps, caller, id);
+  if (row.status === 'completed') throw conflict(ALREADY_COMPLETE);
+  if (input.totalBytes !== row.totalBytes) {
+    throw new AppError('bad_request', `totalBytes must be the file size (${row.totalBytes} bytes).`);
+  }
+  checkBytes(row, input.downloadedBytes);
+  const now = deps.clock.now();
+  const [updated] = await deps.database.db
+    .update(downloads)
+    .set({
+      downloadedBytes: sql`greatest(${downloads.downloadedBytes}, ${input.downloadedBytes})`,
+      status: input.status,
+      lastActivityAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(downloads.id, row.id), ne(downloads.status, 'completed')))
+    .returning();
+  if (!updated) throw conflict(ALREADY_COMPLETE);
+  return toDownloadRecord(updated);
+}
+
+/** Completion needs every byte of the file; completing twice answers the same record. */
+export async function completeDownload(
+  deps: BookkeepingDeps,
+  caller: Downloader,
+  id: string,
+  reportedBytes: number | undefined,
+): Promise<DownloadRecord> {
+  const row = await ownDownload(deps, caller, id);
+  if (row.status === 'completed') return toDownloadRecord(row);
+  if (reportedBytes !== undefined) checkBytes(row, reportedBytes);
+  const received = Math.max(row.downloadedBytes, reportedBytes ?? 0);
+  if (received !== row.totalBytes) {
+    throw conflict(`The download is not complete: ${received} of ${row.totalBytes} bytes received.`);
+  }
+  const now = deps.clock.now();
+  const [updated] = await deps.database.db
+    .update(downloads)
+    .set({
+      status: 'completed',
+      downloadedBytes: row.totalBytes,
+      completedAt: now,
+      lastActivityAt: now,
+      updatedAt: now,
+      error: null,
+    })
+    .where(and(eq(downloads.id, row.id), ne(downloads.status, 'completed')))
+    .returning();
+  // Completed by a concurrent call: answer with the stored record.
+  return toDownloadRecord(updated ?? (await ownDownload(deps, caller, id)));
+}
+
+/** A failed download stays resumable; the message is kept for support. */
+export async function failDownload(
+  deps: BookkeepingDeps,
+  caller: Downloader,
+  id: string,
+  message: string,
+): Promise<DownloadRecord> {
+  const row = await ownDownload(deps, caller, id);
+  if (row.status === 'completed') throw conflict(ALREADY_COMPLETE);
+  const now = deps.clock.now();
+  const [updated] = await deps.database.db
+    .update(downloads)
+    .set({ status: 'failed', error: message || null, lastActivityAt: now, updatedAt: now })
+    .where(and(eq(downloads.id, row.id), ne(downloads.status, 'completed')))
+    .returning();
+  if (!updated) throw conflict(ALREADY_COMPLETE);
+  return toDownloadRecord(updated);
+}
+
+async function downloadOfMovie(deps: BookkeepingDeps, caller: Downloader, movieId: string) {
+  const [row] = await deps.database.db
+    .select()
+    .from(downloads)
+    .where(and(ownDownloads(caller), eq(downloads.movieId, movieId)));
+  return row ?? null;
+}
+
+/** 404 when the caller never started this movie: the client reads that as not_started. */
+export async function downloadRecordOfMovie(
+  deps: BookkeepingDeps,
+  caller: Downloader,
+  movieId: string,
+): Promise<DownloadRecord> {
+  const row = await downloadOfMovie(deps, caller, movieId);
+  if (!row) throw notFound('Download');
+  return toDownloadRecord(row);
+}
+
+export async function hasDownloaded(
+  deps: BookkeepingDeps,
+  caller: Downloader,
+  movieId: string,
+): Promise<{ hasDownloaded: boolean }> {
+  const row = await downloadOfMovie(deps, caller, movieId);
+  return { hasDownloaded: row?.status === 'completed' };
+}
+
+export async function kinayugandaStatus(deps: BookkeepingDeps, caller: Downloader) {
+  const progress = await kinayugandaProgress(deps.database.db, caller);
+  return { hasDownloadedAllKinayuganda: progress.completed >= progress.required, ...progress };
+}
+
+async function historyRows(
+  deps: BookkeepingDeps,
+  caller: Downloader,
+  completedOnly: boolean,
+): Promise<DownloadHistoryEntry[]> {
+  const rows = await deps.database.db
+    .select({ download: downloads, title: movies.title, category: movies.category })
+    .from(downloads)
+    .innerJoin(movies, eq(movies.id, downloads.movieId))
+    .where(and(ownDownloads(caller), completedOnly ? eq(downloads.status, 'completed') : undefined))
+    .orderBy(desc(sql`coalesce(${downloads.completedAt}, ${downloads.lastActivityAt})`), desc(downloads.id));
+  return rows.map((r) => toHistoryEntry(r.download, r));
+}
+
+/** Every download of the caller, finished or not, most recent first (the profile's Downloads tab). */
+export async function downloadHistory(deps: BookkeepingDeps, caller: Downloader) {
+  return { downloads: await historyRows(deps, caller, false) };
+}
+
+/** The dashboard card: completed downloads, their bytes and the last one's date. */
+export async function downloadStats(deps: BookkeepingDeps, caller: Downloader): Promise<DownloadStats> {
+  const completed = await historyRows(deps, caller, true);
+  return {
+    summary: {
+      totalMoviesDownloaded: completed.length,
+      totalStorageUsed: completed.reduce((sum, d) => sum + d.movieSize, 0),
+      lastDownloadDate: completed[0]?.lastDownloadDate ?? null,
+    },
+    detailedDownloads: completed,
+  };
+}
+
+/**
+ * Downloads the server has not heard from for an hour become paused — resumable, offset kept (a
+ * Background Fetch or a phone offline for hours cannot report). One UPDATE, so any number of servers
+ * may run it at once.
+ */
+export async function pauseStaleDownloads(deps: BookkeepingDeps): Promise<number> {
+  const now = deps.clock.now();
+  const paused = await deps.database.db
+    .update(downloads)
+    .set({ status: 'paused', updatedAt: now })
+    .where(
+      and(
+        inArray(downloads.status, ['starting', 'downloading']),
+        lt(downloads.lastActivityAt, new Date(now.getTime() - STALE_AFTER_MS)),
+      ),
+    )
+    .returning({ id: downloads.id });
+  return paused.length;
+}
+
+/** The stale-download sweep on a timer (STALE_DOWNLOAD_SWEEP_INTERVAL_MS); returns the stop function. */
+export function startStaleDownloadSweep(
+  deps: BookkeepingDeps & Pick<Deps, 'logger'>,
+  intervalMs: number,
+): () => Promise<void> {
+  return startIntervalJob(
+    async () => {
+      const paused = await pauseStaleDownloads(deps);
+      if (paused > 0) deps.logger.info({ paused }, 'stale downloads paused');
+    },
+    intervalMs,
+    (error) => deps.logger.error({ err: error }, 'stale download sweep failed'),
+  );
+}

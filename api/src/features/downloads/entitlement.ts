@@ -1,0 +1,106 @@
+import type { MovieAccess } from '@filamu/shared';
+import { and, count, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { agents, downloads, moviePlans, movies, users } from '../../db/schema.ts';
+import type { AgentRow, Principal, UserRow } from '../auth/principal.ts';
+
+/**
+ * Who is downloading, as the rules see them. Staff (agents and admins) need no subscription and are
+ * entitled to every active movie; a subscriber to the active movies attached to their current plan.
+ */
+export interface Downloader {
+  kind: 'user' | 'agent';
+  id: string;
+  staff: boolean;
+  /** A subscription in force now, or staff. */
+  subscribed: boolean;
+  /** The plan whose movies a (non-staff) subscriber may download; null when not subscribed. */
+  planId: string | null;
+}
+
+export function downloaderFromRow(
+  row: { kind: 'user'; user: UserRow } | { kind: 'agent'; agent: AgentRow },
+  now: Date,
+): Downloader {
+  if (row.kind === 'agent') return { kind: 'agent', id: row.agent.id, staff: true, subscribed: true, planId: null };
+  const { user } = row;
+  const inForce = user.subscriptionEndDate !== null && now < user.subscriptionEndDate;
+  if (user.isAdmin) return { kind: 'user', id: user.id, staff: true, subscribed: true, planId: null };
+  return {
+    kind: 'user',
+    id: user.id,
+    staff: false,
+    subscribed: inForce,
+    planId: inForce ? user.subscriptionPlanId : null,
+  };
+}
+
+export const downloaderOf = (principal: Principal, now: Date): Downloader => downloaderFromRow(principal, now);
+
+/**
+ * Locks the downloader's own row for the rest of the transaction and reads it afresh: every grant of
+ * one person queues here, so concurrent grants see each other's rows and a subscription that ended
+ * a moment ago is seen as ended.
+ */
+export async function lockDownloader(exec: Executor, downloader: Downloader, now: Date): Promise<Downloader | null> {
+  if (downloader.kind === 'agent') {
+    const [agent] = await exec.select().from(agents).where(eq(agents.id, downloader.id)).for('update');
+    return agent && agent.isActive ? downloaderFromRow({ kind: 'agent', agent }, now) : null;
+  }
+  const [user] = await exec.select().from(users).where(eq(users.id, downloader.id)).for('update');
+  return user ? downloaderFromRow({ kind: 'user', user }, now) : null;
+}
+
+/** The downloader's own rows in `downloads`. */
+export const ownDownloads = (downloader: Downloader): SQL =>
+  downloader.kind === 'user' ? eq(downloads.userId, downloader.id) : eq(downloads.agentId, downloader.id);
+
+/** Movies anyone can see: active and not deleted. */
+export const liveMovie = (): SQL => and(eq(movies.isActive, true), isNull(movies.deletedAt))!;
+
+/** Whether the downloader may download the movie in `movies` (as a SQL condition). */
+export function entitledMovie(downloader: Downloader): SQL {
+  if (downloader.staff) return sql`true`;
+  if (!downloader.planId) return sql`false`;
+  return sql`exists (select 1 from ${moviePlans} where ${moviePlans.movieId} = ${movies.id} and ${moviePlans.planId} = ${downloader.planId})`;
+}
+
+/**
+ * How far the downloader is through the Kinayuganda movies that stand between them and English ones:
+ * entitled live Kinayuganda movies, and how many of those they completed (counted from their own
+ * downloads, which stay few).
+ */
+export async function kinayugandaProgress(
+  exec: Executor,
+  downloader: Downloader,
+): Promise<{ required: number; completed: number }> {
+  const kinayuganda = and(liveMovie(), eq(movies.category, 'Kinayuganda'), entitledMovie(downloader));
+  const [[required], [completed]] = await Promise.all([
+    exec.select({ n: count() }).from(movies).where(kinayuganda),
+    exec
+      .select({ n: count() })
+      .from(downloads)
+      .innerJoin(movies, eq(movies.id, downloads.movieId))
+      .where(and(ownDownloads(downloader), eq(downloads.status, 'completed'), kinayuganda)),
+  ]);
+  return { required: Number(required?.n ?? 0), completed: Number(completed?.n ?? 0) };
+}
+
+/**
+ * The one place the download rules are decided (SPEC §1, §5): a movie downloaded once is never granted
+ * again; downloads need a subscription in force (staff excepted) and a movie in the plan; English waits
+ * until every entitled active Kinayuganda movie is downloaded.
+ */
+export function decideAccess(facts: {
+  downloader: Downloader;
+  entitled: boolean;
+  completed: boolean;
+  category: 'Kinayuganda' | 'English';
+  kinayugandaOutstanding: number;
+}): MovieAccess {
+  if (facts.completed) return 'downloaded';
+  if (!facts.downloader.subscribed) return 'subscription_required';
+  if (!facts.entitled) return 'not_in_plan';
+  if (facts.category === 'English' && facts.kinayugandaOutstanding > 0) return 'locked';
+  return 'downloadable';
+}

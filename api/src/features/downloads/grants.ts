@@ -1,0 +1,134 @@
+import { ALREADY_DOWNLOADED, KINAYUGANDA_FIRST, SUBSCRIPTION_REQUIRED } from '@filamu/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import { isUniqueViolation } from '../../db/client.ts';
+import { downloads, movies } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError, forbidden, notFound, unauthenticated } from '../../http/errors.ts';
+import type { ObjectInfo } from '../storage/storage.ts';
+import {
+  decideAccess,
+  type Downloader,
+  entitledMovie,
+  kinayugandaProgress,
+  liveMovie,
+  lockDownloader,
+  ownDownloads,
+} from './entitlement.ts';
+import type { DownloadRow, MovieRow } from './records.ts';
+
+export type GrantDeps = Pick<Deps, 'database' | 'clock' | 'storage'>;
+
+export const NOT_IN_PLAN = 'This movie is not included in your plan.';
+export const FILE_MISSING = 'Movie file is missing. Cannot download.';
+
+/** The movie a grant is for: by id, or by file key (the spec's client), with the size the client expects. */
+export interface GrantRef {
+  movieId?: string;
+  s3Key?: string;
+  totalBytes?: number;
+}
+
+export interface Grant {
+  download: DownloadRow;
+  movie: MovieRow;
+  file: ObjectInfo;
+}
+
+/** The live movie a grant names, by id or by its file key (the spec's client sends `s3Key`); both must agree. */
+async function findGrantedMovie(deps: GrantDeps, ref: GrantRef): Promise<MovieRow> {
+  const byId = ref.movieId !== undefined ? eq(movies.id, ref.movieId) : undefined;
+  const byKey = ref.s3Key !== undefined ? eq(movies.s3Key, ref.s3Key) : undefined;
+  const [movie] = await deps.database.db
+    .select()
+    .from(movies)
+    .where(and(liveMovie(), byId ?? byKey));
+  if (!movie) throw notFound('Movie');
+  if (ref.s3Key !== undefined && movie.s3Key !== ref.s3Key) {
+    throw new AppError('bad_request', 'The file key does not belong to this movie.');
+  }
+  // 0 is how a client says it does not know the size yet.
+  if (ref.totalBytes && ref.totalBytes !== movie.sizeBytes) {
+    throw new AppError('bad_request', `totalBytes must be the file size (${movie.sizeBytes} bytes).`);
+  }
+  return movie;
+}
+
+/**
+ * Grants the download of a movie, or resumes the caller's unfinished one (same row, resumedCount + 1).
+ * Every rule is checked in one transaction that holds the caller's own row lock, so concurrent grants
+ * queue up: twenty at once create exactly one download, and an English grant never slips past a
+ * Kinayuganda movie that is not completed at commit time. The unique (person, movie) index backs it up.
+ */
+export async function grantDownload(deps: GrantDeps, caller: Downloader, ref: GrantRef): Promise<Grant> {
+  const movie = await findGrantedMovie(deps, ref);
+  // Storage is asked before any lock is taken; a missing file refuses the grant below, in rule order.
+  const file = await deps.storage.head(movie.s3Key);
+  const now = deps.clock.now();
+  try {
+    return await deps.database.db.transaction(async (tx) => {
+      const downloader = await lockDownloader(tx, caller, now);
+      if (!downloader) throw unauthenticated('Your session has ended. Please sign in again.');
+      const [current] = await tx
+        .select({ id: movies.id, entitled: sql<boolean>`${entitledMovie(downloader)}` })
+        .from(movies)
+        .where(and(eq(movies.id, movie.id), liveMovie()));
+      if (!current) throw notFound('Movie');
+      const [existing] = await tx
+        .select()
+        .from(downloads)
+        .where(and(ownDownloads(downloader), eq(downloads.movieId, movie.id)))
+        .for('update');
+      const outstanding =
+        movie.category === 'English'
+          ? await kinayugandaProgress(tx, downloader).then((k) => k.required - k.completed)
+          : 0;
+      const access = decideAccess({
+        downloader,
+        entitled: current.entitled,
+        completed: existing?.status === 'completed',
+        category: movie.category,
+        kinayugandaOutstanding: outstanding,
+      });
+      if (access === 'downloaded') throw new AppError('already_downloaded', ALREADY_DOWNLOADED);
+      if (access === 'subscription_required') throw new AppError('subscription_required', SUBSCRIPTION_REQUIRED);
+      if (access === 'not_in_plan') throw forbidden(NOT_IN_PLAN);
+      if (access === 'locked') throw new AppError('download_locked', KINAYUGANDA_FIRST);
+      if (!file) throw new AppError('unavailable', FILE_MISSING);
+
+      if (existing) {
+        // A grant while the download is still starting is the same attempt (start, then a link); any later
+        // grant is a resume: new link, same row, offset kept.
+        const resumed = existing.status !== 'starting';
+        const [row] = await tx
+          .update(downloads)
+          .set({
+            status: 'starting',
+            resumedCount: resumed ? existing.resumedCount + 1 : existing.resumedCount,
+            error: null,
+            lastActivityAt: now,
+            updatedAt: now,
+          })
+          .where(eq(downloads.id, existing.id))
+          .returning();
+        return { download: row!, movie, file };
+      }
+      const [row] = await tx
+        .insert(downloads)
+        .values({
+          ...(downloader.kind === 'user' ? { userId: downloader.id } : { agentId: downloader.id }),
+          movieId: movie.id,
+          totalBytes: movie.sizeBytes,
+          status: 'starting',
+          createdAt: now,
+          updatedAt: now,
+          lastActivityAt: now,
+        })
+        .returning();
+      return { download: row!, movie, file };
+    });
+  } catch (error) {
+    // Unreachable while the row lock holds; kept so a change there can never produce a second row or a 500.
+    if (isUniqueViolation(error)) throw new AppError('conflict', 'This download is being started already. Try again.');
+    throw error;
+  }
+}

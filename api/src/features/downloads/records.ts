@@ -1,0 +1,52 @@
+import type { DownloadHistoryEntry, DownloadRecord } from '@filamu/shared';
+import type { downloads, movies } from '../../db/schema.ts';
+
+export type DownloadRow = typeof downloads.$inferSelect;
+export type MovieRow = typeof movies.$inferSelect;
+
+export const UNFINISHED = ['starting', 'downloading', 'paused', 'failed'] as const;
+
+/** Percent with one decimal; a finished download is 100 even if the file were empty. */
+export function percent(row: Pick<DownloadRow, 'downloadedBytes' | 'totalBytes' | 'status'>): number {
+  if (row.status === 'completed' || row.totalBytes === 0) return row.status === 'completed' ? 100 : 0;
+  return Math.floor((row.downloadedBytes / row.totalBytes) * 1000) / 10;
+}
+
+export function toDownloadRecord(row: DownloadRow): DownloadRecord {
+  return {
+    downloadId: row.id,
+    movieId: row.movieId,
+    status: row.status,
+    progress: percent(row),
+    downloadedBytes: row.downloadedBytes,
+    totalBytes: row.totalBytes,
+    resumedCount: row.resumedCount,
+    canResume: row.status !== 'completed',
+    completedAt: row.completedAt?.toISOString() ?? null,
+  };
+}
+
+export function toHistoryEntry(row: DownloadRow, movie: Pick<MovieRow, 'title' | 'category'>): DownloadHistoryEntry {
+  return {
+    downloadId: row.id,
+    movieId: row.movieId,
+    movieTitle: movie.title,
+    movieSize: row.totalBytes,
+    category: movie.category,
+    status: row.status,
+    progress: percent(row),
+    lastDownloadDate: (row.completedAt ?? row.lastActivityAt).toISOString(),
+  };
+}
+
+/** A file name for the saved movie: its title (made safe for file systems) and the file's extension. */
+export function downloadFileName(movie: Pick<MovieRow, 'title' | 's3Key'>): string {
+  const ext = movie.s3Key.slice(movie.s3Key.lastIndexOf('.'));
+  const base = movie.title
+    .normalize('NFC')
+    .replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 120);
+  return `${base || 'movie'}${ext}`;
+}

@@ -1,0 +1,67 @@
+import { contracts, type DownloadUrlResponse } from '@filamu/shared';
+import type { Context } from 'hono';
+import type { Deps } from '../../deps.ts';
+import type { ContractRouter } from '../../http/contract-router.ts';
+import type { AppEnv } from '../../http/env.ts';
+import { absoluteUrl, publicOrigin } from '../../http/origin.ts';
+import {
+  completeDownload,
+  downloadHistory,
+  downloadRecordOfMovie,
+  downloadStats,
+  failDownload,
+  hasDownloaded,
+  kinayugandaStatus,
+  reportProgress,
+} from './bookkeeping.ts';
+import { downloaderOf } from './entitlement.ts';
+import { grantDownload } from './grants.ts';
+import { downloadFileName } from './records.ts';
+
+const { downloads } = contracts;
+
+export function downloadRoutes(router: ContractRouter, deps: Deps): void {
+  const caller = (c: Context<AppEnv>) => downloaderOf(c.get('principal'), deps.clock.now());
+  router
+    .on(downloads.downloadUrl, async ({ body }, c): Promise<DownloadUrlResponse> => {
+      const { download, movie, file } = await grantDownload(deps, caller(c), body);
+      const { storage: config } = deps.config;
+      const ttl = body.purpose === 'background' ? config.backgroundDownloadUrlTtlSeconds : config.downloadUrlTtlSeconds;
+      const fileName = downloadFileName(movie);
+      const url = await deps.storage.presignGet(movie.s3Key, {
+        expiresInSeconds: ttl,
+        downloadName: fileName,
+        grant: download.id,
+      });
+      return {
+        downloadUrl: absoluteUrl(url, publicOrigin(c, deps.config)),
+        fileSize: file.size,
+        downloadId: download.id,
+        expiresAt: new Date(deps.clock.now().getTime() + ttl * 1000).toISOString(),
+        etag: file.etag,
+        fileName,
+        downloadedBytes: download.downloadedBytes,
+        resumedCount: download.resumedCount,
+      };
+    })
+    .on(downloads.startDownload, async ({ body }, c) => {
+      const { download } = await grantDownload(deps, caller(c), body);
+      return {
+        downloadId: download.id,
+        status: download.status,
+        downloadedBytes: download.downloadedBytes,
+        totalBytes: download.totalBytes,
+        resumedCount: download.resumedCount,
+      };
+    })
+    .on(downloads.reportProgress, ({ params, body }, c) => reportProgress(deps, caller(c), params.id, body))
+    .on(downloads.completeDownload, ({ params, body }, c) =>
+      completeDownload(deps, caller(c), params.id, body?.downloadedBytes),
+    )
+    .on(downloads.failDownload, ({ params, body }, c) => failDownload(deps, caller(c), params.id, body.error))
+    .on(downloads.downloadRecord, ({ params }, c) => downloadRecordOfMovie(deps, caller(c), params.movieId))
+    .on(downloads.hasDownloaded, ({ params }, c) => hasDownloaded(deps, caller(c), params.movieId))
+    .on(downloads.kinayugandaStatus, (_input, c) => kinayugandaStatus(deps, caller(c)))
+    .on(downloads.downloadStats, (_input, c) => downloadStats(deps, caller(c)))
+    .on(downloads.downloadHistory, (_input, c) => downloadHistory(deps, caller(c)));
+}
