@@ -1,0 +1,103 @@
+import type { DailyFigures, PlatformAnalytics } from '@filamu/shared';
+import { and, count, desc, eq, gte, isNull, sql, sum } from 'drizzle-orm';
+import { downloads, movies, payments, users } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+
+type AnalyticsDeps = Pick<Deps, 'database' | 'clock'>;
+
+const DAY_MS = 86_400_000;
+/** Africa/Kampala is UTC+3 all year: days are counted on Kampala's calendar. */
+const KAMPALA_OFFSET_MS = 3 * 3_600_000;
+
+const kampalaDay = (date: Date) => new Date(date.getTime() + KAMPALA_OFFSET_MS).toISOString().slice(0, 10);
+/** SQL: the Kampala calendar day of a timestamptz, as YYYY-MM-DD, whatever the session's time zone. */
+const kampalaDaySql = (column: unknown) =>
+  sql<string>`to_char((${column} at time zone 'UTC') + interval '3 hours', 'YYYY-MM-DD')`;
+
+/**
+ * The admin's figures. "Subscribers" are registered non-admin accounts (the Subscribers list); active ones
+ * have a subscription in force. Downloads count completed downloads; revenue completed payments.
+ */
+export async function platformAnalytics(deps: AnalyticsDeps, days: number): Promise<PlatformAnalytics> {
+  const db = deps.database.db;
+  const now = deps.clock.now();
+  const today = kampalaDay(now);
+  // Midnight (Kampala) at the start of the first day of the series.
+  const seriesStart = new Date(Date.parse(`${today}T00:00:00Z`) - KAMPALA_OFFSET_MS - (days - 1) * DAY_MS);
+  const customers = eq(users.isAdmin, false);
+  const completedDownloads = eq(downloads.status, 'completed');
+  const completedPayments = eq(payments.status, 'completed');
+
+  const [[accounts], [downloadTotal], [movieTotal], [revenue], downloadDays, revenueDays, signupDays] =
+    await Promise.all([
+      db
+        .select({
+          total: count(),
+          active: sql<number>`count(*) filter (where ${users.subscriptionEndDate} > ${now})`,
+          thisWeek: sql<number>`count(*) filter (where ${users.createdAt} > ${new Date(now.getTime() - 7 * DAY_MS)})`,
+        })
+        .from(users)
+        .where(customers),
+      db.select({ n: count() }).from(downloads).where(completedDownloads),
+      db.select({ n: count() }).from(movies).where(isNull(movies.deletedAt)),
+      db
+        .select({ total: sum(payments.amountUgx) })
+        .from(payments)
+        .where(completedPayments),
+      db
+        .select({ day: kampalaDaySql(downloads.completedAt), n: count() })
+        .from(downloads)
+        .where(and(completedDownloads, gte(downloads.completedAt, seriesStart)))
+        .groupBy(sql`1`),
+      db
+        .select({ day: kampalaDaySql(payments.completedAt), n: sum(payments.amountUgx) })
+        .from(payments)
+        .where(and(completedPayments, gte(payments.completedAt, seriesStart)))
+        .groupBy(sql`1`),
+      db
+        .select({ day: kampalaDaySql(users.createdAt), n: count() })
+        .from(users)
+        .where(and(customers, gte(users.createdAt, seriesStart)))
+        .groupBy(sql`1`),
+    ]);
+
+  const byDay = (rows: { day: string; n: unknown }[]) => new Map(rows.map((r) => [r.day, Number(r.n ?? 0)]));
+  const downloadsOn = byDay(downloadDays);
+  const revenueOn = byDay(revenueDays);
+  const signupsOn = byDay(signupDays);
+  const daily: DailyFigures[] = Array.from({ length: days }, (_, i) => {
+    const date = kampalaDay(new Date(seriesStart.getTime() + i * DAY_MS));
+    return {
+      date,
+      downloads: downloadsOn.get(date) ?? 0,
+      revenueUgx: revenueOn.get(date) ?? 0,
+      newSubscribers: signupsOn.get(date) ?? 0,
+    };
+  });
+
+  return {
+    totalDownloads: Number(downloadTotal?.n ?? 0),
+    totalSubscribers: Number(accounts?.total ?? 0),
+    activeSubscribers: Number(accounts?.active ?? 0),
+    newSubscribersThisWeek: Number(accounts?.thisWeek ?? 0),
+    totalMovies: Number(movieTotal?.n ?? 0),
+    revenueUgx: Number(revenue?.total ?? 0),
+    daily,
+  };
+}
+
+/** The ten movies downloaded (completed) most, deleted ones included under their title. */
+export async function topDownloads(deps: AnalyticsDeps) {
+  const n = count();
+  const rows = await deps.database.db
+    .select({ movieId: movies.id, title: movies.title, n })
+    .from(downloads)
+    .innerJoin(movies, eq(movies.id, downloads.movieId))
+    .where(eq(downloads.status, 'completed'))
+    .groupBy(movies.id, movies.title)
+    .orderBy(desc(n), movies.title)
+    .limit(10);
+  return {
+    stats: rows.map((r) => ({ movie_id: r.movieId, movie_title: r.title, download_count: Number(r.n) })),
+  };
+}
