@@ -10,7 +10,7 @@ import type { UserRow } from '../auth/principal.ts';
 import type { MovieRow } from '../downloads/records.ts';
 import { isRasterImage, isVideo, SIGNATURE_BYTES } from '../storage/file-signatures.ts';
 import { contentTypeOfKey } from '../storage/storage.ts';
-import { thumbnailUrl } from './thumbnails.ts';
+import { toPublicMovie } from './movie-view.ts';
 
 type CatalogDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger'>;
 
@@ -37,14 +37,7 @@ async function toAdminMovies(
   const countOf = new Map(counts.map((c) => [c.movieId, Number(c.n)]));
   return Promise.all(
     rows.map(async (movie) => ({
-      id: movie.id,
-      title: movie.title,
-      description: movie.description,
-      category: movie.category,
-      vj: movie.vj,
-      thumbnail_url: await thumbnailUrl(deps, movie.thumbnailKey, origin),
-      size: movie.sizeBytes,
-      created_at: movie.createdAt.toISOString(),
+      ...(await toPublicMovie(deps, movie, origin)),
       s3_key: movie.s3Key,
       is_active: movie.isActive,
       plan_ids: plans.filter((p) => p.movieId === movie.id).map((p) => p.planId),

@@ -1,4 +1,4 @@
-import type { PublicMovie, UserMovie, UserMovieList } from '@filamu/shared';
+import type { UserMovie, UserMovieList } from '@filamu/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import { downloads, moviePlans, movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
@@ -12,22 +12,9 @@ import {
 } from '../downloads/entitlement.ts';
 import type { DownloadRow, MovieRow } from '../downloads/records.ts';
 import { type ListingQuery, listLiveMovies } from './listing.ts';
-import { thumbnailUrl } from './thumbnails.ts';
+import { toPublicMovie } from './movie-view.ts';
 
 type LibraryDeps = Pick<Deps, 'database' | 'storage' | 'config'>;
-
-async function toPublicMovie(deps: LibraryDeps, movie: MovieRow, origin: string): Promise<PublicMovie> {
-  return {
-    id: movie.id,
-    title: movie.title,
-    description: movie.description,
-    category: movie.category,
-    vj: movie.vj,
-    thumbnail_url: await thumbnailUrl(deps, movie.thumbnailKey, origin),
-    size: movie.sizeBytes,
-    created_at: movie.createdAt.toISOString(),
-  };
-}
 
 /** The caller's download rows and entitlements for these movies, and their Kinayuganda progress. */
 async function personalFacts(deps: LibraryDeps, caller: Downloader, movieIds: string[]) {

@@ -90,14 +90,19 @@ export async function publishTempFile(tempPath: string, finalPath: string, key: 
   await syncFolder(folder);
 }
 
-/** Writes `bytes` as a new object: temp file, fsync, link into place (see publishTempFile). */
-export async function writeObject(dir: string, key: string, bytes: Uint8Array): Promise<void> {
-  const finalPath = objectPath(dir, key);
-  if (!finalPath) throw new RangeError(`not a storage key: ${key}`);
-  if ((await statObject(finalPath)) !== null) throw new ObjectExistsError(key);
+/**
+ * Writes a new object through `write` into a temp file, fsyncs it and links it into place (see
+ * publishTempFile); any failure removes the temp file, so a key never names half an object.
+ */
+export async function writeAtomically(
+  dir: string,
+  finalPath: string,
+  key: string,
+  write: (handle: FileHandle) => Promise<void>,
+): Promise<void> {
   const temp = await createTempFile(dir);
   try {
-    await temp.handle.writeFile(bytes);
+    await write(temp.handle);
     await temp.handle.sync();
   } catch (error) {
     await temp.handle.close().catch(() => {});
@@ -106,6 +111,14 @@ export async function writeObject(dir: string, key: string, bytes: Uint8Array): 
   }
   await temp.handle.close();
   await publishTempFile(temp.path, finalPath, key);
+}
+
+/** Writes `bytes` as a new object (server-side writes: the demo, tests). */
+export async function writeObject(dir: string, key: string, bytes: Uint8Array): Promise<void> {
+  const finalPath = objectPath(dir, key);
+  if (!finalPath) throw new RangeError(`not a storage key: ${key}`);
+  if ((await statObject(finalPath)) !== null) throw new ObjectExistsError(key);
+  await writeAtomically(dir, finalPath, key, (handle) => handle.writeFile(bytes));
 }
 
 export async function removeQuietly(path: string): Promise<void> {

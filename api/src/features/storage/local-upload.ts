@@ -1,7 +1,7 @@
 import type { BigIntStats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { createTempFile, publishTempFile, removeQuietly, statObject } from './local-objects.ts';
+import { statObject, writeAtomically } from './local-objects.ts';
 
 /**
  * Receiving the body of a signed PUT: streamed to a temp file while counting, fsynced, then linked under its key.
@@ -28,17 +28,9 @@ export async function receiveUpload(options: {
   body: Readable;
   maxBytes: number;
 }): Promise<BigIntStats> {
-  const temp = await createTempFile(options.dir);
-  try {
-    await copyAtMost(options.body, temp.handle, options.maxBytes);
-    await temp.handle.sync();
-  } catch (error) {
-    await temp.handle.close().catch(() => {});
-    await removeQuietly(temp.path);
-    throw error;
-  }
-  await temp.handle.close();
-  await publishTempFile(temp.path, options.finalPath, options.key);
+  await writeAtomically(options.dir, options.finalPath, options.key, async (handle) => {
+    await copyAtMost(options.body, handle, options.maxBytes);
+  });
   const stats = await statObject(options.finalPath);
   if (!stats) throw new Error(`the upload of ${options.key} vanished after it was published`);
   return stats;

@@ -1,0 +1,32 @@
+import type { PublicMovie } from '@filamu/shared';
+import type { Deps } from '../../deps.ts';
+import { absoluteUrl } from '../../http/origin.ts';
+import type { MovieRow } from '../downloads/records.ts';
+
+type ViewDeps = Pick<Deps, 'storage' | 'config'>;
+
+/**
+ * A thumbnail's URL as clients use it as is (SPEC §2 Admin Movies): the CDN or the local public path
+ * when there is one, otherwise a signed link (S3 without a CDN); null when the movie has none.
+ */
+export async function thumbnailUrl(deps: ViewDeps, key: string | null, origin: string): Promise<string | null> {
+  if (!key) return null;
+  const url =
+    deps.storage.publicUrl(key) ??
+    (await deps.storage.presignGet(key, { expiresInSeconds: deps.config.storage.downloadUrlTtlSeconds }));
+  return absoluteUrl(url, origin);
+}
+
+/** The fields every reader of a movie sees; admin and personal views add theirs to these. */
+export async function toPublicMovie(deps: ViewDeps, movie: MovieRow, origin: string): Promise<PublicMovie> {
+  return {
+    id: movie.id,
+    title: movie.title,
+    description: movie.description,
+    category: movie.category,
+    vj: movie.vj,
+    thumbnail_url: await thumbnailUrl(deps, movie.thumbnailKey, origin),
+    size: movie.sizeBytes,
+    created_at: movie.createdAt.toISOString(),
+  };
+}
