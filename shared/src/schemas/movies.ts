@@ -205,7 +205,8 @@ export const UserMovieList = z.object({
   movies: z.array(UserMovie),
   ...Pagination,
   subscribed: z.boolean(),
-  kinayuganda: KinayugandaProgress,
+  /** False while an entitled Kinayuganda movie is still to download (English is locked). */
+  hasDownloadedAllKinayuganda: z.boolean(),
 });
 export type UserMovieList = z.infer<typeof UserMovieList>;
 

@@ -6,7 +6,7 @@ import { notFound } from '../../http/errors.ts';
 import {
   decideAccess,
   type Downloader,
-  kinayugandaProgress,
+  kinayugandaOutstanding,
   liveMovie,
   ownDownloads,
 } from '../downloads/entitlement.ts';
@@ -16,10 +16,10 @@ import { toPublicMovie } from './movie-view.ts';
 
 type LibraryDeps = Pick<Deps, 'database' | 'storage' | 'config'>;
 
-/** The caller's download rows and entitlements for these movies, and their Kinayuganda progress. */
+/** The caller's download rows and entitlements for these movies, and whether Kinayuganda still locks English. */
 async function personalFacts(deps: LibraryDeps, caller: Downloader, movieIds: string[]) {
   const db = deps.database.db;
-  const [own, inPlan, kinayuganda] = await Promise.all([
+  const [own, inPlan, kinayugandaLeft] = await Promise.all([
     movieIds.length === 0
       ? []
       : db
@@ -32,12 +32,12 @@ async function personalFacts(deps: LibraryDeps, caller: Downloader, movieIds: st
           .from(moviePlans)
           .where(and(eq(moviePlans.planId, caller.planId), inArray(moviePlans.movieId, movieIds)))
       : [],
-    kinayugandaProgress(db, caller),
+    kinayugandaOutstanding(db, caller),
   ]);
   const downloadsByMovie = new Map<string, DownloadRow>(own.map((d) => [d.movieId, d]));
   const planMovies = new Set(inPlan.map((p) => p.movieId));
   return {
-    kinayuganda,
+    kinayugandaLeft,
     downloadOf: (id: string) => downloadsByMovie.get(id) ?? null,
     entitled: (id: string) => caller.staff || planMovies.has(id),
   };
@@ -60,7 +60,7 @@ async function toUserMovie(
       entitled: facts.entitled(movie.id),
       completed: download?.status === 'completed',
       category: movie.category,
-      kinayugandaOutstanding: facts.kinayuganda.required - facts.kinayuganda.completed,
+      kinayugandaOutstanding: facts.kinayugandaLeft,
     }),
     download: download && {
       downloadId: download.id,
@@ -89,7 +89,7 @@ export async function listUserMovies(
     ...page,
     movies: await Promise.all(page.movies.map((m) => toUserMovie(deps, caller, m, facts, origin))),
     subscribed: caller.subscribed,
-    kinayuganda: facts.kinayuganda,
+    hasDownloadedAllKinayuganda: !facts.kinayugandaLeft,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { MovieAccess } from '@filamu/shared';
-import { and, count, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, notExists, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { agents, downloads, moviePlans, movies, users } from '../../db/schema.ts';
 import type { AgentRow, Principal, UserRow } from '../auth/principal.ts';
@@ -87,6 +87,25 @@ export async function kinayugandaProgress(
 }
 
 /**
+ * Whether an entitled live Kinayuganda movie is still not completed — what locks English. An EXISTS that
+ * stops at the first such movie, so the library and the grant pay for one row, not the whole catalogue.
+ */
+export async function kinayugandaOutstanding(exec: Executor, downloader: Downloader): Promise<boolean> {
+  const completedByCaller = exec
+    .select({ one: sql`1` })
+    .from(downloads)
+    .where(and(eq(downloads.movieId, movies.id), ownDownloads(downloader), eq(downloads.status, 'completed')));
+  const [row] = await exec
+    .select({ id: movies.id })
+    .from(movies)
+    .where(
+      and(liveMovie(), eq(movies.category, 'Kinayuganda'), entitledMovie(downloader), notExists(completedByCaller)),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
  * The one place the download rules are decided (SPEC §1, §5): a movie downloaded once is never granted
  * again; downloads need a subscription in force (staff excepted) and a movie in the plan; English waits
  * until every entitled active Kinayuganda movie is downloaded.
@@ -96,11 +115,11 @@ export function decideAccess(facts: {
   entitled: boolean;
   completed: boolean;
   category: 'Kinayuganda' | 'English';
-  kinayugandaOutstanding: number;
+  kinayugandaOutstanding: boolean;
 }): MovieAccess {
   if (facts.completed) return 'downloaded';
   if (!facts.downloader.subscribed) return 'subscription_required';
   if (!facts.entitled) return 'not_in_plan';
-  if (facts.category === 'English' && facts.kinayugandaOutstanding > 0) return 'locked';
+  if (facts.category === 'English' && facts.kinayugandaOutstanding) return 'locked';
   return 'downloadable';
 }

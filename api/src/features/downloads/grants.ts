@@ -9,7 +9,7 @@ import {
   decideAccess,
   type Downloader,
   entitledMovie,
-  kinayugandaProgress,
+  kinayugandaOutstanding,
   liveMovie,
   lockDownloader,
   ownDownloads,
@@ -78,10 +78,7 @@ export async function grantDownload(deps: GrantDeps, caller: Downloader, ref: Gr
         .from(downloads)
         .where(and(ownDownloads(downloader), eq(downloads.movieId, movie.id)))
         .for('update');
-      const outstanding =
-        movie.category === 'English'
-          ? await kinayugandaProgress(tx, downloader).then((k) => k.required - k.completed)
-          : 0;
+      const outstanding = movie.category === 'English' && (await kinayugandaOutstanding(tx, downloader));
       const access = decideAccess({
         downloader,
         entitled: current.entitled,
