@@ -12,6 +12,8 @@ export const queryKeys = {
   adminSubscriptionPlans: ['adminSubscriptionPlans'] as const,
   adminAgents: ['adminAgents'] as const,
   paymentHistory: ['paymentHistory'] as const,
+  downloadHistory: ['downloadHistory'] as const,
+  downloadStats: ['downloadStats'] as const,
 };
 
 export const queryClient = new QueryClient({

@@ -1,0 +1,51 @@
+/**
+ * Movie bytes live in the origin private file system, one file per record: written in place by the engine
+ * worker through a sync access handle, read back as a disk-backed File for playback and saving (never a
+ * movie-sized Blob in memory).
+ */
+const FOLDER = 'downloads';
+
+function fileNameOf(key: string): string {
+  // Keys are `user:<uuid>:<uuid>`; OPFS names may not contain '/' and ':' is awkward on some platforms.
+  return `${key.replaceAll(':', '_')}.bin`;
+}
+
+async function folder(): Promise<FileSystemDirectoryHandle> {
+  const root = await navigator.storage.getDirectory();
+  return root.getDirectoryHandle(FOLDER, { create: true });
+}
+
+export async function movieFileHandle(key: string, create = false): Promise<FileSystemFileHandle> {
+  return (await folder()).getFileHandle(fileNameOf(key), { create });
+}
+
+/** The finished movie as a File backed by disk (for `<video>` and saving). */
+export async function movieFile(key: string): Promise<File> {
+  return (await movieFileHandle(key)).getFile();
+}
+
+/** Deletes a movie's bytes; waits briefly while the engine still holds the file open. */
+export async function removeMovieFile(key: string): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    try {
+      await (await folder()).removeEntry(fileNameOf(key));
+      return;
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'NotFoundError') return;
+      if (!(error instanceof DOMException && error.name === 'NoModificationAllowedError')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+/** Bytes Filamu keeps on this device, and what the browser says is left. */
+export interface StorageFigures {
+  usedByFilamu: number;
+  free: number | null;
+}
+
+export async function storageFigures(): Promise<StorageFigures> {
+  if (!navigator.storage?.estimate) return { usedByFilamu: 0, free: null };
+  const { usage = 0, quota } = await navigator.storage.estimate();
+  return { usedByFilamu: usage, free: quota === undefined ? null : Math.max(0, quota - usage) };
+}

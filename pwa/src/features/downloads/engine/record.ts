@@ -1,0 +1,208 @@
+/**
+ * The one state machine of a download on this device, shared by the engine worker, the screens and the
+ * service worker. Records live in IndexedDB (`store.ts`); every change goes through `transition`.
+ *
+ *   queued ─▶ downloading ─▶ verifying ─▶ complete
+ *     ▲          │  ▲
+ *     │          ▼  │   waiting-network (no connection, back-off), needs-url (link lapsed),
+ *     └──── paused / waiting-network / needs-url / needs-space
+ *   any unfinished ─▶ failed (hard errors, after the attempts) · cancelled (the person gave up)
+ */
+export const LOCAL_STATES = [
+  'queued',
+  'downloading',
+  'waiting-network',
+  'paused',
+  'needs-url',
+  'needs-space',
+  'verifying',
+  'complete',
+  'failed',
+  'cancelled',
+] as const;
+export type LocalState = (typeof LOCAL_STATES)[number];
+
+/** States the engine works on by itself, without the person doing anything. */
+export const RUNNABLE_STATES: ReadonlySet<LocalState> = new Set([
+  'queued',
+  'downloading',
+  'waiting-network',
+  'needs-url',
+]);
+
+/** States from which the person can press Resume. */
+export const RESUMABLE_STATES: ReadonlySet<LocalState> = new Set(['paused', 'needs-space', 'failed']);
+
+/** SPEC §9: a hard error (not a network drop) is tried at most 3 times, 2 s × attempt apart. */
+export const MAX_HARD_ATTEMPTS = 3;
+
+export interface LocalDownload {
+  /** `${ownerId}:${movieId}`: one record per person and movie on this device. */
+  key: string;
+  ownerId: string;
+  movieId: string;
+  /** The server's download row, once granted. */
+  downloadId: string | null;
+  title: string;
+  category: 'Kinayuganda' | 'English';
+  vj: string;
+  thumbnailUrl: string | null;
+  /** Exact byte size of the file (from the catalogue, confirmed by the grant). */
+  size: number;
+  /** Strong validator of the bytes we hold; a different one means the file changed. */
+  etag: string | null;
+  fileName: string;
+  /** Signed link and its expiry (ms); null when a fresh one must be asked for. */
+  url: string | null;
+  urlExpiresAt: number;
+  /** Bytes flushed to disk and recorded here: everything before it is trusted after a crash. */
+  committed: number;
+  state: LocalState;
+  /** Why it waits or failed, in words for the person. */
+  message: string | null;
+  /** Hard errors in a row (network drops are not counted). */
+  attempts: number;
+  /** Bytes received from the network in total, including any fetched twice (resume overhead). */
+  bytesFromNetwork: number;
+  /** Times the transfer picked up again after an interruption. */
+  resumes: number;
+  /** The server has been told of completion. */
+  reportedComplete: boolean;
+  engine: 'ranged' | 'bgfetch';
+  createdAt: number;
+  updatedAt: number;
+  completedAt: number | null;
+}
+
+export type DownloadEvent =
+  | { type: 'start' }
+  | { type: 'granted'; downloadId: string; url: string; urlExpiresAt: number; size: number; etag: string | null }
+  | { type: 'committed'; committed: number; bytesFromNetwork: number }
+  | { type: 'offline'; message?: string }
+  | { type: 'link-lapsed' }
+  | { type: 'no-space'; committed: number }
+  | { type: 'restarted'; etag: string | null }
+  | { type: 'pause' }
+  | { type: 'resume' }
+  | { type: 'cancel' }
+  | { type: 'bytes-done' }
+  | { type: 'verified' }
+  | { type: 'reported' }
+  | { type: 'hard-error'; message: string }
+  | { type: 'refused'; message: string };
+
+const ACTIVE: ReadonlySet<LocalState> = new Set([...RUNNABLE_STATES, 'verifying']);
+
+export function isFinished(state: LocalState): boolean {
+  return state === 'complete' || state === 'cancelled';
+}
+
+/**
+ * The next record after `event`, or the same object when the event does not apply in this state (a pause
+ * that arrives after completion, progress from a transfer the person already cancelled, …).
+ */
+export function transition(record: LocalDownload, event: DownloadEvent, now: number): LocalDownload {
+  const next = (patch: Partial<LocalDownload>): LocalDownload => ({ ...record, ...patch, updatedAt: now });
+  const { state } = record;
+  switch (event.type) {
+    case 'start':
+      return ACTIVE.has(state) ? next({ state: 'downloading', message: null }) : record;
+    case 'granted':
+      if (!ACTIVE.has(state)) return record;
+      return next({
+        downloadId: event.downloadId,
+        url: event.url,
+        urlExpiresAt: event.urlExpiresAt,
+        size: event.size,
+        etag: record.etag ?? event.etag,
+        state: 'downloading',
+        message: null,
+      });
+    case 'committed':
+      // Bytes on disk are facts whatever the state: keep them even if a pause raced the flush.
+      if (isFinished(state)) return record;
+      return next({
+        committed: Math.min(event.committed, record.size),
+        bytesFromNetwork: event.bytesFromNetwork,
+        attempts: event.committed > record.committed ? 0 : record.attempts,
+      });
+    case 'offline':
+      return ACTIVE.has(state)
+        ? next({ state: 'waiting-network', message: event.message ?? 'Waiting for network' })
+        : record;
+    case 'link-lapsed':
+      return ACTIVE.has(state) ? next({ state: 'needs-url', url: null, urlExpiresAt: 0 }) : record;
+    case 'no-space':
+      return ACTIVE.has(state)
+        ? next({
+            state: 'needs-space',
+            committed: Math.min(event.committed, record.committed),
+            message: 'Not enough space on this phone. Free some space, then resume.',
+          })
+        : record;
+    case 'restarted':
+      return isFinished(state) ? record : next({ committed: 0, etag: event.etag });
+    case 'pause':
+      return ACTIVE.has(state) || state === 'needs-space' ? next({ state: 'paused', message: null }) : record;
+    case 'resume':
+      return RESUMABLE_STATES.has(state) || state === 'waiting-network'
+        ? next({ state: 'queued', message: null, attempts: state === 'failed' ? 0 : record.attempts })
+        : record;
+    case 'cancel':
+      return state === 'complete' ? record : next({ state: 'cancelled', message: null, url: null });
+    case 'bytes-done':
+      return ACTIVE.has(state) ? next({ state: 'verifying', message: null }) : record;
+    case 'verified':
+      return state === 'verifying'
+        ? next({ state: 'complete', committed: record.size, completedAt: now, message: null, url: null })
+        : record;
+    case 'reported':
+      return next({ reportedComplete: true });
+    case 'hard-error': {
+      if (!ACTIVE.has(state)) return record;
+      const attempts = record.attempts + 1;
+      return attempts >= MAX_HARD_ATTEMPTS
+        ? next({ state: 'failed', attempts, message: event.message })
+        : next({ state: 'queued', attempts, message: event.message });
+    }
+    case 'refused':
+      return isFinished(state) ? record : next({ state: 'failed', message: event.message, url: null });
+  }
+}
+
+export function recordKey(ownerId: string, movieId: string): string {
+  return `${ownerId}:${movieId}`;
+}
+
+export interface NewDownloadInput {
+  ownerId: string;
+  movieId: string;
+  title: string;
+  category: 'Kinayuganda' | 'English';
+  vj: string;
+  thumbnailUrl: string | null;
+  size: number;
+  fileName: string;
+}
+
+export function newDownload(input: NewDownloadInput, now: number): LocalDownload {
+  return {
+    ...input,
+    key: recordKey(input.ownerId, input.movieId),
+    downloadId: null,
+    etag: null,
+    url: null,
+    urlExpiresAt: 0,
+    committed: 0,
+    state: 'queued',
+    message: null,
+    attempts: 0,
+    bytesFromNetwork: 0,
+    resumes: 0,
+    reportedComplete: false,
+    engine: 'ranged',
+    createdAt: now,
+    updatedAt: now,
+    completedAt: null,
+  };
+}

@@ -1,0 +1,112 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { transition, type DownloadEvent, type LocalDownload } from './record.ts';
+
+/**
+ * IndexedDB holds the download records: the truth every tab, the engine worker and the service worker read.
+ * Every write is one readwrite transaction (read → transition → put), so writers in different threads never
+ * lose each other's changes, and each is announced on a BroadcastChannel.
+ */
+interface DownloadsDb extends DBSchema {
+  downloads: { key: string; value: LocalDownload; indexes: { 'by-owner': string } };
+}
+
+const DB_NAME = 'filamu-downloads';
+const CHANNEL = 'filamu-downloads';
+
+export type ChannelMessage =
+  /** A record changed in IndexedDB: read it again. */
+  | { type: 'changed'; key: string }
+  /** Live transfer figures (not stored): bytes on disk now, including the part not yet committed. */
+  | { type: 'live'; key: string; received: number; speedBps: number }
+  /** Something worth retrying for happened (back online, app visible, a new download). */
+  | { type: 'kick' }
+  /** The API refused our session: the page signs out. */
+  | { type: 'unauthorized' };
+
+let dbPromise: Promise<IDBPDatabase<DownloadsDb>> | null = null;
+
+export function openDownloadsDb(): Promise<IDBPDatabase<DownloadsDb>> {
+  dbPromise ??= openDB<DownloadsDb>(DB_NAME, 1, {
+    upgrade(db) {
+      const store = db.createObjectStore('downloads', { keyPath: 'key' });
+      store.createIndex('by-owner', 'ownerId');
+    },
+  });
+  return dbPromise;
+}
+
+let channel: BroadcastChannel | null = null;
+function getChannel(): BroadcastChannel {
+  channel ??= new BroadcastChannel(CHANNEL);
+  return channel;
+}
+
+/** Tells every other context (tabs, worker, service worker). BroadcastChannel does not echo to the sender. */
+export function announce(message: ChannelMessage): void {
+  getChannel().postMessage(message);
+  for (const listener of localListeners) listener(message);
+}
+
+const localListeners = new Set<(message: ChannelMessage) => void>();
+
+/** Hears every message, from this context or another. */
+export function listen(listener: (message: ChannelMessage) => void): () => void {
+  const own = new BroadcastChannel(CHANNEL);
+  own.onmessage = (event: MessageEvent<ChannelMessage>) => listener(event.data);
+  localListeners.add(listener);
+  return () => {
+    own.close();
+    localListeners.delete(listener);
+  };
+}
+
+export async function getDownload(key: string): Promise<LocalDownload | undefined> {
+  return (await openDownloadsDb()).get('downloads', key);
+}
+
+export async function listDownloads(ownerId?: string): Promise<LocalDownload[]> {
+  const db = await openDownloadsDb();
+  const all = ownerId ? await db.getAllFromIndex('downloads', 'by-owner', ownerId) : await db.getAll('downloads');
+  return all.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/** Stores a new record unless one exists for the key; returns the stored one. */
+export async function createDownload(record: LocalDownload): Promise<LocalDownload> {
+  const db = await openDownloadsDb();
+  const tx = db.transaction('downloads', 'readwrite', { durability: 'strict' });
+  const existing = await tx.store.get(record.key);
+  if (!existing) await tx.store.put(record);
+  await tx.done;
+  announce({ type: 'changed', key: record.key });
+  return existing ?? record;
+}
+
+/** Replaces a record (a cancelled one started again). */
+export async function putDownload(record: LocalDownload): Promise<void> {
+  const db = await openDownloadsDb();
+  await db.put('downloads', record);
+  announce({ type: 'changed', key: record.key });
+}
+
+/** Applies one event in one transaction; returns the record after it (undefined if there is none). */
+export async function dispatch(key: string, event: DownloadEvent): Promise<LocalDownload | undefined> {
+  const db = await openDownloadsDb();
+  // Offsets are written only after the bytes are flushed; 'strict' keeps the record as durable as the bytes.
+  const tx = db.transaction('downloads', 'readwrite', { durability: 'strict' });
+  const current = await tx.store.get(key);
+  if (!current) {
+    await tx.done;
+    return undefined;
+  }
+  const next = transition(current, event, Date.now());
+  if (next !== current) await tx.store.put(next);
+  await tx.done;
+  if (next !== current) announce({ type: 'changed', key });
+  return next;
+}
+
+export async function deleteDownload(key: string): Promise<void> {
+  const db = await openDownloadsDb();
+  await db.delete('downloads', key);
+  announce({ type: 'changed', key });
+}

@@ -1,0 +1,6 @@
+/** Messages from a page to its engine worker (everything else travels through IndexedDB and the channel). */
+export type WorkerCommand =
+  /** Who is signed in: the engine works only on this person's downloads, with this session. */
+  | { type: 'auth'; ownerId: string | null; token: string | null; deviceId: string }
+  /** Look at the records again now (a tap, back online, app visible). */
+  | { type: 'kick' };

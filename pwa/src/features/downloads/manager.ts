@@ -1,0 +1,319 @@
+import { contracts, type UserMovie } from '@filamu/shared';
+import { create } from 'zustand';
+import { api, isApiError } from '../../lib/api.ts';
+import { getDeviceId } from '../../lib/device-id.ts';
+import { queryClient, queryKeys } from '../../lib/query-client.ts';
+import { useSessionStore } from '../../lib/session.ts';
+import { toast } from '../../lib/toast.ts';
+import { movieFile, removeMovieFile, storageFigures } from './engine/opfs.ts';
+import { newDownload, recordKey, type LocalDownload } from './engine/record.ts';
+import {
+  announce,
+  createDownload,
+  deleteDownload,
+  dispatch,
+  getDownload,
+  listDownloads,
+  listen,
+  putDownload,
+  type ChannelMessage,
+} from './engine/store.ts';
+import type { WorkerCommand } from './engine/worker-protocol.ts';
+import { grantRefusal } from './refusals.ts';
+
+/**
+ * The page side of the download manager: mirrors this person's records from IndexedDB into a store the
+ * screens read, starts the engine worker, wakes it on the lifecycle events that matter on a flaky phone
+ * (app start, back online, app visible again) and turns taps into state-machine events.
+ */
+export interface LiveFigures {
+  received: number;
+  speedBps: number;
+}
+
+interface DownloadsState {
+  ownerId: string | null;
+  /** This person's records by movie id. */
+  records: Record<string, LocalDownload>;
+  live: Record<string, LiveFigures>;
+  /** Movies whose grant request is in flight ("Checking..."). */
+  checking: Record<string, true>;
+  loaded: boolean;
+}
+
+export const useDownloadsStore = create<DownloadsState>()(() => ({
+  ownerId: null,
+  records: {},
+  live: {},
+  checking: {},
+  loaded: false,
+}));
+
+/** The person whose downloads this device shows: user and agent ids live in different tables. */
+export function currentOwnerId(): string | null {
+  const { user, agent, kind } = useSessionStore.getState();
+  if (kind === 'agent' && agent) return `agent:${agent.id}`;
+  if (kind === 'user' && user) return `user:${user.id}`;
+  return null;
+}
+
+let worker: Worker | null = null;
+let stopListening: (() => void) | null = null;
+
+function post(command: WorkerCommand): void {
+  worker?.postMessage(command);
+}
+
+function sendAuth(): void {
+  const { token } = useSessionStore.getState();
+  post({ type: 'auth', ownerId: currentOwnerId(), token, deviceId: getDeviceId() });
+}
+
+async function reload(key?: string): Promise<void> {
+  const ownerId = useDownloadsStore.getState().ownerId;
+  if (!ownerId) return;
+  if (key) {
+    const record = await getDownload(key);
+    const movieId = key.slice(ownerId.length + 1);
+    if (!key.startsWith(`${ownerId}:`)) return;
+    const before = useDownloadsStore.getState().records[movieId];
+    useDownloadsStore.setState((s) => {
+      const records = { ...s.records };
+      if (record) records[movieId] = record;
+      else delete records[movieId];
+      return { records };
+    });
+    if (record?.state === 'complete' && before && before.state !== 'complete') onCompleted(record);
+    return;
+  }
+  const records = await listDownloads(ownerId);
+  useDownloadsStore.setState({ records: Object.fromEntries(records.map((r) => [r.movieId, r])), loaded: true });
+}
+
+function onCompleted(record: LocalDownload): void {
+  toast.success(
+    'Download Complete',
+    record.resumes > 0 ? `${record.title} · Resumed ${record.resumes} times` : `${record.title} is ready to watch.`,
+  );
+  // The server's verdicts change: this movie is downloaded, English may unlock.
+  void queryClient.invalidateQueries({ queryKey: queryKeys.movies });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.downloadHistory });
+}
+
+function onMessage(message: ChannelMessage): void {
+  switch (message.type) {
+    case 'changed':
+      void reload(message.key);
+      return;
+    case 'live': {
+      const ownerId = useDownloadsStore.getState().ownerId;
+      if (!ownerId || !message.key.startsWith(`${ownerId}:`)) return;
+      const movieId = message.key.slice(ownerId.length + 1);
+      useDownloadsStore.setState((s) => ({
+        live: { ...s.live, [movieId]: { received: message.received, speedBps: message.speedBps } },
+      }));
+      if (message.speedBps > 0) rememberSpeed(message.speedBps);
+      return;
+    }
+    case 'unauthorized':
+      // Only the server's word that the session is invalid signs out; the API client does that on 401.
+      void api(contracts.auth.profile).catch(() => undefined);
+      return;
+    case 'kick':
+      return;
+  }
+}
+
+const kick = () => {
+  post({ type: 'kick' });
+};
+const onVisible = () => {
+  if (document.visibilityState === 'visible') kick();
+};
+
+/** Starts (or re-targets) the manager for the signed-in person; safe to call on every session change. */
+export function startDownloadManager(): void {
+  const ownerId = currentOwnerId();
+  if (typeof indexedDB === 'undefined') return;
+  if (useDownloadsStore.getState().ownerId !== ownerId) {
+    useDownloadsStore.setState({ ownerId, records: {}, live: {}, checking: {}, loaded: false });
+    if (ownerId) void reload();
+  }
+  if (!stopListening) {
+    stopListening = listen(onMessage);
+    window.addEventListener('online', kick);
+    document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('pageshow', kick);
+  }
+  if (!worker && ownerId && typeof Worker !== 'undefined') {
+    worker = new Worker(new URL('./engine/worker.ts', import.meta.url), { type: 'module', name: 'filamu-downloads' });
+  }
+  sendAuth();
+  kick();
+}
+
+const SPEED_KEY = 'filamu.downloadSpeedBps';
+
+function rememberSpeed(speedBps: number): void {
+  try {
+    localStorage.setItem(SPEED_KEY, String(Math.round(speedBps)));
+  } catch {
+    /* storage unavailable */
+  }
+}
+
+/** The last speed measured on this device (bytes/s), for time estimates; null before any download. */
+export function measuredSpeed(): number | null {
+  try {
+    const value = Number(localStorage.getItem(SPEED_KEY));
+    return value > 0 ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function setChecking(movieId: string, on: boolean): void {
+  useDownloadsStore.setState((s) => {
+    const checking = { ...s.checking };
+    if (on) checking[movieId] = true;
+    else delete checking[movieId];
+    return { checking };
+  });
+}
+
+/** Space the download still needs, with room to spare for the rest of the phone. */
+const SPACE_MARGIN_BYTES = 50 * 1024 * 1024;
+
+export type DownloadableMovie = Pick<UserMovie, 'id' | 'title' | 'category' | 'vj' | 'thumbnail_url' | 'size'>;
+
+function fileNameFor(movie: DownloadableMovie): string {
+  const safe = movie.title.replace(/[^\p{L}\p{N} ._-]+/gu, '').trim() || 'movie';
+  return `${safe}.mp4`;
+}
+
+/**
+ * Download Now / Resume from a movie card: checks space, asks the server for the grant (its refusals become the
+ * SPEC's toasts), records the download and wakes the engine. Offline, the download waits for the network.
+ */
+export async function startDownload(movie: DownloadableMovie): Promise<void> {
+  const ownerId = currentOwnerId();
+  if (!ownerId) return;
+  const key = recordKey(ownerId, movie.id);
+  const existing = await getDownload(key);
+  if (existing && existing.state !== 'cancelled' && existing.state !== 'failed') {
+    if (existing.state === 'paused' || existing.state === 'needs-space') await resumeDownload(movie.id);
+    return;
+  }
+  const needed = movie.size - (existing?.committed ?? 0) + SPACE_MARGIN_BYTES;
+  const { free } = await storageFigures();
+  if (free !== null && free < needed) {
+    toast.error('Not enough space', `Free up space on this phone to download ${movie.title}.`);
+    return;
+  }
+  void navigator.storage?.persist?.().catch(() => false);
+
+  setChecking(movie.id, true);
+  try {
+    const grant = await api(contracts.downloads.downloadUrl, { body: { movieId: movie.id } });
+    const record = newDownload(
+      {
+        ownerId,
+        movieId: movie.id,
+        title: movie.title,
+        category: movie.category,
+        vj: movie.vj,
+        thumbnailUrl: movie.thumbnail_url,
+        size: grant.fileSize,
+        fileName: grant.fileName || fileNameFor(movie),
+      },
+      Date.now(),
+    );
+    await removeMovieFile(key);
+    await putDownload({
+      ...record,
+      downloadId: grant.downloadId,
+      url: grant.downloadUrl,
+      urlExpiresAt: Date.parse(grant.expiresAt),
+      etag: grant.etag,
+    });
+  } catch (error) {
+    if (isApiError(error) && error.status === 0) {
+      // No network: keep the person's intent; the engine asks for the link once back online.
+      const record = newDownload(
+        {
+          ownerId,
+          movieId: movie.id,
+          title: movie.title,
+          category: movie.category,
+          vj: movie.vj,
+          thumbnailUrl: movie.thumbnail_url,
+          size: movie.size,
+          fileName: fileNameFor(movie),
+        },
+        Date.now(),
+      );
+      await createDownload({ ...record, state: 'waiting-network', message: 'Waiting for network' });
+      toast.info('Waiting for network', `${movie.title} will download when you are back online.`);
+    } else {
+      const refusal = grantRefusal(error);
+      toast.error(refusal.title, refusal.description);
+      if (isApiError(error) && error.status >= 400 && error.status < 500) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.movies });
+      }
+    }
+  } finally {
+    setChecking(movie.id, false);
+  }
+  kick();
+}
+
+function keyOf(movieId: string): string | null {
+  const ownerId = currentOwnerId();
+  return ownerId ? recordKey(ownerId, movieId) : null;
+}
+
+export async function pauseDownload(movieId: string): Promise<void> {
+  const key = keyOf(movieId);
+  if (!key) return;
+  const record = await dispatch(key, { type: 'pause' });
+  if (record?.state === 'paused') toast.info('Download Paused', `You can resume downloading ${record.title} later.`);
+  else toast.error('Pause Failed');
+}
+
+export async function resumeDownload(movieId: string): Promise<void> {
+  const key = keyOf(movieId);
+  if (!key) return;
+  const record = await dispatch(key, { type: 'resume' });
+  if (record?.state === 'queued') toast.info('Resuming Download', record.title);
+  kick();
+}
+
+/** Stops a download and frees its bytes; the server keeps it resumable. */
+export async function cancelDownload(movieId: string): Promise<void> {
+  const key = keyOf(movieId);
+  if (!key) return;
+  await dispatch(key, { type: 'cancel' });
+  await removeMovieFile(key);
+  await deleteDownload(key);
+}
+
+/** Deletes a finished (or abandoned) movie from this device. */
+export async function deleteFromDevice(movieId: string): Promise<void> {
+  const key = keyOf(movieId);
+  if (!key) return;
+  await dispatch(key, { type: 'cancel' });
+  await removeMovieFile(key);
+  await deleteDownload(key);
+}
+
+/** The finished file of a movie on this device. */
+export async function openMovieFile(movieId: string): Promise<File> {
+  const key = keyOf(movieId);
+  if (!key) throw new Error('Sign in to play your downloads.');
+  return movieFile(key);
+}
+
+export function wakeEngine(): void {
+  announce({ type: 'kick' });
+  kick();
+}
