@@ -77,11 +77,10 @@ export interface LocalDownload {
 export type DownloadEvent =
   | { type: 'start' }
   | { type: 'granted'; downloadId: string; url: string; urlExpiresAt: number; size: number; etag: string | null }
-  | { type: 'committed'; committed: number; bytesFromNetwork: number }
+  | { type: 'committed'; committed: number; etag: string | null; bytesFromNetwork: number }
   | { type: 'offline'; message?: string }
   | { type: 'link-lapsed' }
   | { type: 'no-space'; committed: number }
-  | { type: 'restarted'; etag: string | null }
   | { type: 'pause' }
   | { type: 'resume' }
   | { type: 'cancel' }
@@ -106,7 +105,14 @@ export function transition(record: LocalDownload, event: DownloadEvent, now: num
   const { state } = record;
   switch (event.type) {
     case 'start':
-      return ACTIVE.has(state) ? next({ state: 'downloading', message: null }) : record;
+      // Picking up from bytes already on disk is a resume (the "Resumed N times" of SPEC §8).
+      return ACTIVE.has(state)
+        ? next({
+            state: 'downloading',
+            message: null,
+            resumes: record.committed > 0 ? record.resumes + 1 : record.resumes,
+          })
+        : record;
     case 'granted':
       if (!ACTIVE.has(state)) return record;
       return next({
@@ -123,6 +129,7 @@ export function transition(record: LocalDownload, event: DownloadEvent, now: num
       if (isFinished(state)) return record;
       return next({
         committed: Math.min(event.committed, record.size),
+        etag: event.etag,
         bytesFromNetwork: event.bytesFromNetwork,
         attempts: event.committed > record.committed ? 0 : record.attempts,
       });
@@ -140,8 +147,6 @@ export function transition(record: LocalDownload, event: DownloadEvent, now: num
             message: 'Not enough space on this phone. Free some space, then resume.',
           })
         : record;
-    case 'restarted':
-      return isFinished(state) ? record : next({ committed: 0, etag: event.etag });
     case 'pause':
       return ACTIVE.has(state) || state === 'needs-space' ? next({ state: 'paused', message: null }) : record;
     case 'resume':

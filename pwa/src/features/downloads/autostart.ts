@@ -1,0 +1,25 @@
+import { useSessionStore, type SessionState } from '../../lib/session.ts';
+import { startDownloadManager } from './manager.ts';
+
+let installed = false;
+
+const relevant = (s: SessionState) => `${s.status}|${s.user?.id ?? ''}|${s.agent?.id ?? ''}|${s.token ?? ''}`;
+
+/**
+ * Keeps the download manager on the signed-in person from app start (downloads resume as soon as the app opens,
+ * whatever the first screen) and re-targets it on sign-in and sign-out.
+ */
+export function ensureDownloadManager(): void {
+  if (installed) return;
+  installed = true;
+  let last = '';
+  const apply = (state: SessionState) => {
+    if (state.status === 'loading') return;
+    const now = relevant(state);
+    if (now === last) return;
+    last = now;
+    startDownloadManager();
+  };
+  useSessionStore.subscribe(apply);
+  apply(useSessionStore.getState());
+}

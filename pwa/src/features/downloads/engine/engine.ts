@@ -1,0 +1,271 @@
+import { movieFileHandle } from './opfs.ts';
+import { ProgressThrottle, SpeedMeter } from './progress-throttle.ts';
+import { backoffMs } from './http-range.ts';
+import { RUNNABLE_STATES, type LocalDownload } from './record.ts';
+import { mintLink, reportComplete, reportFailure, reportProgress, type Session } from './server.ts';
+import { announce, dispatch, getDownload, listDownloads } from './store.ts';
+import { runTransfer, type TransferOutcome } from './transfer.ts';
+
+/**
+ * The in-app engine, run by the dedicated worker: one download at a time, for the signed-in person, across every
+ * tab (Web Locks elect one engine; another tab's takes over when it closes). It wakes on commands and sleeps
+ * through back-off; every decision is an event on the record's state machine.
+ */
+export const COMMIT_EVERY_BYTES = 1024 * 1024;
+const COMMIT_EVERY_MS = 2000;
+const STALL_MS = 30_000;
+/** Ask for a fresh link when the one we hold has less than this left. */
+const LINK_MARGIN_MS = 60_000;
+const LIVE_EVERY_MS = 250;
+
+interface Auth {
+  ownerId: string;
+  session: Session;
+}
+
+export class Engine {
+  private auth: Auth | null = null;
+  private wake: (() => void) | null = null;
+  private active: { key: string; controller: AbortController } | null = null;
+  /** Network failures in a row and when to try again, per record (memory only: a restart retries at once). */
+  private retry = new Map<string, { failures: number; at: number }>();
+  private lapses = new Map<string, number>();
+
+  setAuth(ownerId: string | null, token: string | null, deviceId: string): void {
+    const next = ownerId && token ? { ownerId, session: { token, deviceId } } : null;
+    if (this.auth?.ownerId !== next?.ownerId) this.active?.controller.abort('signed-out');
+    this.auth = next;
+    this.kick();
+  }
+
+  /** Something changed: retry waiting downloads now and look at the records again. */
+  kick(): void {
+    this.retry.forEach((entry) => (entry.at = 0));
+    this.wake?.();
+  }
+
+  /** A record changed elsewhere (paused or cancelled in some tab): stop writing it if it is no longer ours to run. */
+  async onRecordChanged(key: string): Promise<void> {
+    if (this.active?.key !== key) return this.wake?.();
+    const record = await getDownload(key);
+    if (!record || !RUNNABLE_STATES.has(record.state)) this.active?.controller.abort('stopped');
+  }
+
+  async run(): Promise<never> {
+    for (;;) {
+      const waitMs = await this.step().catch((error: unknown) => {
+        console.error('download engine', error);
+        return 5000;
+      });
+      if (waitMs > 0) await this.sleep(waitMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  /** Does one piece of work; returns how long to sleep before the next look (0: at once). */
+  private async step(): Promise<number> {
+    const auth = this.auth;
+    if (!auth) return 3_600_000;
+    const records = await listDownloads(auth.ownerId);
+    for (const record of records) {
+      if (record.state === 'complete' && !record.reportedComplete && record.downloadId) {
+        const answer = await reportComplete(auth.session, record.downloadId, record.size);
+        if (answer.ok || answer.status === 409) await dispatch(record.key, { type: 'reported' });
+      }
+    }
+    const now = Date.now();
+    const runnable = records.filter((r) => RUNNABLE_STATES.has(r.state));
+    const due = runnable.find((r) => (this.retry.get(r.key)?.at ?? 0) <= now);
+    if (!due) {
+      const next = Math.min(...runnable.map((r) => this.retry.get(r.key)?.at ?? Infinity));
+      return Number.isFinite(next) ? Math.max(100, next - now) : 3_600_000;
+    }
+    await navigator.locks.request(`filamu-download:${due.key}`, () => this.work(auth, due.key));
+    return 0;
+  }
+
+  private networkTrouble(key: string): void {
+    const failures = (this.retry.get(key)?.failures ?? 0) + 1;
+    this.retry.set(key, { failures, at: Date.now() + backoffMs(failures) });
+  }
+
+  private async work(auth: Auth, key: string): Promise<void> {
+    let record = await getDownload(key);
+    if (!record || !RUNNABLE_STATES.has(record.state)) return;
+
+    if (!record.url || record.urlExpiresAt - Date.now() < LINK_MARGIN_MS) {
+      const granted = await this.grant(auth, record);
+      if (!granted) return;
+      record = granted;
+    }
+    record = (await dispatch(key, { type: 'start' })) ?? record;
+    if (record.state !== 'downloading' || !record.url) return;
+
+    const outcome = await this.transfer(auth, record);
+    await this.settle(auth, key, outcome);
+  }
+
+  /** A fresh link for the same download; false when the engine must stop here for now. */
+  private async grant(auth: Auth, record: LocalDownload): Promise<LocalDownload | undefined> {
+    const answer = await mintLink(auth.session, record.movieId);
+    if (answer.ok) {
+      const link = answer.value;
+      return dispatch(record.key, {
+        type: 'granted',
+        downloadId: link.downloadId,
+        url: link.downloadUrl,
+        urlExpiresAt: Date.parse(link.expiresAt),
+        size: link.fileSize,
+        etag: link.etag,
+      });
+    }
+    if (answer.status === 0 || answer.status >= 500 || answer.status === 429) {
+      this.networkTrouble(record.key);
+      await dispatch(record.key, { type: 'offline' });
+    } else if (answer.status === 401) {
+      announce({ type: 'unauthorized' });
+      this.auth = null;
+    } else {
+      // The server's rules refused it (subscription ended, English locked, removed movie): say why.
+      await dispatch(record.key, { type: 'refused', message: answer.message });
+    }
+    return undefined;
+  }
+
+  private async transfer(auth: Auth, record: LocalDownload): Promise<TransferOutcome> {
+    const key = record.key;
+    const handle = await movieFileHandle(key, true);
+    const sink = await handle.createSyncAccessHandle();
+    const controller = new AbortController();
+    this.active = { key, controller };
+    const throttle = new ProgressThrottle(record.size, record.committed, Date.now());
+    const speed = new SpeedMeter();
+    let lastLive = 0;
+    try {
+      // Only bytes covered by a committed offset are trusted after a crash.
+      const committed = Math.min(record.committed, sink.getSize());
+      sink.truncate(committed);
+      const result = await runTransfer(
+        {
+          url: record.url!,
+          size: record.size,
+          etag: record.etag,
+          committed,
+          ifRange: new URL(record.url!, self.location.href).origin === self.location.origin,
+        },
+        {
+          fetch: (input, init) => fetch(input, init),
+          sink,
+          signal: controller.signal,
+          now: Date.now,
+          commitEveryBytes: COMMIT_EVERY_BYTES,
+          commitEveryMs: COMMIT_EVERY_MS,
+          stallMs: STALL_MS,
+          commit: async (offset, etag, networkBytes) => {
+            await dispatch(key, {
+              type: 'committed',
+              committed: offset,
+              etag,
+              bytesFromNetwork: record.bytesFromNetwork + networkBytes,
+            });
+            if (record.downloadId && throttle.take(offset, Date.now())) {
+              void reportProgress(auth.session, record.downloadId, offset, record.size);
+            }
+          },
+          onBytes: (position) => {
+            const now = Date.now();
+            const bps = speed.add(position, now);
+            if (now - lastLive >= LIVE_EVERY_MS || position === record.size) {
+              lastLive = now;
+              announce({ type: 'live', key, received: position, speedBps: bps });
+            }
+          },
+        },
+      );
+      if (result.outcome.kind === 'complete' && sink.getSize() !== record.size) {
+        return { kind: 'http', status: 200, message: 'The downloaded file is not the expected size.' };
+      }
+      return result.outcome;
+    } finally {
+      sink.close();
+      this.active = null;
+    }
+  }
+
+  private async settle(auth: Auth, key: string, outcome: TransferOutcome): Promise<void> {
+    if (outcome.kind !== 'link-lapsed') this.lapses.delete(key);
+    switch (outcome.kind) {
+      case 'complete': {
+        this.retry.delete(key);
+        await dispatch(key, { type: 'bytes-done' });
+        const done = await dispatch(key, { type: 'verified' });
+        if (done?.downloadId) {
+          const answer = await reportComplete(auth.session, done.downloadId, done.size);
+          if (answer.ok || answer.status === 409) await dispatch(key, { type: 'reported' });
+        }
+        return;
+      }
+      case 'link-lapsed': {
+        // A fresh link is not a failure, but one that is refused at once every time is.
+        const lapses = (this.lapses.get(key) ?? 0) + 1;
+        this.lapses.set(key, lapses);
+        if (lapses >= 3) {
+          this.lapses.delete(key);
+          await dispatch(key, { type: 'hard-error', message: `HTTP status: ${outcome.status}` });
+        } else {
+          await dispatch(key, { type: 'link-lapsed' });
+        }
+        return;
+      }
+      case 'network':
+      case 'server':
+        this.networkTrouble(key);
+        await dispatch(key, { type: 'offline' });
+        return;
+      case 'changed':
+        this.retry.delete(key);
+        return;
+      case 'gone':
+        await this.fail(auth, key, 'This movie is no longer available.', true);
+        return;
+      case 'http':
+        await this.fail(auth, key, outcome.message, false);
+        return;
+      case 'no-space': {
+        const record = await getDownload(key);
+        await dispatch(key, { type: 'no-space', committed: record?.committed ?? 0 });
+        return;
+      }
+      case 'aborted': {
+        const record = await getDownload(key);
+        if (record?.state === 'paused' && record.downloadId) {
+          void reportProgress(auth.session, record.downloadId, record.committed, record.size, 'paused');
+        }
+        return;
+      }
+    }
+  }
+
+  private async fail(auth: Auth, key: string, message: string, final: boolean): Promise<void> {
+    const record = final
+      ? await dispatch(key, { type: 'refused', message })
+      : await dispatch(key, { type: 'hard-error', message });
+    if (!record) return;
+    if (record.state === 'failed') {
+      if (record.downloadId) void reportFailure(auth.session, record.downloadId, message);
+    } else {
+      // SPEC §9: wait 2 s × attempt before the next try.
+      this.retry.set(key, { failures: 0, at: Date.now() + 2000 * record.attempts });
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import { contracts, DEVICE_ID_HEADER, fillPath, type Contract, type RequestOf, type ResponseOf } from '@filamu/shared';
+
+/**
+ * The engine's calls to the API from the worker (no localStorage, no router there): the page hands over the
+ * session with each `auth` command. Errors come back as values the engine can branch on.
+ */
+export interface Session {
+  token: string;
+  deviceId: string;
+}
+
+export type ServerAnswer<T> = { ok: true; value: T } | { ok: false; status: number; code: string; message: string };
+
+const TIMEOUT_MS = 30_000;
+
+export async function callApi<C extends Contract>(
+  session: Session,
+  contract: C,
+  request: RequestOf<C>,
+): Promise<ServerAnswer<ResponseOf<C>>> {
+  const req = request as { body?: unknown; params?: Record<string, unknown> };
+  let response: Response;
+  try {
+    response = await fetch(`/api${fillPath(contract.path, req.params)}`, {
+      method: contract.method.toUpperCase(),
+      headers: {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${session.token}`,
+        [DEVICE_ID_HEADER]: session.deviceId,
+      },
+      body: req.body === undefined ? undefined : JSON.stringify(req.body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch {
+    return { ok: false, status: 0, code: 'network', message: 'Network error' };
+  }
+  const json: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = (json as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    return {
+      ok: false,
+      status: response.status,
+      code: typeof error?.code === 'string' ? error.code : 'unknown',
+      message: typeof error?.message === 'string' ? error.message : `HTTP status: ${response.status}`,
+    };
+  }
+  const parsed = contract.response.safeParse(json);
+  if (!parsed.success) return { ok: false, status: response.status, code: 'bad_response', message: 'Bad response' };
+  return { ok: true, value: parsed.data as ResponseOf<C> };
+}
+
+export function mintLink(session: Session, movieId: string) {
+  return callApi(session, contracts.downloads.downloadUrl, { body: { movieId, purpose: 'foreground' } });
+}
+
+export function reportProgress(
+  session: Session,
+  downloadId: string,
+  downloadedBytes: number,
+  totalBytes: number,
+  status: 'downloading' | 'paused' = 'downloading',
+) {
+  const progress = totalBytes > 0 ? Math.round((downloadedBytes / totalBytes) * 1000) / 10 : 0;
+  return callApi(session, contracts.downloads.reportProgress, {
+    params: { id: downloadId },
+    body: { downloadedBytes, totalBytes, progress, status },
+  });
+}
+
+export function reportComplete(session: Session, downloadId: string, downloadedBytes: number) {
+  return callApi(session, contracts.downloads.completeDownload, {
+    params: { id: downloadId },
+    body: { downloadedBytes },
+  });
+}
+
+export function reportFailure(session: Session, downloadId: string, error: string) {
+  return callApi(session, contracts.downloads.failDownload, {
+    params: { id: downloadId },
+    body: { error: error.slice(0, 500) },
+  });
+}
