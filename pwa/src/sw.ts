@@ -2,6 +2,11 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { onBackgroundFail, onBackgroundSuccess } from './features/downloads/engine/background-complete.ts';
+import type {
+  BackgroundFetchEvent,
+  BackgroundFetchUpdateUIEvent,
+} from './features/downloads/engine/background-fetch-types.ts';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<string | { url: string; revision: string | null }>;
@@ -30,4 +35,22 @@ registerRoute(
 // The update prompt asks the waiting worker to take over.
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+// Background Fetch (Chrome/Edge): the browser downloads with the app closed; the result lands in OPFS here.
+self.addEventListener('backgroundfetchsuccess', (event) => {
+  const e = event as BackgroundFetchUpdateUIEvent;
+  e.waitUntil(onBackgroundSuccess(e));
+});
+self.addEventListener('backgroundfetchfail', (event) => {
+  const e = event as BackgroundFetchUpdateUIEvent;
+  e.waitUntil(onBackgroundFail(e, false));
+});
+self.addEventListener('backgroundfetchabort', (event) => {
+  const e = event as BackgroundFetchEvent;
+  e.waitUntil(onBackgroundFail(e, true));
+});
+self.addEventListener('backgroundfetchclick', (event) => {
+  const e = event as ExtendableEvent;
+  e.waitUntil(self.clients.openWindow('/downloads'));
 });

@@ -19,6 +19,7 @@ import {
   type ChannelMessage,
 } from './engine/store.ts';
 import type { WorkerCommand } from './engine/worker-protocol.ts';
+import { abortBackground, backgroundOptedIn, reattachBackground, startInBackground } from './background.ts';
 import { grantRefusal } from './refusals.ts';
 
 /**
@@ -137,7 +138,7 @@ export function startDownloadManager(): void {
   if (typeof indexedDB === 'undefined') return;
   if (useDownloadsStore.getState().ownerId !== ownerId) {
     useDownloadsStore.setState({ ownerId, records: {}, live: {}, checking: {}, loaded: false });
-    if (ownerId) void reload();
+    if (ownerId) void reload().then(() => reattachBackground(ownerId));
   }
   if (!stopListening) {
     stopListening = listen(onMessage);
@@ -213,8 +214,12 @@ export async function startDownload(movie: DownloadableMovie): Promise<void> {
   void navigator.storage?.persist?.().catch(() => false);
 
   setChecking(movie.id, true);
+  const background = backgroundOptedIn();
   try {
-    const grant = await api(contracts.downloads.downloadUrl, { body: { movieId: movie.id } });
+    // A Background Fetch job cannot ask for a fresh link, so it gets the longer-lived one.
+    const grant = await api(contracts.downloads.downloadUrl, {
+      body: { movieId: movie.id, purpose: background ? 'background' : 'foreground' },
+    });
     const record = newDownload(
       {
         ownerId,
@@ -229,13 +234,16 @@ export async function startDownload(movie: DownloadableMovie): Promise<void> {
       Date.now(),
     );
     await removeMovieFile(key);
-    await putDownload({
+    const granted: LocalDownload = {
       ...record,
       downloadId: grant.downloadId,
       url: grant.downloadUrl,
       urlExpiresAt: Date.parse(grant.expiresAt),
       etag: grant.etag,
-    });
+    };
+    await putDownload(granted);
+    // Refused, unavailable or slow to start: the in-app engine runs it (the record stays 'ranged').
+    if (background) await startInBackground(granted, grant.downloadUrl);
   } catch (error) {
     if (isApiError(error) && error.status === 0) {
       // No network: keep the person's intent; the engine asks for the link once back online.
@@ -276,6 +284,7 @@ export async function pauseDownload(movieId: string): Promise<void> {
   const key = keyOf(movieId);
   if (!key) return;
   const record = await dispatch(key, { type: 'pause' });
+  if (record?.engine === 'bgfetch') await abortBackground(key);
   if (record?.state === 'paused') toast.info('Download Paused', `You can resume downloading ${record.title} later.`);
   else toast.error('Pause Failed');
 }
@@ -292,7 +301,8 @@ export async function resumeDownload(movieId: string): Promise<void> {
 export async function cancelDownload(movieId: string): Promise<void> {
   const key = keyOf(movieId);
   if (!key) return;
-  await dispatch(key, { type: 'cancel' });
+  const record = await dispatch(key, { type: 'cancel' });
+  if (record?.engine === 'bgfetch') await abortBackground(key);
   await removeMovieFile(key);
   await deleteDownload(key);
 }

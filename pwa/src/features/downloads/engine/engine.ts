@@ -84,7 +84,8 @@ export class Engine {
       }
     }
     const now = Date.now();
-    const runnable = records.filter((r) => RUNNABLE_STATES.has(r.state));
+    // The browser's Background Fetch moves those bytes; the engine keeps its hands off them.
+    const runnable = records.filter((r) => RUNNABLE_STATES.has(r.state) && r.engine === 'ranged');
     const due = runnable.find((r) => (this.retry.get(r.key)?.at ?? 0) <= now);
     if (!due) {
       const next = Math.min(...runnable.map((r) => this.retry.get(r.key)?.at ?? Infinity));
@@ -101,7 +102,7 @@ export class Engine {
 
   private async work(auth: Auth, key: string): Promise<void> {
     let record = await getDownload(key);
-    if (!record || !RUNNABLE_STATES.has(record.state)) return;
+    if (!record || !RUNNABLE_STATES.has(record.state) || record.engine !== 'ranged') return;
 
     if (!record.url || record.urlExpiresAt - Date.now() < LINK_MARGIN_MS) {
       const granted = await this.grant(auth, record);

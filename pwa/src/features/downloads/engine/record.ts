@@ -87,6 +87,10 @@ export type DownloadEvent =
   | { type: 'bytes-done' }
   | { type: 'verified' }
   | { type: 'reported' }
+  /** The browser's Background Fetch took the transfer over (it continues with the app closed). */
+  | { type: 'background-started' }
+  /** Background Fetch gave up (or was stopped): the in-app engine starts over — its bytes are not ours to keep. */
+  | { type: 'background-ended'; paused: boolean; message?: string }
   | { type: 'hard-error'; message: string }
   | { type: 'refused'; message: string };
 
@@ -163,6 +167,18 @@ export function transition(record: LocalDownload, event: DownloadEvent, now: num
         : record;
     case 'reported':
       return next({ reportedComplete: true });
+    case 'background-started':
+      return ACTIVE.has(state)
+        ? next({ engine: 'bgfetch', state: 'downloading', committed: 0, message: null })
+        : record;
+    case 'background-ended':
+      if (record.engine !== 'bgfetch' || isFinished(state)) return record;
+      return next({
+        engine: 'ranged',
+        committed: 0,
+        state: event.paused ? 'paused' : 'queued',
+        message: event.message ?? null,
+      });
     case 'hard-error': {
       if (!ACTIVE.has(state)) return record;
       const attempts = record.attempts + 1;
