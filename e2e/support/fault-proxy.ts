@@ -27,6 +27,11 @@ export interface Fault {
 
 export interface FileRequestLog {
   path: string;
+  /** Path and query: a re-minted link has another signature. */
+  url: string;
+  /** When the request arrived and when its body ended (ms). */
+  startedAt: number;
+  endedAt: number;
   range: string | null;
   ifRange: string | null;
   status: number;
@@ -94,6 +99,9 @@ export class FaultProxy {
     const fault = this.faults.shift() ?? {};
     const entry: FileRequestLog = {
       path,
+      url: req.url ?? path,
+      startedAt: Date.now(),
+      endedAt: 0,
       range: headerOf(req, 'range'),
       ifRange: headerOf(req, 'if-range'),
       status: 0,
@@ -103,7 +111,10 @@ export class FaultProxy {
     this.log.push(entry);
     this.inFlight += 1;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-    res.on('close', () => (this.inFlight -= 1));
+    res.on('close', () => {
+      this.inFlight -= 1;
+      entry.endedAt = Date.now();
+    });
 
     if (fault.status) {
       entry.status = fault.status;
@@ -129,6 +140,7 @@ export class FaultProxy {
   ): Promise<void> {
     const slice = 16 * 1024;
     const { dropAfter, stallAfter } = fault;
+    let owedMs = 0;
     try {
       for await (const chunk of chunks) {
         for (let offset = 0; offset < chunk.length; offset += slice) {
@@ -152,7 +164,15 @@ export class FaultProxy {
           const ok = await write(res, piece);
           entry.bytesSent += piece.length;
           if (!ok) return;
-          if (this.throttleBps) await sleep((piece.length / this.throttleBps) * 1000);
+          if (this.throttleBps) {
+            // Sleep in steps the timer can keep (≥ 10 ms), owed time carried over between slices.
+            owedMs += (piece.length / this.throttleBps) * 1000;
+            if (owedMs >= 10) {
+              const started = Date.now();
+              await sleep(owedMs);
+              owedMs -= Date.now() - started;
+            }
+          }
         }
       }
       res.end();
@@ -169,13 +189,16 @@ export class FaultProxy {
     }
     return new Promise<{ status: number; headers: Record<string, string | string[]>; chunks: AsyncIterable<Buffer> }>(
       (resolve, reject) => {
-        const upstream = httpRequest({ ...this.target(req.url ?? '/'), method: req.method, headers }, (response) => {
-          resolve({
-            status: response.statusCode ?? 502,
-            headers: response.headers as Record<string, string | string[]>,
-            chunks: response,
-          });
-        });
+        const upstream = httpRequest(
+          { ...this.target(req.url ?? '/'), method: req.method, headers, agent: false },
+          (response) => {
+            resolve({
+              status: response.statusCode ?? 502,
+              headers: response.headers as Record<string, string | string[]>,
+              chunks: response,
+            });
+          },
+        );
         upstream.on('error', reject);
         req.pipe(upstream);
       },
@@ -192,10 +215,13 @@ export class FaultProxy {
       res.writeHead(404).end();
       return;
     }
-    const upstream = httpRequest({ ...this.target(req.url ?? '/'), method: req.method, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
+    const upstream = httpRequest(
+      { ...this.target(req.url ?? '/'), method: req.method, headers: req.headers, agent: false },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   }

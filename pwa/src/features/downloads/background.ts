@@ -65,7 +65,8 @@ export async function startInBackground(record: LocalDownload, url: string): Pro
     await dispatch(record.key, { type: 'background-started' });
     watch(record, registration);
     return true;
-  } catch {
+  } catch (error) {
+    console.warn('Background Fetch unavailable; downloading in the app.', error);
     return false;
   }
 }

@@ -241,9 +241,12 @@ export async function startDownload(movie: DownloadableMovie): Promise<void> {
       urlExpiresAt: Date.parse(grant.expiresAt),
       etag: grant.etag,
     };
-    await putDownload(granted);
-    // Refused, unavailable or slow to start: the in-app engine runs it (the record stays 'ranged').
-    if (background) await startInBackground(granted, grant.downloadUrl);
+    // Marked for Background Fetch before it is stored, so the in-app engine never starts it too.
+    await putDownload({ ...granted, engine: background ? 'bgfetch' : 'ranged' });
+    if (background && !(await startInBackground(granted, grant.downloadUrl))) {
+      // Refused, unavailable or slow to start: the in-app engine runs it.
+      await dispatch(key, { type: 'background-ended', paused: false });
+    }
   } catch (error) {
     if (isApiError(error) && error.status === 0) {
       // No network: keep the person's intent; the engine asks for the link once back online.

@@ -9,6 +9,8 @@ class MemoryFile implements FileSink {
   flushed = 0;
   /** Throws QuotaExceededError once the file would grow past this. */
   limit = Infinity;
+  /** Writes short (as Chromium's sync handle does out of quota) past this. */
+  shortPast = Infinity;
   getSize() {
     return this.bytes.length;
   }
@@ -20,6 +22,7 @@ class MemoryFile implements FileSink {
   }
   write(data: Uint8Array, { at }: { at: number }) {
     if (at + data.byteLength > this.limit) throw new DOMException('quota', 'QuotaExceededError');
+    if (at + data.byteLength > this.shortPast) data = data.subarray(0, Math.max(0, this.shortPast - at));
     if (at + data.byteLength > this.bytes.length) this.truncate(at + data.byteLength);
     Buffer.from(data.buffer, data.byteOffset, data.byteLength).copy(this.bytes, at);
     return data.byteLength;
@@ -199,6 +202,15 @@ describe('runTransfer against a real HTTP server', () => {
     const rest = await download(file, state);
     expect(rest.outcomes).toEqual(['complete']);
     expect(sha(file.bytes)).toBe(sha(original));
+  });
+
+  it('treats a short write as a full disk too', async () => {
+    const file = new MemoryFile();
+    file.shortPast = 3 * 1024 * 1024 + 5;
+    const { outcomes, state } = await download(file);
+    expect(outcomes).toEqual(['no-space']);
+    expect(state.committed).toBeLessThanOrEqual(file.shortPast);
+    expect(Buffer.compare(file.bytes.subarray(0, state.committed), original.subarray(0, state.committed))).toBe(0);
   });
 
   it('gives up on a connection that stalls and resumes where it stopped', async () => {

@@ -166,10 +166,15 @@ export async function runTransfer(input: TransferInput, deps: TransferDeps): Pro
           await commitNow();
           return done({ kind: 'http', status, message: 'The server sent more bytes than the file holds.' });
         }
+        let written: number;
         try {
-          sink.write(value, { at: position });
+          written = sink.write(value, { at: position });
         } catch (error) {
           if (!isQuotaError(error)) throw error;
+          written = -1;
+        }
+        // Out of quota, a sync handle throws or writes short: either way the disk is full.
+        if (written !== value.byteLength) {
           await reader.cancel().catch(() => undefined);
           // The bytes before this chunk are on disk: keep them.
           await commitNow().catch(() => undefined);
