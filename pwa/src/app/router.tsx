@@ -10,14 +10,6 @@ import { PageSpinner } from '../components/ui/Spinner.tsx';
 /** A lazily loaded route module whose default export is the screen. */
 const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
 
-/** "Coming soon" screens for routes built in later issues. */
-const placeholder =
-  (title: string, description: string, backTo = '/dashboard') =>
-  async () => {
-    const { ComingSoon } = await import('../features/placeholder/ComingSoon.tsx');
-    return { Component: () => <ComingSoon title={title} description={description} backTo={backTo} /> };
-  };
-
 /** SPEC §2 route table. Only the landing page is in the entry chunk; everything else loads on demand. */
 export const routes: RouteObject[] = [
   {
@@ -46,11 +38,8 @@ export const routes: RouteObject[] = [
             children: [
               { path: 'dashboard', lazy: page(() => import('../features/dashboard/DashboardPage.tsx')) },
               { path: 'profile', lazy: page(() => import('../features/profile/ProfilePage.tsx')) },
-              {
-                path: 'movies',
-                lazy: placeholder('Movie Library', 'Browse Kinayuganda and English movies here soon.'),
-              },
-              { path: 'movies/:id', lazy: placeholder('Movie Details', 'Movie details are coming soon.') },
+              { path: 'movies', lazy: page(() => import('../features/catalog/MovieLibraryPage.tsx')) },
+              { path: 'movies/:id', lazy: page(() => import('../features/catalog/MovieDetailPage.tsx')) },
               { path: 'subscription', lazy: page(() => import('../features/payments/SubscriptionPage.tsx')) },
               { path: 'checkout/:planId', lazy: page(() => import('../features/payments/CheckoutPage.tsx')) },
             ],

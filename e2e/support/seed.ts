@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import type { BrowserContext } from 'playwright-core';
+import { generateDemoThumbnail, hexToRgb } from '../../api/demo/media/index.ts';
+import { apiCall, signInAdmin } from './api.ts';
+import { baseURL, newUser } from './browser.ts';
+
+/**
+ * Test data through the API, as the admin: plans, movies (uploaded like the admin screen does), users and
+ * their subscriptions and downloads. One admin session per test file (signing in again revokes the last).
+ */
+export interface ApiSession {
+  token: string;
+  deviceId: string;
+}
+
+let admin: Promise<ApiSession> | null = null;
+
+/** The admin session of this test file, signed in on first use. */
+export function adminSession(): Promise<ApiSession> {
+  admin ??= signInAdmin();
+  return admin;
+}
+
+async function asAdmin<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const { token, deviceId } = await adminSession();
+  return apiCall<T>(path, { ...init, token, deviceId });
+}
+
+let sequence = 0;
+
+/** A short marker unique to this run, for titles and names that searches can find. */
+export function uniqueStamp(): string {
+  sequence += 1;
+  return `${Date.now().toString(36)}${sequence}`;
+}
+
+export interface SeededPlan {
+  id: string;
+  plan_name: string;
+}
+
+/** A plan customers can buy; expires at the end of next year so subscriptions stay in force. */
+export async function createPlan(overrides: Record<string, unknown> = {}): Promise<SeededPlan> {
+  const year = new Date().getFullYear() + 1;
+  const { plan } = await asAdmin<{ plan: SeededPlan }>('/admin/subscription-plans', {
+    method: 'POST',
+    body: {
+      plan_name: `Plan ${uniqueStamp()}`,
+      price_ugx: 10000,
+      description: '',
+      features: ['Downloads'],
+      global_expiry_date: `${year}-12-31T23:59`,
+      ...overrides,
+    },
+  });
+  return plan;
+}
+
+/** Bytes the server accepts as a movie: an MP4 `ftyp` box, then zeros, `size` bytes in all. */
+export function mp4Bytes(size = 1024): Buffer {
+  const head = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom')]);
+  return Buffer.concat([head, Buffer.alloc(Math.max(0, size - head.length))]);
+}
+
+/** A small PNG poster (16:9) with the title on it. */
+export function posterPng(title: string, palette: [string, string] = ['#f97316', '#431407']): Buffer {
+  return generateDemoThumbnail({
+    title,
+    palette: [hexToRgb(palette[0]), hexToRgb(palette[1])],
+    width: 320,
+    height: 180,
+  });
+}
+
+/** Uploads one object the way the admin screen does: ask for a link, PUT the bytes with its headers. */
+export async function uploadObject(
+  folder: 'movies' | 'thumbnails',
+  file: { fileName: string; contentType: string; bytes: Buffer },
+): Promise<string> {
+  const link = await asAdmin<{ s3Key: string; presignedUrl: string | null; headers: Record<string, string> }>(
+    '/admin/movies/generate-upload-url',
+    {
+      method: 'POST',
+      body: { fileName: file.fileName, fileType: file.contentType, fileSize: file.bytes.length, folder },
+    },
+  );
+  if (!link.presignedUrl) throw new Error('The server offered a multipart upload; the e2e seed sends small files.');
+  const headers = Object.fromEntries(
+    Object.entries(link.headers).filter(([name]) => !['content-length', 'host'].includes(name.toLowerCase())),
+  );
+  const response = await fetch(new URL(link.presignedUrl, `${baseURL()}/`), {
+    method: 'PUT',
+    headers,
+    body: new Uint8Array(file.bytes),
+  });
+  if (!response.ok) throw new Error(`PUT ${folder} upload → ${response.status}: ${await response.text()}`);
+  return link.s3Key;
+}
+
+export interface SeededMovie {
+  id: string;
+  title: string;
+  category: 'Kinayuganda' | 'English';
+  vj: string;
+  size: number;
+  thumbnail_url: string | null;
+}
+
+/** Uploads a movie (and its poster, if given) and saves it attached to `planIds`. */
+export async function uploadMovie(
+  bytes: Buffer,
+  movie: {
+    title: string;
+    category: 'Kinayuganda' | 'English';
+    vj?: string;
+    description?: string;
+    planIds: string[];
+    thumbnail?: Buffer;
+  },
+): Promise<SeededMovie> {
+  const slug = movie.title.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const thumbnailS3Key = movie.thumbnail
+    ? await uploadObject('thumbnails', { fileName: `${slug}.png`, contentType: 'image/png', bytes: movie.thumbnail })
+    : null;
+  const movieS3Key = await uploadObject('movies', { fileName: `${slug}.mp4`, contentType: 'video/mp4', bytes });
+  const saved = await asAdmin<{ movie: SeededMovie }>('/admin/movies', {
+    method: 'POST',
+    body: {
+      title: movie.title,
+      description: movie.description ?? null,
+      vj: movie.vj ?? null,
+      category: movie.category,
+      movieS3Key,
+      thumbnailS3Key,
+      size: bytes.length,
+      planIds: movie.planIds,
+    },
+  });
+  return saved.movie;
+}
+
+export interface SeededUser extends ApiSession {
+  id: string;
+  email: string;
+  fullName: string;
+  password: string;
+}
+
+/** Registers a user through the API on a device of its own (no subscription yet). */
+export async function registerUser(): Promise<SeededUser> {
+  const details = newUser();
+  const deviceId = randomUUID();
+  const { token, user } = await apiCall<{ token: string; user: { id: string } }>('/auth/register', {
+    method: 'POST',
+    deviceId,
+    body: { ...details, currentDeviceId: deviceId },
+  });
+  return { ...details, id: user.id, token, deviceId };
+}
+
+/** Subscribes a user to a plan (the admin's Manage Subscription → Activate / Extend). */
+export async function subscribeUser(userId: string, planId: string): Promise<void> {
+  await asAdmin(`/admin/subscribers/${userId}/manage-subscription`, {
+    method: 'PUT',
+    body: { action: 'activate_extend', subscription_plan_id: planId },
+  });
+}
+
+/** Records a whole download of a movie for the user, as if their phone had received every byte. */
+export async function completeDownload(user: ApiSession, movie: { id: string; size: number }): Promise<void> {
+  const grant = await apiCall<{ downloadId: string }>('/users/movies/generate-download-url', {
+    method: 'POST',
+    token: user.token,
+    deviceId: user.deviceId,
+    body: { movieId: movie.id },
+  });
+  await apiCall(`/users/downloads/${grant.downloadId}/complete`, {
+    method: 'PUT',
+    token: user.token,
+    deviceId: user.deviceId,
+    body: { downloadedBytes: movie.size },
+  });
+}
+
+/**
+ * Opens every page of `context` signed in as `user` on the user's device, in the given theme, by putting the
+ * session where the PWA keeps it (`filamu.session`, `filamu.deviceId`, `theme`) before any script runs.
+ */
+export async function signInContext(
+  context: BrowserContext,
+  user: ApiSession,
+  theme: 'light' | 'dark' = 'light',
+): Promise<void> {
+  await context.addInitScript(
+    ({ token, deviceId, theme }) => {
+      localStorage.setItem('filamu.session', JSON.stringify({ token, kind: 'user' }));
+      localStorage.setItem('filamu.deviceId', deviceId);
+      localStorage.setItem('theme', theme);
+    },
+    { token: user.token, deviceId: user.deviceId, theme },
+  );
+}

@@ -1,0 +1,238 @@
+import type { UserMovie } from '@filamu/shared';
+import { useId } from 'react';
+import { Link } from 'react-router';
+import { Button, LinkButton } from '../../components/ui/Button.tsx';
+import { cn } from '../../components/ui/cn.ts';
+import { CheckIcon, DownloadIcon, LockIcon, PlayIcon } from '../../components/ui/icons.tsx';
+import { RESUMABLE_STATES } from '../downloads/engine/record.ts';
+import { useChecking, useLiveFigures, useLocalDownload } from '../downloads/hooks.ts';
+import { pauseDownload, resumeDownload, startDownload } from '../downloads/manager.ts';
+import { movieAction, type MovieAction } from '../downloads/movie-action.ts';
+import { libraryHref } from './library-url.ts';
+import { ProgressBar } from './ProgressBar.tsx';
+
+export const NOT_IN_PLAN_TEXT = 'This movie is not included in your current plan.';
+
+const linkClasses =
+  'self-start font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-800 focus-visible:outline-none ' +
+  'focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-brand-300 dark:hover:text-brand-200';
+
+export interface DownloadButtonProps {
+  movie: UserMovie;
+  /** `card`: compact, for the grid; `page`: the detail page, reasons in full. */
+  layout?: 'card' | 'page';
+  /** Id of the element naming the movie (the card title), so a row of identical buttons says which movie. */
+  describedBy?: string;
+}
+
+/** What the person sees and does for one movie, from the server's verdict and this device's download. */
+export function useMovieAction(movie: UserMovie): MovieAction {
+  const local = useLocalDownload(movie.id);
+  const live = useLiveFigures(movie.id);
+  const checking = useChecking(movie.id);
+  return movieAction({
+    access: movie.access,
+    size: movie.size,
+    serverDownload: movie.download,
+    local,
+    checking,
+    received: live?.received,
+  });
+}
+
+/**
+ * The one download control of the library card and the detail page: Download Now, Checking..., Downloading...
+ * (progress, waiting reason, Pause), Resume, Downloaded (Play when the file is on this phone), Download Locked
+ * (with its reason), Subscribe Now, Not in your plan.
+ */
+export function DownloadButton({ movie, layout = 'card', describedBy }: DownloadButtonProps) {
+  const action = useMovieAction(movie);
+  const local = useLocalDownload(movie.id);
+  const reasonId = useId();
+  const page = layout === 'page';
+  const size = page ? 'lg' : 'sm';
+  const width = page ? 'w-full sm:w-auto sm:min-w-56' : 'w-full text-center leading-tight';
+  // Two cards side by side on a phone leave ~110 px for a label: the icon goes until the grid has room.
+  const icon = page ? 'size-4 shrink-0' : 'hidden size-4 shrink-0 sm:block';
+  // …and a 13 px label (set on an inner span, which wins over the button's own size whatever the CSS order).
+  const text = page ? undefined : 'text-[13px] sm:text-sm';
+  const note = cn(page ? 'text-sm' : 'text-xs', 'text-stone-600 dark:text-stone-400');
+  const describe = (...ids: Array<string | false | null | undefined>) => ids.filter(Boolean).join(' ') || undefined;
+
+  switch (action.kind) {
+    case 'download':
+      return (
+        <Button size={size} className={width} aria-describedby={describedBy} onClick={() => void startDownload(movie)}>
+          <DownloadIcon className={icon} />
+          <span className={text}>{action.label}</span>
+        </Button>
+      );
+
+    case 'checking':
+      return (
+        <Button size={size} className={width} aria-describedby={describedBy} loading>
+          <span className={text}>{action.label}</span>
+        </Button>
+      );
+
+    case 'downloading':
+      return (
+        <div className={cn('flex flex-col', page ? 'gap-2' : 'gap-1.5')}>
+          <div
+            className={cn('flex items-baseline justify-between gap-2 font-semibold', page ? 'text-base' : 'text-xs')}
+          >
+            <span>{action.label}</span>
+          </div>
+          <ProgressBar
+            percent={action.percent}
+            label={`Download progress of ${movie.title}`}
+            valueText={`${action.percent}%${action.waiting ? `, ${action.waiting}` : ''}`}
+          />
+          {action.waiting && (
+            <p className={note} aria-live="polite">
+              {action.waiting}
+            </p>
+          )}
+          <Button
+            variant="outline"
+            size="sm"
+            className={page ? 'self-start' : 'w-full'}
+            aria-describedby={describedBy}
+            onClick={() => void pauseDownload(movie.id)}
+          >
+            Pause
+          </Button>
+        </div>
+      );
+
+    case 'resume': {
+      const resume = () => {
+        if (local && RESUMABLE_STATES.has(local.state)) void resumeDownload(movie.id);
+        else void startDownload(movie);
+      };
+      return (
+        <div className={cn('flex flex-col', page ? 'gap-2' : 'gap-1.5')}>
+          <ProgressBar
+            percent={action.percent}
+            label={`Download progress of ${movie.title}`}
+            valueText={`${action.percent}%, paused`}
+          />
+          <p className={note}>
+            {action.percent}% downloaded
+            {action.reason && (
+              <>
+                {' · '}
+                <span id={reasonId}>{action.reason}</span>
+              </>
+            )}
+          </p>
+          <Button
+            size={size}
+            className={width}
+            aria-describedby={describe(describedBy, action.reason && reasonId)}
+            onClick={resume}
+          >
+            <DownloadIcon className={icon} />
+            <span className={text}>{action.label}</span>
+          </Button>
+        </div>
+      );
+    }
+
+    case 'downloaded':
+      if (action.playable) {
+        return (
+          <div className={cn('flex', page ? 'flex-wrap items-center gap-3' : 'flex-col gap-1.5')}>
+            <p
+              className={cn(
+                'inline-flex items-center gap-1 font-semibold text-green-700 dark:text-green-400',
+                page ? 'text-base' : 'text-xs',
+              )}
+            >
+              <CheckIcon className="size-4 shrink-0" /> {action.label}
+            </p>
+            <LinkButton
+              to={`/downloads/${encodeURIComponent(movie.id)}/play`}
+              size={size}
+              className={width}
+              aria-describedby={describedBy}
+            >
+              <PlayIcon className={icon} /> <span className={text}>Play</span>
+            </LinkButton>
+          </div>
+        );
+      }
+      return (
+        <div className={cn('flex flex-col', page ? 'gap-2' : 'gap-1.5')}>
+          <Button
+            variant="secondary"
+            size={size}
+            className={width}
+            disabled
+            aria-describedby={describe(describedBy, page && reasonId)}
+          >
+            <CheckIcon className={icon} />
+            <span className={text}>{action.label}</span>
+          </Button>
+          {page && (
+            <p id={reasonId} className={note}>
+              You have already downloaded this movie.
+            </p>
+          )}
+        </div>
+      );
+
+    case 'locked':
+      // aria-disabled (not disabled) keeps it focusable, so the reason is read with it.
+      return (
+        <div className={cn('flex flex-col', page ? 'gap-2' : 'gap-1.5')}>
+          <Button
+            variant="secondary"
+            size={size}
+            className={cn(width, 'cursor-not-allowed opacity-80')}
+            aria-disabled="true"
+            aria-describedby={describe(describedBy, reasonId)}
+          >
+            <LockIcon className={icon} />
+            <span className={text}>{action.label}</span>
+          </Button>
+          <p id={reasonId} className={page ? note : 'sr-only'}>
+            {action.reason}
+          </p>
+          {page && (
+            <Link to={libraryHref('', 'Kinayuganda')} className={cn('text-sm', linkClasses)}>
+              Show Kinayuganda movies
+            </Link>
+          )}
+        </div>
+      );
+
+    case 'subscribe':
+      return (
+        <LinkButton to="/subscription" size={size} className={width} aria-describedby={describedBy}>
+          <span className={text}>{action.label}</span>
+        </LinkButton>
+      );
+
+    case 'not-in-plan':
+      return (
+        <div className={cn('flex flex-col', page ? 'gap-2' : 'gap-1.5')}>
+          <Button
+            variant="secondary"
+            size={size}
+            className={cn(width, 'cursor-not-allowed opacity-80')}
+            aria-disabled="true"
+            aria-describedby={describe(describedBy, reasonId)}
+          >
+            <span className={text}>{action.label}</span>
+          </Button>
+          <p className={note}>
+            <span id={reasonId}>{NOT_IN_PLAN_TEXT}</span>{' '}
+            <Link to="/subscription" className={linkClasses}>
+              See plans
+            </Link>
+          </p>
+        </div>
+      );
+  }
+}

@@ -1,0 +1,152 @@
+import { formatDate, type UserMovie } from '@filamu/shared';
+import type { ReactNode } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
+import { Button, LinkButton } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { ArrowLeftIcon, FilmIcon } from '../../components/ui/icons.tsx';
+import { PageSpinner } from '../../components/ui/Spinner.tsx';
+import { isApiError } from '../../lib/api.ts';
+import { DownloadButton, useMovieAction } from './DownloadButton.tsx';
+import { DownloadFacts } from './DownloadFacts.tsx';
+import { formatGb } from './format.ts';
+import type { LibraryReturn } from './MovieCard.tsx';
+import { MovieThumbnail } from './MovieThumbnail.tsx';
+import { useMovie } from './queries.ts';
+import { useDownloadManager } from './use-download-manager.ts';
+
+/** The library the person came from (same search and section), or the whole library. */
+function useLibraryUrl(): string {
+  const state = useLocation().state as Partial<LibraryReturn> | null;
+  const url = state?.libraryUrl;
+  return typeof url === 'string' && url.startsWith('/movies') ? url : '/movies';
+}
+
+function BackLink({ to }: { to: string }) {
+  return (
+    <Link
+      to={to}
+      className="inline-flex items-center gap-1.5 rounded-lg py-1 text-sm font-semibold text-stone-700 hover:text-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-stone-300 dark:hover:text-brand-300"
+    >
+      <ArrowLeftIcon className="size-4" /> Back to Movies
+    </Link>
+  );
+}
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="rounded-xl bg-stone-100 px-3 py-2.5 dark:bg-stone-900">
+      <dt className="text-xs font-medium uppercase tracking-wide text-stone-600 dark:text-stone-400">{label}</dt>
+      <dd className="mt-0.5 font-semibold break-words">{children}</dd>
+    </div>
+  );
+}
+
+/** The download control, or for people without a subscription the prompt to get one (SPEC §2). */
+function DownloadPanel({ movie }: { movie: UserMovie }) {
+  const action = useMovieAction(movie);
+  if (action.kind === 'subscribe') {
+    return (
+      <Card className="mt-6 border-brand-200 bg-brand-50 dark:border-brand-900 dark:bg-brand-950/40">
+        <h2 className="text-lg font-bold">Subscribe to download</h2>
+        <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">
+          Pay for a plan with mobile money to download {movie.title} and watch it offline.
+        </p>
+        <div className="mt-4">
+          <DownloadButton movie={movie} layout="page" />
+        </div>
+      </Card>
+    );
+  }
+  return (
+    <Card className="mt-6">
+      <h2 className="sr-only">Download</h2>
+      <DownloadButton movie={movie} layout="page" />
+      {action.kind !== 'downloaded' && <DownloadFacts movie={movie} />}
+    </Card>
+  );
+}
+
+function MovieDetails({ movie }: { movie: UserMovie }) {
+  return (
+    <article aria-labelledby="movie-title" className="mt-4 grid gap-6 md:grid-cols-2 md:gap-10">
+      <MovieThumbnail src={movie.thumbnail_url} alt="" eager className="self-start rounded-2xl shadow-sm" />
+      <div className="min-w-0">
+        <h1 id="movie-title" className="text-3xl font-extrabold tracking-tight break-words">
+          {movie.title}
+        </h1>
+        <dl className="mt-4 grid grid-cols-2 gap-2">
+          <Detail label="Category">{movie.category}</Detail>
+          <Detail label="Added">{formatDate(movie.created_at)}</Detail>
+          <Detail label="File size">{formatGb(movie.size)}</Detail>
+          <Detail label="VJ">{movie.vj}</Detail>
+        </dl>
+        <DownloadPanel movie={movie} />
+        <section aria-labelledby="about-movie" className="mt-6">
+          <h2 id="about-movie" className="text-lg font-bold">
+            About this movie
+          </h2>
+          <p className="mt-2 whitespace-pre-line text-stone-700 dark:text-stone-300">
+            {movie.description || 'No description available.'}
+          </p>
+        </section>
+      </div>
+    </article>
+  );
+}
+
+export default function MovieDetailPage() {
+  useDownloadManager();
+  const { id = '' } = useParams();
+  const libraryUrl = useLibraryUrl();
+  const movie = useMovie(id);
+
+  let content: ReactNode;
+  if (movie.data) {
+    content = (
+      <>
+        <BackLink to={libraryUrl} />
+        <MovieDetails movie={movie.data} />
+      </>
+    );
+  } else if (movie.isPending) {
+    content = <PageSpinner label="Loading movie" />;
+  } else if (isApiError(movie.error) && (movie.error.status === 404 || movie.error.status === 400)) {
+    // 400: the id is not even an id (a mistyped link); for the person it is the same missing movie.
+    content = (
+      <div className="flex flex-col items-center py-16 text-center">
+        <span className="grid size-16 place-items-center rounded-2xl bg-stone-200 text-stone-600 dark:bg-stone-800 dark:text-stone-300">
+          <FilmIcon className="size-8" />
+        </span>
+        <h1 className="mt-6 text-3xl font-extrabold tracking-tight">Movie Not Found</h1>
+        <p className="mt-3 max-w-md text-stone-600 dark:text-stone-400">
+          This movie is not in the library. It may have been removed, or the link is wrong.
+        </p>
+        <LinkButton to={libraryUrl} size="lg" className="mt-8">
+          Back to Movies
+        </LinkButton>
+      </div>
+    );
+  } else {
+    content = (
+      <>
+        <BackLink to={libraryUrl} />
+        <Card role="alert" className="mx-auto mt-10 max-w-lg text-center">
+          <p className="font-semibold text-red-700 dark:text-red-400">Failed to load movie details.</p>
+          <Button className="mt-4" onClick={() => void movie.refetch()} loading={movie.isFetching}>
+            Retry
+          </Button>
+        </Card>
+      </>
+    );
+  }
+
+  return (
+    <div className="min-h-screen">
+      <AccountHeader />
+      <main id="main" aria-busy={movie.isPlaceholderData || undefined} className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
+        {content}
+      </main>
+    </div>
+  );
+}

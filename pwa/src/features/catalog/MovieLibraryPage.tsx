@@ -1,0 +1,195 @@
+import { KINAYUGANDA_FIRST, MOVIE_CATEGORY_NAMES, type MovieCategoryName, type UserMovieList } from '@filamu/shared';
+import { useCallback, useMemo } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { cn } from '../../components/ui/cn.ts';
+import { LockIcon } from '../../components/ui/icons.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { libraryHref, parseCategory, parseSearch } from './library-url.ts';
+import { MOVIE_GRID, MovieCardSkeleton } from './MovieCard.tsx';
+import { MovieSection, SECTIONS } from './MovieSection.tsx';
+import { ProgressBar } from './ProgressBar.tsx';
+import { useKinayugandaProgress, useLibrary, type LibraryFilter } from './queries.ts';
+import { SearchBox } from './SearchBox.tsx';
+import { useDownloadManager } from './use-download-manager.ts';
+
+/** SPEC §9: skeleton count. */
+export const SKELETON_COUNT = 8;
+
+/** All / Kinayuganda / English, as links (the section filter lives in the URL). */
+function SectionFilter({ search, category }: { search: string; category: MovieCategoryName | null }) {
+  const options: Array<{ label: string; value: MovieCategoryName | null }> = [
+    { label: 'All', value: null },
+    ...MOVIE_CATEGORY_NAMES.map((name) => ({ label: name, value: name })),
+  ];
+  return (
+    <nav aria-label="Sections" className="flex flex-wrap gap-2">
+      {options.map(({ label, value }) => {
+        const current = value === category;
+        return (
+          <Link
+            key={label}
+            to={libraryHref(search, value)}
+            aria-current={current ? 'page' : undefined}
+            className={cn(
+              'rounded-full px-4 py-1.5 text-sm font-semibold ring-1 ring-inset transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400',
+              current
+                ? 'bg-brand-700 text-white ring-brand-700 dark:bg-brand-400 dark:text-stone-950 dark:ring-brand-400'
+                : 'bg-white text-stone-800 ring-stone-300 hover:bg-stone-100 dark:bg-stone-900 dark:text-stone-200 dark:ring-stone-700 dark:hover:bg-stone-800',
+            )}
+          >
+            {label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+/** Said once above the English section while Kinayuganda movies still lock English downloads (SPEC §8). */
+function EnglishLockedNotice({ search }: { search: string }) {
+  const progress = useKinayugandaProgress(true);
+  const figures = progress.data;
+  const percent = figures && figures.required > 0 ? (figures.completed / figures.required) * 100 : 0;
+  return (
+    <div
+      data-testid="english-locked"
+      className="mt-4 flex gap-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
+    >
+      <LockIcon className="mt-0.5 size-5 shrink-0" />
+      <div className="min-w-0 flex-1">
+        <p className="font-semibold">{KINAYUGANDA_FIRST}</p>
+        {figures && figures.required > 0 && (
+          <div className="mt-2">
+            <p className="text-sm">
+              {figures.completed} of {figures.required} Kinayuganda movies downloaded
+            </p>
+            <ProgressBar
+              className="mt-1.5 bg-amber-200 dark:bg-amber-900"
+              percent={percent}
+              label="Kinayuganda movies downloaded"
+              valueText={`${figures.completed} of ${figures.required}`}
+            />
+          </div>
+        )}
+        <Link
+          to={libraryHref(search, 'Kinayuganda')}
+          className="mt-2 inline-block text-sm font-semibold underline underline-offset-2 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400"
+        >
+          Show Kinayuganda movies
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function englishLocked(list: UserMovieList): boolean {
+  return (
+    list.subscribed &&
+    !list.hasDownloadedAllKinayuganda &&
+    list.movies.some((movie) => movie.category === 'English' && movie.access === 'locked')
+  );
+}
+
+function resultsSummary(list: UserMovieList, category: MovieCategoryName | null): string {
+  const count = category ? list.totals[category] : list.totals.Kinayuganda + list.totals.English;
+  return `${count} ${count === 1 ? 'movie' : 'movies'} found`;
+}
+
+export default function MovieLibraryPage() {
+  useDownloadManager();
+  const [params, setParams] = useSearchParams();
+  const search = parseSearch(params.get('search'));
+  const category = parseCategory(params.get('category'));
+  const filter = useMemo<LibraryFilter>(() => ({ search, category }), [search, category]);
+  const library = useLibrary(filter);
+  const list = library.data;
+  const searching = library.isPlaceholderData;
+  const libraryUrl = libraryHref(search, category);
+  const sections = category ? [category] : MOVIE_CATEGORY_NAMES;
+
+  // Typing replaces the history entry: back leaves the library instead of undoing letters.
+  const onSearch = useCallback(
+    (next: string) =>
+      setParams(
+        (current) => {
+          const updated = new URLSearchParams(current);
+          if (next) updated.set('search', next);
+          else updated.delete('search');
+          return updated;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+
+  return (
+    <div className="min-h-screen">
+      <AccountHeader />
+      <main id="main" className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+        <h1 className="text-3xl font-extrabold tracking-tight">Movie Library</h1>
+        <p className="mt-1 text-stone-600 dark:text-stone-400">
+          {list && !list.subscribed
+            ? 'Browse the library. Subscribe to download movies to your phone.'
+            : 'Kinayuganda and English movies to download and watch offline.'}
+        </p>
+
+        <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+          <SearchBox value={search} onSearch={onSearch} />
+          <SectionFilter search={search} category={category} />
+        </div>
+
+        <p role="status" className="sr-only">
+          {library.isPending || searching ? 'Loading movies' : list && search ? resultsSummary(list, category) : ''}
+        </p>
+
+        {library.isPending && (
+          <div aria-busy="true" className="mt-10">
+            <ul className={MOVIE_GRID}>
+              {Array.from({ length: SKELETON_COUNT }, (_, index) => (
+                <MovieCardSkeleton key={index} />
+              ))}
+            </ul>
+          </div>
+        )}
+
+        {library.isError && !list && (
+          <Card role="alert" className="mx-auto mt-10 max-w-lg text-center">
+            <p className="font-semibold text-red-700 dark:text-red-400">
+              Failed to load movies: {errorMessage(library.error, 'Please try again.')}
+            </p>
+            <Button className="mt-4" onClick={() => void library.refetch()} loading={library.isFetching}>
+              Retry
+            </Button>
+          </Card>
+        )}
+
+        {list &&
+          sections.map((name) => (
+            <MovieSection
+              key={`${name}:${search}:${category ?? 'all'}`}
+              category={name}
+              filter={filter}
+              first={list}
+              libraryUrl={libraryUrl}
+              busy={searching}
+              notice={name === 'English' && englishLocked(list) ? <EnglishLockedNotice search={search} /> : null}
+            />
+          ))}
+        {list && category && (
+          <p className="mt-8 text-center text-sm text-stone-600 dark:text-stone-400">
+            Showing {SECTIONS[category].heading} only.{' '}
+            <Link
+              to={libraryHref(search, null)}
+              className="font-semibold text-brand-700 underline underline-offset-2 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-brand-300"
+            >
+              Show all movies
+            </Link>
+          </p>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import { cn } from '../../components/ui/cn.ts';
+import { FilmIcon } from '../../components/ui/icons.tsx';
+
+export const THUMBNAIL_FALLBACK = 'Thumbnail not available';
+
+/**
+ * A movie's poster in a fixed 16:9 box (no layout shift while it loads on a slow link), lazily loaded;
+ * a missing or broken image becomes a placeholder saying so (SPEC §2).
+ */
+export function MovieThumbnail({
+  src,
+  alt,
+  eager = false,
+  className,
+}: {
+  src: string | null;
+  /** Empty when the title is next to it (a decorative copy). */
+  alt: string;
+  eager?: boolean;
+  className?: string;
+}) {
+  const [broken, setBroken] = useState<string | null>(null);
+  const showImage = !!src && broken !== src;
+  return (
+    <div className={cn('relative aspect-video w-full overflow-hidden bg-stone-200 dark:bg-stone-800', className)}>
+      {showImage ? (
+        <img
+          src={src}
+          alt={alt}
+          loading={eager ? 'eager' : 'lazy'}
+          decoding="async"
+          onError={() => setBroken(src)}
+          className="absolute inset-0 size-full object-cover"
+        />
+      ) : (
+        <div
+          data-testid="thumbnail-fallback"
+          className="absolute inset-0 flex flex-col items-center justify-center gap-1.5 bg-gradient-to-br from-stone-200 to-stone-300 p-2 text-center text-stone-600 dark:from-stone-800 dark:to-stone-900 dark:text-stone-400"
+        >
+          <FilmIcon className="size-7" />
+          <span className="text-xs font-medium">{THUMBNAIL_FALLBACK}</span>
+        </div>
+      )}
+    </div>
+  );
+}

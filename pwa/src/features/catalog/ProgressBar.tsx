@@ -1,0 +1,38 @@
+import { cn } from '../../components/ui/cn.ts';
+
+/** A determinate progress bar that screen readers announce (role, min/max/now and a spoken value). */
+export function ProgressBar({
+  percent,
+  label,
+  valueText,
+  className,
+  tone = 'brand',
+}: {
+  percent: number;
+  /** Accessible name, e.g. 'Download progress of Kigambo'. */
+  label: string;
+  valueText?: string;
+  className?: string;
+  tone?: 'brand' | 'success';
+}) {
+  const value = Math.max(0, Math.min(100, Math.round(percent)));
+  return (
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={value}
+      aria-valuetext={valueText ?? `${value}%`}
+      className={cn('h-2 w-full overflow-hidden rounded-full bg-stone-200 dark:bg-stone-800', className)}
+    >
+      <div
+        className={cn(
+          'h-full rounded-full transition-[width] duration-500',
+          tone === 'success' ? 'bg-green-600 dark:bg-green-500' : 'bg-brand-600 dark:bg-brand-400',
+        )}
+        style={{ width: `${value}%` }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import { contracts, type MovieCategoryName, type UserMovie, type UserMovieList } from '@filamu/shared';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { api } from '../../lib/api.ts';
+import { queryClient, queryKeys } from '../../lib/query-client.ts';
+
+/**
+ * The library's server state, all under `movies` so the invalidations of SPEC §7 (and the download manager's)
+ * refresh it. One request gives every card its verdict (`access`) and download summary: no per-card calls.
+ */
+export const LIBRARY_PAGE_SIZE = 24;
+
+export interface LibraryFilter {
+  search: string;
+  /** Only this section (`?category=`), or both. */
+  category: MovieCategoryName | null;
+}
+
+const libraryKey = (filter: LibraryFilter) =>
+  [...queryKeys.movies, 'library', { search: filter.search, category: filter.category }] as const;
+
+function fetchLibraryPage(filter: LibraryFilter, category: MovieCategoryName | null, page: number) {
+  return api(contracts.movies.userMovies, {
+    query: {
+      search: filter.search || undefined,
+      category: category ?? undefined,
+      page,
+      pageSize: LIBRARY_PAGE_SIZE,
+    },
+  });
+}
+
+/**
+ * The first page of both sections (or of the one asked for) in one request. While a new search loads, the
+ * previous results stay on screen (marked busy) instead of flashing back to skeletons; not across a change of
+ * section, whose counts would be wrong meanwhile.
+ */
+export function useLibrary(filter: LibraryFilter) {
+  return useQuery({
+    queryKey: libraryKey(filter),
+    queryFn: () => fetchLibraryPage(filter, filter.category, 1),
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[2].category === filter.category ? keepPreviousData(previous) : undefined,
+  });
+}
+
+/**
+ * "Load more" of one section: pages 2, 3, … of that category only, so each section grows on its own
+ * (docs/decisions/0030-library-screens.md). Idle until `enabled` (the first press).
+ */
+export function useSectionMore(filter: LibraryFilter, category: MovieCategoryName, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: [...libraryKey(filter), 'more', category] as const,
+    queryFn: ({ pageParam }) => fetchLibraryPage(filter, category, pageParam),
+    initialPageParam: 2,
+    getNextPageParam: (last: UserMovieList) =>
+      last.totals[category] > last.page * last.pageSize ? last.page + 1 : undefined,
+    enabled,
+  });
+}
+
+/**
+ * How far the person is through the Kinayuganda movies that unlock English ones. Asked only while English
+ * is locked: one call for the whole library, not one per card.
+ */
+export function useKinayugandaProgress(enabled: boolean) {
+  return useQuery({
+    queryKey: [...queryKeys.movies, 'kinayuganda-progress'] as const,
+    queryFn: () => api(contracts.downloads.kinayugandaStatus),
+    enabled,
+  });
+}
+
+/** A movie already in a loaded library page, to show the detail page at once while it loads. */
+function cachedMovie(id: string): UserMovie | undefined {
+  const entries = queryClient.getQueriesData<UserMovieList | { pages: UserMovieList[] }>({
+    queryKey: [...queryKeys.movies, 'library'],
+  });
+  for (const [, data] of entries) {
+    if (!data) continue;
+    const pages = 'pages' in data ? data.pages : [data];
+    for (const page of pages) {
+      const movie = page.movies.find((m) => m.id === id);
+      if (movie) return movie;
+    }
+  }
+  return undefined;
+}
+
+export function useMovie(id: string) {
+  return useQuery({
+    queryKey: [...queryKeys.movies, 'detail', id] as const,
+    queryFn: async () => (await api(contracts.movies.userMovie, { params: { id } })).movie,
+    placeholderData: () => cachedMovie(id),
+  });
+}
