@@ -127,8 +127,8 @@ export default function DashboardPage() {
   const subscribed = isAgent || !!user?.isSubscribed;
   const plan = isAgent ? AGENT_PLAN_LABEL : (user?.subscriptionPlan ?? 'Free Trial');
   const endDate = user?.subscription_end_date ?? null;
-  const days =
-    user?.daysRemaining ?? (endDate && user?.isSubscribed ? daysRemaining(new Date(endDate), new Date()) : null);
+  // Counted here, not taken from the profile: a profile saved on the phone may be days old.
+  const days = endDate ? daysRemaining(new Date(endDate), new Date()) : (user?.daysRemaining ?? null);
   const isAdmin = !!user?.isAdmin;
 
   return (
@@ -140,11 +140,18 @@ export default function DashboardPage() {
           {subscribed ? 'Your library is ready. Enjoy your movie night!' : 'Subscribe to start downloading movies.'}
         </p>
 
-        {profile.isError && !isAgent && (
-          <p role="alert" className="mt-4 rounded-xl bg-red-50 p-3 text-red-800 dark:bg-red-950 dark:text-red-200">
-            Error: {errorMessage(profile.error, 'Could not load your account.')}
-          </p>
-        )}
+        {profile.isError &&
+          !isAgent &&
+          (user ? (
+            // The saved profile stays on screen offline; only a 401 signs out (docs/decisions/0040).
+            <p role="status" className="mt-4 text-sm text-stone-600 dark:text-stone-400">
+              Showing the details saved on this phone. They refresh when Filamu can be reached.
+            </p>
+          ) : (
+            <p role="alert" className="mt-4 rounded-xl bg-red-50 p-3 text-red-800 dark:bg-red-950 dark:text-red-200">
+              Error: {errorMessage(profile.error, 'Could not load your account.')}
+            </p>
+          ))}
 
         {!isAgent && user && (
           <SubscriptionStatusCard subscribed={subscribed} plan={plan} endDate={endDate} days={days} />
