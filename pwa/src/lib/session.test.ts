@@ -53,13 +53,14 @@ describe('saved session', () => {
   });
 
   it('opens signed in with the saved profile, before any request', async () => {
-    installBrowserStubs({ token: 'tok', kind: 'user', profile: user, savedAt: 1000 });
+    installBrowserStubs({ token: 'tok', kind: 'user', profile: user });
     const { useSessionStore } = await loadModules();
-    expect(useSessionStore.getState()).toMatchObject({ status: 'user', token: 'tok', user, userLoadedAt: 1000 });
+    // Shown at once, but not fresh: screens showing the profile load it again.
+    expect(useSessionStore.getState()).toMatchObject({ status: 'user', token: 'tok', user, userLoadedAt: 0 });
   });
 
   it('keeps the token but drops a profile that does not look right, and loads it again', async () => {
-    installBrowserStubs({ token: 'tok', kind: 'user', profile: { ...user, fullName: 42 }, savedAt: 1 });
+    installBrowserStubs({ token: 'tok', kind: 'user', profile: { ...user, fullName: 42 } });
     const { useSessionStore } = await loadModules();
     expect(useSessionStore.getState()).toMatchObject({ status: 'loading', token: 'tok', user: null });
   });
@@ -106,7 +107,7 @@ describe('refreshing the saved session', () => {
   });
 
   it('keeps the session on a network error and refreshes it when back online', async () => {
-    const { store, win } = installBrowserStubs({ token: 'tok', kind: 'user', profile: user, savedAt: 1 });
+    const { store, win } = installBrowserStubs({ token: 'tok', kind: 'user', profile: user });
     const fetchMock = vi.fn(async (): Promise<Response> => {
       throw new TypeError('Failed to fetch');
     });
@@ -124,7 +125,7 @@ describe('refreshing the saved session', () => {
   });
 
   it('keeps the session on a server error (5xx)', async () => {
-    installBrowserStubs({ token: 'tok', kind: 'user', profile: user, savedAt: 1 });
+    installBrowserStubs({ token: 'tok', kind: 'user', profile: user });
     vi.stubGlobal('fetch', async () => json(503, { error: { code: 'unavailable', message: 'Down', requestId: 'r' } }));
     const { useSessionStore, bootstrapSession } = await loadModules();
     await bootstrapSession();
@@ -142,7 +143,7 @@ describe('refreshing the saved session', () => {
   });
 
   it('signs out on a 401 and forgets the saved profile', async () => {
-    const { store } = installBrowserStubs({ token: 'tok', kind: 'user', profile: user, savedAt: 1 });
+    const { store } = installBrowserStubs({ token: 'tok', kind: 'user', profile: user });
     vi.stubGlobal('fetch', async () => unauthorized());
     const { useSessionStore, bootstrapSession } = await loadModules();
     await bootstrapSession();
@@ -151,7 +152,7 @@ describe('refreshing the saved session', () => {
   });
 
   it('does not let a 401 for an earlier token sign out the session that replaced it', async () => {
-    installBrowserStubs({ token: 'old', kind: 'user', profile: user, savedAt: 1 });
+    installBrowserStubs({ token: 'old', kind: 'user', profile: user });
     let answer: (response: Response) => void = () => undefined;
     vi.stubGlobal('fetch', () => new Promise<Response>((resolve) => (answer = resolve)));
     const { useSessionStore, bootstrapSession } = await loadModules();

@@ -16,8 +16,6 @@ interface Persisted {
   kind: SessionKind;
   /** The last profile loaded for this token; null when it was never saved or did not look right. */
   profile: UserProfile | AgentProfile | null;
-  /** When `profile` was loaded (ms). */
-  savedAt: number;
 }
 
 export interface SessionState {
@@ -89,13 +87,8 @@ function readPersisted(): Persisted | null {
     const value = JSON.parse(raw) as Partial<Persisted> | null;
     if (!value || typeof value.token !== 'string' || !value.token) return null;
     if (value.kind !== 'user' && value.kind !== 'agent') return null;
-    const valid = looksLikeProfile(value.profile, value.kind);
-    return {
-      token: value.token,
-      kind: value.kind,
-      profile: valid ? (value.profile as UserProfile | AgentProfile) : null,
-      savedAt: valid && typeof value.savedAt === 'number' ? value.savedAt : 0,
-    };
+    const profile = looksLikeProfile(value.profile, value.kind) ? (value.profile as UserProfile | AgentProfile) : null;
+    return { token: value.token, kind: value.kind, profile };
   } catch {
     /* corrupt or unavailable storage: treat as signed out */
   }
@@ -121,30 +114,29 @@ export const useSessionStore = create<SessionState>()((set, get) => ({
   // A saved profile opens the app signed in at once; it is refreshed in the background.
   status: !initial ? 'guest' : initial.profile ? initial.kind : 'loading',
   user: initialUser,
-  userLoadedAt: initialUser ? initial!.savedAt : 0,
+  // Never "fresh" for the query cache: screens that show the profile load it again (the saved one may be old).
+  userLoadedAt: 0,
   agent: initialAgent,
   unreachable: false,
   signInUser: (token, user) => {
-    const now = Date.now();
-    writePersisted({ token, kind: 'user', profile: user, savedAt: now });
-    set({ token, kind: 'user', status: 'user', user, userLoadedAt: now, agent: null, unreachable: false });
+    writePersisted({ token, kind: 'user', profile: user });
+    set({ token, kind: 'user', status: 'user', user, userLoadedAt: Date.now(), agent: null, unreachable: false });
   },
   signInAgent: (token, agent) => {
-    writePersisted({ token, kind: 'agent', profile: agent, savedAt: Date.now() });
+    writePersisted({ token, kind: 'agent', profile: agent });
     set({ token, kind: 'agent', status: 'agent', agent, user: null, unreachable: false });
   },
   setUser: (user) => {
     const { token, kind } = get();
     // A late answer after sign-out (or for another kind of account) must not sign anyone in.
     if (!token || kind !== 'user') return;
-    const now = Date.now();
-    writePersisted({ token, kind, profile: user, savedAt: now });
-    set({ user, userLoadedAt: now, status: 'user', unreachable: false });
+    writePersisted({ token, kind, profile: user });
+    set({ user, userLoadedAt: Date.now(), status: 'user', unreachable: false });
   },
   setAgent: (agent) => {
     const { token, kind } = get();
     if (!token || kind !== 'agent') return;
-    writePersisted({ token, kind, profile: agent, savedAt: Date.now() });
+    writePersisted({ token, kind, profile: agent });
     set({ agent, status: 'agent', unreachable: false });
   },
   setUnreachable: (unreachable) => set({ unreachable }),
