@@ -6,21 +6,14 @@ import { Badge } from '../../components/ui/Badge.tsx';
 import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { cn } from '../../components/ui/cn.ts';
-import { CreditCardIcon, CrownIcon, FilmIcon, UserIcon } from '../../components/ui/icons.tsx';
+import { CreditCardIcon, CrownIcon, DownloadIcon, FilmIcon, UserIcon } from '../../components/ui/icons.tsx';
 import { PageSpinner } from '../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { AGENT_PLAN_LABEL, DAYS_REMAINING_WARNING } from '../../lib/constants.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { useSession } from '../../lib/session.ts';
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="flex items-center justify-between gap-4 py-2.5">
-      <dt className="text-stone-600 dark:text-stone-400">{label}</dt>
-      <dd className="text-right font-semibold">{children}</dd>
-    </div>
-  );
-}
+import { DownloadStatsCard } from './DownloadStatsCard.tsx';
+import { Row } from './Row.tsx';
 
 function QuickCard({
   to,
@@ -158,26 +151,29 @@ export default function DashboardPage() {
         )}
 
         <div className="mt-8 grid gap-6 lg:grid-cols-3">
-          <Card className="lg:col-span-1">
-            <CardTitle>Account Status</CardTitle>
-            <dl className="mt-3 divide-y divide-stone-200 text-sm dark:divide-stone-800">
-              <Row label="Account type">{isAgent ? 'Agent' : 'User'}</Row>
-              <Row label="Subscription">
-                <Badge tone={subscribed ? 'success' : 'neutral'}>{subscribed ? 'Active' : 'Inactive'}</Badge>
-              </Row>
-              <Row label="Plan">{plan}</Row>
-              <Row label="End date">{isAgent ? 'N/A' : formatDate(endDate)}</Row>
-              <Row label="Days remaining">
-                {days === null ? (
-                  'N/A'
-                ) : (
-                  <Badge tone={days <= DAYS_REMAINING_WARNING ? 'danger' : 'success'}>
-                    {days} {days === 1 ? 'day' : 'days'}
-                  </Badge>
-                )}
-              </Row>
-            </dl>
-          </Card>
+          <div className="space-y-6">
+            <Card>
+              <CardTitle>Account Status</CardTitle>
+              <dl className="mt-3 divide-y divide-stone-200 text-sm dark:divide-stone-800">
+                <Row label="Account type">{isAgent ? 'Agent' : 'User'}</Row>
+                <Row label="Subscription">
+                  <Badge tone={subscribed ? 'success' : 'neutral'}>{subscribed ? 'Active' : 'Inactive'}</Badge>
+                </Row>
+                <Row label="Plan">{plan}</Row>
+                <Row label="End date">{isAgent ? 'N/A' : formatDate(endDate)}</Row>
+                <Row label="Days remaining">
+                  {days === null ? (
+                    'N/A'
+                  ) : (
+                    <Badge tone={days <= DAYS_REMAINING_WARNING ? 'danger' : 'success'}>
+                      {days} {days === 1 ? 'day' : 'days'}
+                    </Badge>
+                  )}
+                </Row>
+              </dl>
+            </Card>
+            <DownloadStatsCard isAgent={isAgent} />
+          </div>
 
           <section aria-labelledby="quick-actions" className="lg:col-span-2">
             <h2 id="quick-actions" className="sr-only">
@@ -190,6 +186,13 @@ export default function DashboardPage() {
                 text="Kinayuganda and English movies, ready to download."
                 icon={<FilmIcon className="size-6" />}
                 tone="bg-brand-100 text-brand-700 dark:bg-brand-950 dark:text-brand-300"
+              />
+              <QuickCard
+                to="/downloads"
+                title="My Downloads"
+                text="Movies on this phone: watch them offline or save them."
+                icon={<DownloadIcon className="size-6" />}
+                tone="bg-violet-100 text-violet-700 dark:bg-violet-950 dark:text-violet-300"
               />
               {!subscribed && (
                 <QuickCard
