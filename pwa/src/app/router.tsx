@@ -46,6 +46,8 @@ export const routes: RouteObject[] = [
             children: [
               { path: 'dashboard', lazy: page(() => import('../features/dashboard/DashboardPage.tsx')) },
               { path: 'profile', lazy: page(() => import('../features/profile/ProfilePage.tsx')) },
+              { path: 'downloads', lazy: page(() => import('../features/downloads/DownloadsPage.tsx')) },
+              { path: 'downloads/:movieId/play', lazy: page(() => import('../features/downloads/PlayPage.tsx')) },
               {
                 path: 'movies',
                 lazy: placeholder('Movie Library', 'Browse Kinayuganda and English movies here soon.'),
