@@ -1,5 +1,5 @@
 import { generateDemoMovie } from '../../api/demo/media/index.ts';
-import type { LocalDownload } from '../../pwa/src/features/downloads/engine/record.ts';
+import { newDownload, type LocalDownload } from '../../pwa/src/features/downloads/engine/record.ts';
 import type { Page } from 'playwright-core';
 import { apiCall } from './api.ts';
 import { baseURL } from './browser.ts';
@@ -77,35 +77,18 @@ export function localRecord(
   movie: { movieId: string; title: string; size: number },
   patch: Partial<LocalDownload>,
 ): LocalDownload {
-  const now = Date.now();
-  const ownerId = `user:${userId}`;
-  return {
-    key: `${ownerId}:${movie.movieId}`,
-    ownerId,
-    movieId: movie.movieId,
-    downloadId: null,
-    title: movie.title,
-    category: 'Kinayuganda',
-    vj: 'VJ Test',
-    thumbnailUrl: null,
-    size: movie.size,
-    etag: null,
-    fileName: `${movie.title}.mp4`,
-    url: null,
-    urlExpiresAt: 0,
-    committed: 0,
-    state: 'queued',
-    message: null,
-    attempts: 0,
-    bytesFromNetwork: 0,
-    resumes: 0,
-    reportedComplete: false,
-    engine: 'ranged',
-    createdAt: now,
-    updatedAt: now,
-    completedAt: null,
-    ...patch,
-  };
+  const fresh = newDownload(
+    {
+      ownerId: `user:${userId}`,
+      category: 'Kinayuganda',
+      vj: 'VJ Test',
+      thumbnailUrl: null,
+      fileName: `${movie.title}.mp4`,
+      ...movie,
+    },
+    Date.now(),
+  );
+  return { ...fresh, ...patch };
 }
 
 /**

@@ -1,42 +1,17 @@
 import type { UserProfile } from '@filamu/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-
-/** localStorage and a window that can fire 'online', under Node. */
-function installBrowserStubs(saved?: unknown) {
-  const store = new Map<string, string>();
-  if (saved !== undefined) store.set('filamu.session', typeof saved === 'string' ? saved : JSON.stringify(saved));
-  vi.stubGlobal('localStorage', {
-    getItem: (k: string) => store.get(k) ?? null,
-    setItem: (k: string, v: string) => void store.set(k, String(v)),
-    removeItem: (k: string) => void store.delete(k),
-  });
-  const win = Object.assign(new EventTarget(), { location: { pathname: '/dashboard', assign: vi.fn() } });
-  vi.stubGlobal('window', win);
-  return { store, win };
-}
+import { installBrowserStubs, jsonResponse, testUser } from './test-support.ts';
 
 const user: UserProfile = {
-  kind: 'user',
-  id: 'u1',
-  email: 'a@b.ug',
-  fullName: 'Nakato',
-  phone: '256772123456',
-  isAdmin: false,
+  ...testUser,
   isSubscribed: true,
   subscriptionPlan: 'Basic',
   subscription_start_date: '2026-01-01T00:00:00Z',
   subscription_end_date: '2026-12-31T00:00:00Z',
   daysRemaining: 30,
-  createdAt: '2026-01-01T00:00:00Z',
-  updatedAt: '2026-01-01T00:00:00Z',
-  deviceIDs: ['d1'],
 };
 
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
-
-const unauthorized = () => json(401, { error: { code: 'unauthenticated', message: 'Ended.', requestId: 'r' } });
+const unauthorized = () => jsonResponse(401, { error: { code: 'unauthenticated', message: 'Ended.', requestId: 'r' } });
 
 async function loadModules() {
   const session = await import('./session.ts');
@@ -53,26 +28,26 @@ describe('saved session', () => {
   });
 
   it('opens signed in with the saved profile, before any request', async () => {
-    installBrowserStubs({ token: 'tok', kind: 'user', profile: user });
+    installBrowserStubs({ saved: { token: 'tok', kind: 'user', profile: user } });
     const { useSessionStore } = await loadModules();
     // Shown at once, but not fresh: screens showing the profile load it again.
     expect(useSessionStore.getState()).toMatchObject({ status: 'user', token: 'tok', user, userLoadedAt: 0 });
   });
 
   it('keeps the token but drops a profile that does not look right, and loads it again', async () => {
-    installBrowserStubs({ token: 'tok', kind: 'user', profile: { ...user, fullName: 42 } });
+    installBrowserStubs({ saved: { token: 'tok', kind: 'user', profile: { ...user, fullName: 42 } } });
     const { useSessionStore } = await loadModules();
     expect(useSessionStore.getState()).toMatchObject({ status: 'loading', token: 'tok', user: null });
   });
 
   it('reads the earlier format (token and kind only) as a session whose profile must be loaded', async () => {
-    installBrowserStubs({ token: 'tok', kind: 'agent' });
+    installBrowserStubs({ saved: { token: 'tok', kind: 'agent' } });
     const { useSessionStore } = await loadModules();
     expect(useSessionStore.getState()).toMatchObject({ status: 'loading', token: 'tok', kind: 'agent' });
   });
 
   it('treats unreadable storage as signed out', async () => {
-    installBrowserStubs('{not json');
+    installBrowserStubs({ saved: '{not json' });
     const { useSessionStore } = await loadModules();
     expect(useSessionStore.getState().status).toBe('guest');
   });
@@ -107,7 +82,7 @@ describe('refreshing the saved session', () => {
   });
 
   it('keeps the session on a network error and refreshes it when back online', async () => {
-    const { store, win } = installBrowserStubs({ token: 'tok', kind: 'user', profile: user });
+    const { store, win } = installBrowserStubs({ saved: { token: 'tok', kind: 'user', profile: user } });
     const fetchMock = vi.fn(async (): Promise<Response> => {
       throw new TypeError('Failed to fetch');
     });
@@ -118,22 +93,24 @@ describe('refreshing the saved session', () => {
     expect(useSessionStore.getState()).toMatchObject({ status: 'user', token: 'tok', user, unreachable: true });
     expect(JSON.parse(store.get('filamu.session')!)).toMatchObject({ token: 'tok', profile: { id: 'u1' } });
 
-    fetchMock.mockImplementation(async () => json(200, { ...user, fullName: 'Nakato B.' }));
+    fetchMock.mockImplementation(async () => jsonResponse(200, { ...user, fullName: 'Nakato B.' }));
     win.dispatchEvent(new Event('online'));
     await vi.waitFor(() => expect(useSessionStore.getState().user?.fullName).toBe('Nakato B.'));
     expect(useSessionStore.getState().unreachable).toBe(false);
   });
 
   it('keeps the session on a server error (5xx)', async () => {
-    installBrowserStubs({ token: 'tok', kind: 'user', profile: user });
-    vi.stubGlobal('fetch', async () => json(503, { error: { code: 'unavailable', message: 'Down', requestId: 'r' } }));
+    installBrowserStubs({ saved: { token: 'tok', kind: 'user', profile: user } });
+    vi.stubGlobal('fetch', async () =>
+      jsonResponse(503, { error: { code: 'unavailable', message: 'Down', requestId: 'r' } }),
+    );
     const { useSessionStore, bootstrapSession } = await loadModules();
     await bootstrapSession();
     expect(useSessionStore.getState()).toMatchObject({ status: 'user', token: 'tok' });
   });
 
   it('keeps a session without a saved profile loading (not signed out) while offline', async () => {
-    installBrowserStubs({ token: 'tok', kind: 'user' });
+    installBrowserStubs({ saved: { token: 'tok', kind: 'user' } });
     vi.stubGlobal('fetch', async () => {
       throw new TypeError('Failed to fetch');
     });
@@ -143,7 +120,7 @@ describe('refreshing the saved session', () => {
   });
 
   it('signs out on a 401 and forgets the saved profile', async () => {
-    const { store } = installBrowserStubs({ token: 'tok', kind: 'user', profile: user });
+    const { store } = installBrowserStubs({ saved: { token: 'tok', kind: 'user', profile: user } });
     vi.stubGlobal('fetch', async () => unauthorized());
     const { useSessionStore, bootstrapSession } = await loadModules();
     await bootstrapSession();
@@ -152,7 +129,7 @@ describe('refreshing the saved session', () => {
   });
 
   it('does not let a 401 for an earlier token sign out the session that replaced it', async () => {
-    installBrowserStubs({ token: 'old', kind: 'user', profile: user });
+    installBrowserStubs({ saved: { token: 'old', kind: 'user', profile: user } });
     let answer: (response: Response) => void = () => undefined;
     vi.stubGlobal('fetch', () => new Promise<Response>((resolve) => (answer = resolve)));
     const { useSessionStore, bootstrapSession } = await loadModules();
