@@ -1,12 +1,36 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { Button } from '../components/ui/Button.tsx';
+import { WifiOffIcon } from '../components/ui/icons.tsx';
 import { PageSpinner } from '../components/ui/Spinner.tsx';
-import { useSession } from '../lib/session.ts';
+import { startSessionBootstrap, useSession, useSessionStore } from '../lib/session.ts';
+
+/**
+ * A saved session whose profile could not be loaded (none saved yet, and no connection): the person is still
+ * signed in, so say so instead of spinning or sending them to /login (docs/decisions/0040).
+ */
+function Unreachable() {
+  return (
+    <main id="main" className="mx-auto flex min-h-[60vh] max-w-md flex-col items-center justify-center gap-4 p-6">
+      <WifiOffIcon className="size-10 text-stone-500" />
+      <h1 className="text-center text-xl font-bold">Can't reach Filamu</h1>
+      <p className="text-center text-stone-600 dark:text-stone-400">
+        You are still signed in. Your account loads as soon as this phone is back online.
+      </p>
+      <Button onClick={startSessionBootstrap}>Try again</Button>
+    </main>
+  );
+}
+
+function Loading() {
+  const unreachable = useSessionStore((s) => s.unreachable);
+  return unreachable ? <Unreachable /> : <PageSpinner label="Loading your account" />;
+}
 
 /** Login required: guests go to /login (SPEC §2). */
 export function RequireAuth() {
   const { status } = useSession();
   const location = useLocation();
-  if (status === 'loading') return <PageSpinner label="Loading your account" />;
+  if (status === 'loading') return <Loading />;
   if (status === 'guest') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   return <Outlet />;
 }
@@ -15,7 +39,7 @@ export function RequireAuth() {
 export function RequireAdmin() {
   const { status, isAdmin } = useSession();
   const location = useLocation();
-  if (status === 'loading') return <PageSpinner label="Loading your account" />;
+  if (status === 'loading') return <Loading />;
   if (status === 'guest') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   if (!isAdmin) return <Navigate to="/dashboard" replace />;
   return <Outlet />;

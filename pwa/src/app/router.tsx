@@ -40,6 +40,8 @@ export const routes: RouteObject[] = [
               { path: 'profile', lazy: page(() => import('../features/profile/ProfilePage.tsx')) },
               { path: 'movies', lazy: page(() => import('../features/catalog/MovieLibraryPage.tsx')) },
               { path: 'movies/:id', lazy: page(() => import('../features/catalog/MovieDetailPage.tsx')) },
+              { path: 'downloads', lazy: page(() => import('../features/downloads/DownloadsPage.tsx')) },
+              { path: 'downloads/:movieId/play', lazy: page(() => import('../features/downloads/PlayPage.tsx')) },
               { path: 'subscription', lazy: page(() => import('../features/payments/SubscriptionPage.tsx')) },
               { path: 'checkout/:planId', lazy: page(() => import('../features/payments/CheckoutPage.tsx')) },
             ],

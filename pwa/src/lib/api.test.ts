@@ -1,39 +1,6 @@
-import { contracts, type UserProfile } from '@filamu/shared';
+import { contracts } from '@filamu/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-
-/** Minimal browser globals for the API client under Node. */
-function installBrowserStubs(pathname = '/dashboard') {
-  const store = new Map<string, string>();
-  vi.stubGlobal('localStorage', {
-    getItem: (k: string) => store.get(k) ?? null,
-    setItem: (k: string, v: string) => void store.set(k, String(v)),
-    removeItem: (k: string) => void store.delete(k),
-  });
-  const assign = vi.fn();
-  vi.stubGlobal('window', { location: { pathname, assign } });
-  return { store, assign };
-}
-
-const user: UserProfile = {
-  kind: 'user',
-  id: 'u1',
-  email: 'a@b.ug',
-  fullName: 'Nakato',
-  phone: '256772123456',
-  isAdmin: false,
-  isSubscribed: false,
-  subscriptionPlan: null,
-  subscription_start_date: null,
-  subscription_end_date: null,
-  daysRemaining: null,
-  createdAt: '2026-01-01T00:00:00Z',
-  updatedAt: '2026-01-01T00:00:00Z',
-  deviceIDs: ['d1'],
-};
-
-function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
-}
+import { installBrowserStubs, jsonResponse, testUser as user } from './test-support.ts';
 
 describe('api client', () => {
   beforeEach(() => {
@@ -63,7 +30,7 @@ describe('api client', () => {
   });
 
   it('turns an error body into an ApiError with code, message and issues', async () => {
-    installBrowserStubs('/register');
+    installBrowserStubs({ pathname: '/register' });
     vi.stubGlobal('fetch', async () =>
       jsonResponse(400, {
         error: {
@@ -84,7 +51,7 @@ describe('api client', () => {
   });
 
   it('on a 401 with a token clears the session, renews the device id and goes to /login', async () => {
-    const { store, assign } = installBrowserStubs('/profile');
+    const { store, assign } = installBrowserStubs({ pathname: '/profile' });
     vi.stubGlobal('fetch', async () =>
       jsonResponse(401, { error: { code: 'unauthenticated', message: 'Signed in elsewhere.', requestId: 'r' } }),
     );
@@ -102,7 +69,7 @@ describe('api client', () => {
   });
 
   it('does not redirect on a failed sign-in (401 without a token)', async () => {
-    const { assign } = installBrowserStubs('/login');
+    const { assign } = installBrowserStubs({ pathname: '/login' });
     vi.stubGlobal('fetch', async () =>
       jsonResponse(401, { error: { code: 'unauthenticated', message: 'Invalid credentials.', requestId: 'r' } }),
     );

@@ -146,8 +146,11 @@ export async function api<C extends Contract>(
     const retryAfterHeader = response.headers.get('Retry-After');
     const retryAfter = retryAfterHeader ? Number(retryAfterHeader) || null : null;
     const error = parseErrorBody(response.status, json, retryAfter);
-    // A 401 on a call made with a token means the session is gone (e.g. signed in elsewhere).
-    if (response.status === 401 && token) handleUnauthorized(options.redirectOn401 !== false);
+    // A 401 on a call made with the current token means the session is gone (e.g. signed in elsewhere). It is the
+    // only answer that signs out: network errors, timeouts and 5xx keep the session (docs/decisions/0040).
+    if (response.status === 401 && token && useSessionStore.getState().token === token) {
+      handleUnauthorized(options.redirectOn401 !== false);
+    }
     throw error;
   }
 

@@ -3,7 +3,10 @@ import { create } from 'zustand';
 
 /**
  * The signed-in session. Kept free of zod and the API client so it can live in the entry chunk;
- * loading the profile happens in `session-bootstrap.ts`, imported on demand.
+ * refreshing the profile happens in `session-bootstrap.ts`, imported on demand.
+ *
+ * The token is saved with the last profile the server gave us, so the app opens signed in without the
+ * network (docs/decisions/0040). Only a 401 from the server ends the session; see `api.ts`.
  */
 export type SessionKind = 'user' | 'agent';
 export type SessionStatus = 'loading' | 'guest' | 'user' | 'agent';
@@ -11,6 +14,8 @@ export type SessionStatus = 'loading' | 'guest' | 'user' | 'agent';
 interface Persisted {
   token: string;
   kind: SessionKind;
+  /** The last profile loaded for this token; null when it was never saved or did not look right. */
+  profile: UserProfile | AgentProfile | null;
 }
 
 export interface SessionState {
@@ -21,23 +26,69 @@ export interface SessionState {
   /** When `user` was last loaded from the server (ms), for the query cache. */
   userLoadedAt: number;
   agent: AgentProfile | null;
+  /** The last attempt to load the profile could not reach the server (offline, timeout, 5xx). */
+  unreachable: boolean;
   signInUser: (token: string, user: UserProfile) => void;
   signInAgent: (token: string, agent: AgentProfile) => void;
   setUser: (user: UserProfile) => void;
   setAgent: (agent: AgentProfile) => void;
+  setUnreachable: (unreachable: boolean) => void;
   clear: () => void;
 }
 
 const KEY = 'filamu.session';
 
+type Check = (value: unknown) => boolean;
+const text: Check = (v) => typeof v === 'string';
+const textOrNull: Check = (v) => v === null || typeof v === 'string';
+const flag: Check = (v) => typeof v === 'boolean';
+
+/** The fields the screens read, checked by type only (no zod in the entry chunk). */
+const PROFILE_SHAPE: Record<SessionKind, Record<string, Check>> = {
+  user: {
+    id: text,
+    email: text,
+    fullName: text,
+    phone: textOrNull,
+    isAdmin: flag,
+    isSubscribed: flag,
+    subscriptionPlan: textOrNull,
+    subscription_start_date: textOrNull,
+    subscription_end_date: textOrNull,
+    daysRemaining: (v) => v === null || Number.isInteger(v),
+    createdAt: text,
+    updatedAt: text,
+    deviceIDs: (v) => Array.isArray(v) && v.every(text),
+  },
+  agent: {
+    id: text,
+    email: text,
+    full_name: text,
+    phone: textOrNull,
+    isAdmin: (v) => v === false,
+    isSubscribed: (v) => v === true,
+    subscriptionPlan: text,
+    createdAt: text,
+    updatedAt: text,
+  },
+};
+
+function looksLikeProfile(value: unknown, kind: SessionKind): boolean {
+  if (!value || typeof value !== 'object') return false;
+  const record = value as Record<string, unknown>;
+  return record.kind === kind && Object.entries(PROFILE_SHAPE[kind]).every(([field, ok]) => ok(record[field]));
+}
+
+/** The saved session; a missing or odd-looking profile is dropped but the token kept (it is fetched again). */
 function readPersisted(): Persisted | null {
   try {
     const raw = localStorage.getItem(KEY);
     if (!raw) return null;
-    const value = JSON.parse(raw) as Partial<Persisted>;
-    if (typeof value.token === 'string' && value.token && (value.kind === 'user' || value.kind === 'agent')) {
-      return { token: value.token, kind: value.kind };
-    }
+    const value = JSON.parse(raw) as Partial<Persisted> | null;
+    if (!value || typeof value.token !== 'string' || !value.token) return null;
+    if (value.kind !== 'user' && value.kind !== 'agent') return null;
+    const profile = looksLikeProfile(value.profile, value.kind) ? (value.profile as UserProfile | AgentProfile) : null;
+    return { token: value.token, kind: value.kind, profile };
   } catch {
     /* corrupt or unavailable storage: treat as signed out */
   }
@@ -49,32 +100,49 @@ function writePersisted(value: Persisted | null): void {
     if (value) localStorage.setItem(KEY, JSON.stringify(value));
     else localStorage.removeItem(KEY);
   } catch {
-    /* storage unavailable */
+    /* storage unavailable: the session lasts as long as the page */
   }
 }
 
 const initial = readPersisted();
+const initialUser = initial?.kind === 'user' ? (initial.profile as UserProfile | null) : null;
+const initialAgent = initial?.kind === 'agent' ? (initial.profile as AgentProfile | null) : null;
 
-export const useSessionStore = create<SessionState>()((set) => ({
+export const useSessionStore = create<SessionState>()((set, get) => ({
   token: initial?.token ?? null,
   kind: initial?.kind ?? null,
-  status: initial ? 'loading' : 'guest',
-  user: null,
+  // A saved profile opens the app signed in at once; it is refreshed in the background.
+  status: !initial ? 'guest' : initial.profile ? initial.kind : 'loading',
+  user: initialUser,
+  // Never "fresh" for the query cache: screens that show the profile load it again (the saved one may be old).
   userLoadedAt: 0,
-  agent: null,
+  agent: initialAgent,
+  unreachable: false,
   signInUser: (token, user) => {
-    writePersisted({ token, kind: 'user' });
-    set({ token, kind: 'user', status: 'user', user, userLoadedAt: Date.now(), agent: null });
+    writePersisted({ token, kind: 'user', profile: user });
+    set({ token, kind: 'user', status: 'user', user, userLoadedAt: Date.now(), agent: null, unreachable: false });
   },
   signInAgent: (token, agent) => {
-    writePersisted({ token, kind: 'agent' });
-    set({ token, kind: 'agent', status: 'agent', agent, user: null });
+    writePersisted({ token, kind: 'agent', profile: agent });
+    set({ token, kind: 'agent', status: 'agent', agent, user: null, unreachable: false });
   },
-  setUser: (user) => set({ user, userLoadedAt: Date.now(), status: 'user' }),
-  setAgent: (agent) => set({ agent, status: 'agent' }),
+  setUser: (user) => {
+    const { token, kind } = get();
+    // A late answer after sign-out (or for another kind of account) must not sign anyone in.
+    if (!token || kind !== 'user') return;
+    writePersisted({ token, kind, profile: user });
+    set({ user, userLoadedAt: Date.now(), status: 'user', unreachable: false });
+  },
+  setAgent: (agent) => {
+    const { token, kind } = get();
+    if (!token || kind !== 'agent') return;
+    writePersisted({ token, kind, profile: agent });
+    set({ agent, status: 'agent', unreachable: false });
+  },
+  setUnreachable: (unreachable) => set({ unreachable }),
   clear: () => {
     writePersisted(null);
-    set({ token: null, kind: null, status: 'guest', user: null, agent: null });
+    set({ token: null, kind: null, status: 'guest', user: null, userLoadedAt: 0, agent: null, unreachable: false });
   },
 }));
 
@@ -107,7 +175,10 @@ export function useSession(): SessionView {
   };
 }
 
-/** Loads the profile for a saved token; called once at start (the module is fetched only when needed). */
+/**
+ * Refreshes the profile behind a saved token (at start, and again from "Try again"); the module is fetched
+ * only when needed. With a saved profile the app is already usable while this runs.
+ */
 export function startSessionBootstrap(): void {
   if (!useSessionStore.getState().token) return;
   void import('./session-bootstrap.ts').then((m) => m.bootstrapSession());

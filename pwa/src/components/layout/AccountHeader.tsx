@@ -2,10 +2,10 @@ import { Link } from 'react-router';
 import { useLogout } from '../../features/auth/useLogout.ts';
 import { useSession } from '../../lib/session.ts';
 import { Button } from '../ui/Button.tsx';
-import { LogOutIcon, UserIcon } from '../ui/icons.tsx';
+import { DownloadIcon, LogOutIcon, UserIcon } from '../ui/icons.tsx';
 import { AppHeader } from './AppHeader.tsx';
 
-/** Header for signed-in screens: profile link and logout. */
+/** Header for signed-in screens: downloads and profile links, and logout. */
 export function AccountHeader() {
   const { logout, pending } = useLogout();
   const { isAdmin } = useSession();
@@ -19,6 +19,14 @@ export function AccountHeader() {
           Admin
         </Link>
       )}
+      <Link
+        to="/downloads"
+        aria-label="Downloads"
+        title="My Downloads"
+        className="rounded-lg p-2 hover:bg-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:hover:bg-stone-800"
+      >
+        <DownloadIcon />
+      </Link>
       <Link
         to="/profile"
         aria-label="Profile"

@@ -6,21 +6,14 @@ import { Badge } from '../../components/ui/Badge.tsx';
 import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { cn } from '../../components/ui/cn.ts';
-import { CreditCardIcon, CrownIcon, FilmIcon, UserIcon } from '../../components/ui/icons.tsx';
+import { CreditCardIcon, CrownIcon, DownloadIcon, FilmIcon, UserIcon } from '../../components/ui/icons.tsx';
 import { PageSpinner } from '../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { AGENT_PLAN_LABEL, DAYS_REMAINING_WARNING } from '../../lib/constants.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { useSession } from '../../lib/session.ts';
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="flex items-center justify-between gap-4 py-2.5">
-      <dt className="text-stone-600 dark:text-stone-400">{label}</dt>
-      <dd className="text-right font-semibold">{children}</dd>
-    </div>
-  );
-}
+import { DownloadStatsCard } from './DownloadStatsCard.tsx';
+import { Row } from './Row.tsx';
 
 function QuickCard({
   to,
@@ -127,8 +120,8 @@ export default function DashboardPage() {
   const subscribed = isAgent || !!user?.isSubscribed;
   const plan = isAgent ? AGENT_PLAN_LABEL : (user?.subscriptionPlan ?? 'Free Trial');
   const endDate = user?.subscription_end_date ?? null;
-  const days =
-    user?.daysRemaining ?? (endDate && user?.isSubscribed ? daysRemaining(new Date(endDate), new Date()) : null);
+  // Counted here, not taken from the profile: a profile saved on the phone may be days old.
+  const days = endDate ? daysRemaining(new Date(endDate), new Date()) : (user?.daysRemaining ?? null);
   const isAdmin = !!user?.isAdmin;
 
   return (
@@ -140,37 +133,47 @@ export default function DashboardPage() {
           {subscribed ? 'Your library is ready. Enjoy your movie night!' : 'Subscribe to start downloading movies.'}
         </p>
 
-        {profile.isError && !isAgent && (
-          <p role="alert" className="mt-4 rounded-xl bg-red-50 p-3 text-red-800 dark:bg-red-950 dark:text-red-200">
-            Error: {errorMessage(profile.error, 'Could not load your account.')}
-          </p>
-        )}
+        {profile.isError &&
+          !isAgent &&
+          (user ? (
+            // The saved profile stays on screen offline; only a 401 signs out (docs/decisions/0040).
+            <p role="status" className="mt-4 text-sm text-stone-600 dark:text-stone-400">
+              Showing the details saved on this phone. They refresh when Filamu can be reached.
+            </p>
+          ) : (
+            <p role="alert" className="mt-4 rounded-xl bg-red-50 p-3 text-red-800 dark:bg-red-950 dark:text-red-200">
+              Error: {errorMessage(profile.error, 'Could not load your account.')}
+            </p>
+          ))}
 
         {!isAgent && user && (
           <SubscriptionStatusCard subscribed={subscribed} plan={plan} endDate={endDate} days={days} />
         )}
 
         <div className="mt-8 grid gap-6 lg:grid-cols-3">
-          <Card className="lg:col-span-1">
-            <CardTitle>Account Status</CardTitle>
-            <dl className="mt-3 divide-y divide-stone-200 text-sm dark:divide-stone-800">
-              <Row label="Account type">{isAgent ? 'Agent' : 'User'}</Row>
-              <Row label="Subscription">
-                <Badge tone={subscribed ? 'success' : 'neutral'}>{subscribed ? 'Active' : 'Inactive'}</Badge>
-              </Row>
-              <Row label="Plan">{plan}</Row>
-              <Row label="End date">{isAgent ? 'N/A' : formatDate(endDate)}</Row>
-              <Row label="Days remaining">
-                {days === null ? (
-                  'N/A'
-                ) : (
-                  <Badge tone={days <= DAYS_REMAINING_WARNING ? 'danger' : 'success'}>
-                    {days} {days === 1 ? 'day' : 'days'}
-                  </Badge>
-                )}
-              </Row>
-            </dl>
-          </Card>
+          <div className="space-y-6">
+            <Card>
+              <CardTitle>Account Status</CardTitle>
+              <dl className="mt-3 divide-y divide-stone-200 text-sm dark:divide-stone-800">
+                <Row label="Account type">{isAgent ? 'Agent' : 'User'}</Row>
+                <Row label="Subscription">
+                  <Badge tone={subscribed ? 'success' : 'neutral'}>{subscribed ? 'Active' : 'Inactive'}</Badge>
+                </Row>
+                <Row label="Plan">{plan}</Row>
+                <Row label="End date">{isAgent ? 'N/A' : formatDate(endDate)}</Row>
+                <Row label="Days remaining">
+                  {days === null ? (
+                    'N/A'
+                  ) : (
+                    <Badge tone={days <= DAYS_REMAINING_WARNING ? 'danger' : 'success'}>
+                      {days} {days === 1 ? 'day' : 'days'}
+                    </Badge>
+                  )}
+                </Row>
+              </dl>
+            </Card>
+            <DownloadStatsCard isAgent={isAgent} />
+          </div>
 
           <section aria-labelledby="quick-actions" className="lg:col-span-2">
             <h2 id="quick-actions" className="sr-only">
@@ -183,6 +186,13 @@ export default function DashboardPage() {
                 text="Kinayuganda and English movies, ready to download."
                 icon={<FilmIcon className="size-6" />}
                 tone="bg-brand-100 text-brand-700 dark:bg-brand-950 dark:text-brand-300"
+              />
+              <QuickCard
+                to="/downloads"
+                title="My Downloads"
+                text="Movies on this phone: watch them offline or save them."
+                icon={<DownloadIcon className="size-6" />}
+                tone="bg-violet-100 text-violet-700 dark:bg-violet-950 dark:text-violet-300"
               />
               {!subscribed && (
                 <QuickCard

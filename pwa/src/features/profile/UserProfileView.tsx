@@ -8,7 +8,7 @@ import { Badge } from '../../components/ui/Badge.tsx';
 import { Button, LinkButton } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { cn } from '../../components/ui/cn.ts';
-import { DownloadIcon, LogOutIcon, SmartphoneIcon } from '../../components/ui/icons.tsx';
+import { LogOutIcon, SmartphoneIcon } from '../../components/ui/icons.tsx';
 import { Input, PasswordInput } from '../../components/ui/Input.tsx';
 import { api, errorMessage } from '../../lib/api.ts';
 import { DAYS_REMAINING_WARNING } from '../../lib/constants.ts';
@@ -20,6 +20,7 @@ import { useLogout } from '../auth/useLogout.ts';
 import { PaymentHistoryList } from '../payments/PaymentHistoryList.tsx';
 import { FREE_BENEFITS, SUBSCRIBER_BENEFITS } from './benefits.ts';
 import { BenefitList } from './BenefitList.tsx';
+import { DownloadsTab } from './DownloadsTab.tsx';
 
 const TABS = ['Profile', 'Subscription', 'Downloads', 'Security'] as const;
 
@@ -165,19 +166,6 @@ function SubscriptionTab({ user }: { user: UserProfile }) {
   );
 }
 
-function DownloadsTab() {
-  return (
-    <Card className="flex flex-col items-center py-12 text-center">
-      <DownloadIcon className="size-10 text-stone-400" />
-      <p className="mt-4 text-lg font-semibold">No downloads yet</p>
-      <p className="mt-1 text-stone-600 dark:text-stone-400">Movies you download will be listed here.</p>
-      <LinkButton to="/movies" className="mt-6">
-        Browse Movies
-      </LinkButton>
-    </Card>
-  );
-}
-
 function SecurityTab({ user }: { user: UserProfile }) {
   const [currentPassword, setCurrent] = useState('');
   const [newPassword, setNew] = useState('');
@@ -262,17 +250,21 @@ export function UserProfileView() {
   const profile = useUserProfile();
   const { logout, pending } = useLogout();
   const user = profile.data;
+  const membership =
+    user && (user.subscriptionPlan && user.isSubscribed ? `${user.subscriptionPlan} Member` : 'Free Trial');
 
   return (
     <div className="min-h-screen">
       <AppHeader>
-        {user && (
-          <Badge tone="brand">
-            {user.subscriptionPlan && user.isSubscribed ? `${user.subscriptionPlan} Member` : 'Free Trial'}
+        {membership && (
+          // On narrow phones the badge sits under the title instead, so the header never widens the page.
+          <Badge tone="brand" className="max-sm:hidden">
+            {membership}
           </Badge>
         )}
-        <Button variant="ghost" size="sm" onClick={() => void logout()} loading={pending}>
-          <LogOutIcon className="size-4" /> Logout
+        <Button variant="ghost" size="sm" onClick={() => void logout()} loading={pending} aria-label="Logout">
+          <LogOutIcon className="size-4" />
+          <span className="hidden sm:inline">Logout</span>
         </Button>
       </AppHeader>
       <main id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
@@ -285,7 +277,12 @@ export function UserProfileView() {
         )}
         {user && (
           <>
-            <p className="mt-1 text-stone-600 dark:text-stone-400">{user.email}</p>
+            <p className="mt-1 flex flex-wrap items-center gap-2 break-all text-stone-600 dark:text-stone-400">
+              {user.email}
+              <Badge tone="brand" className="sm:hidden">
+                {membership}
+              </Badge>
+            </p>
             <TabGroup className="mt-6">
               <TabList className="flex gap-1 overflow-x-auto rounded-xl bg-stone-100 p-1 dark:bg-stone-800">
                 {TABS.map((name) => (
@@ -293,7 +290,7 @@ export function UserProfileView() {
                     key={name}
                     className={({ selected, focus }) =>
                       cn(
-                        'flex-1 whitespace-nowrap rounded-lg px-3 py-2 text-sm font-semibold transition-colors focus:outline-none',
+                        'flex-1 whitespace-nowrap rounded-lg px-1.5 py-2 text-sm sm:px-3 font-semibold transition-colors focus:outline-none',
                         selected
                           ? 'bg-white text-stone-950 shadow dark:bg-stone-950 dark:text-white'
                           : 'text-stone-600 hover:text-stone-900 dark:text-stone-300 dark:hover:text-white',

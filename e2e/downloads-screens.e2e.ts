@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatBytes } from '../shared/src/format.ts';
+import { apiCall, signInAdmin } from './support/api.ts';
+import { launchBrowser, login, newContext, newUser, register } from './support/browser.ts';
+import {
+  addMovie,
+  browserSession,
+  createPlan,
+  hasMovieFile,
+  localRecord,
+  putLocalDownload,
+  smallMovie,
+} from './support/downloads.ts';
+import { controlledByServiceWorker } from './support/service-worker.ts';
+
+let browser: Browser;
+let admin: { token: string; deviceId: string };
+let planId: string;
+const clip = smallMovie('Filamu e2e');
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  admin = await signInAdmin();
+  planId = await createPlan(admin, `Downloads e2e ${Date.now().toString(36)}`);
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The value beside a label in a `<dl>`. */
+function rowValue(scope: Locator, label: string): Promise<string> {
+  return scope.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd').innerText();
+}
+
+/** Nothing is wider than a 360 px phone (no sideways scrolling). */
+async function fitsNarrowPhone(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 360, height: 780 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.setViewportSize({ width: 390, height: 844 });
+}
+
+async function registerAndOpen(page: Page, path: string): Promise<ReturnType<typeof newUser>> {
+  const user = newUser();
+  await register(page, user);
+  await page.waitForURL('**/subscription');
+  await page.goto(path);
+  return user;
+}
+
+describe('Download stats and history', () => {
+  it('shows the server’s stats on the dashboard and the history in the profile, with Re-download only where allowed', async () => {
+    const title = (name: string) => `${name} ${Date.now().toString(36)}`;
+    const done = { title: title('Kampala Nights'), id: '' };
+    const partial = { title: title('Lake Victoria Story'), id: '' };
+    done.id = await addMovie(admin, { title: done.title, category: 'Kinayuganda', bytes: clip, planIds: [planId] });
+    partial.id = await addMovie(admin, {
+      title: partial.title,
+      category: 'Kinayuganda',
+      bytes: clip,
+      planIds: [planId],
+    });
+
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    try {
+      const user = await registerAndOpen(page, '/dashboard');
+      await page.getByRole('heading', { name: `Welcome, ${user.fullName}` }).waitFor();
+      const stats = page.getByRole('region', { name: 'Download Stats' });
+      await stats.getByText('Never').waitFor();
+      expect(await rowValue(stats, 'Movies downloaded')).toBe('0');
+      expect(await rowValue(stats, 'Storage used')).toBe('0 Bytes');
+
+      // One finished download and one at 40 %, made through the API as this browser's session.
+      const session = await browserSession(page);
+      await apiCall(`/admin/subscribers/${session.userId}/manage-subscription`, {
+        method: 'PUT',
+        ...admin,
+        body: { action: 'activate_extend', subscription_plan_id: planId },
+      });
+      const as = { token: session.token, deviceId: session.deviceId };
+      const grant = (movieId: string) =>
+        apiCall<{ downloadId: string }>('/users/movies/generate-download-url', {
+          method: 'POST',
+          ...as,
+          body: { movieId },
+        });
+      const first = await grant(done.id);
+      await apiCall(`/users/downloads/${first.downloadId}/complete`, {
+        method: 'PUT',
+        ...as,
+        body: { downloadedBytes: clip.length },
+      });
+      const second = await grant(partial.id);
+      const part = Math.floor(clip.length * 0.4);
+      await apiCall(`/users/downloads/${second.downloadId}/progress`, {
+        method: 'PUT',
+        ...as,
+        body: { downloadedBytes: part, totalBytes: clip.length },
+      });
+
+      // Within seconds of the saved profile: the screen still loads it again and shows the subscription.
+      await page.reload();
+      await page.getByText('Ends 12/31/2030').waitFor();
+      await stats.getByText('0 hours ago').waitFor();
+      expect(await rowValue(stats, 'Movies downloaded')).toBe('1');
+      expect(await rowValue(stats, 'Storage used')).toBe(formatBytes(clip.length));
+
+      await page.getByRole('link', { name: 'Downloads', exact: true }).click();
+      await page.waitForURL('**/downloads');
+      await page.getByRole('heading', { name: 'My Downloads' }).waitFor();
+
+      await page.goto('/profile');
+      await page.getByRole('tab', { name: 'Downloads' }).click();
+      const doneRow = page.getByRole('listitem').filter({ hasText: done.title });
+      const partialRow = page.getByRole('listitem').filter({ hasText: partial.title });
+      await doneRow.getByText('Downloaded').waitFor();
+      await doneRow.getByText(formatBytes(clip.length)).waitFor();
+      expect(await doneRow.getByRole('button', { name: 'Re-download' }).isDisabled()).toBe(true);
+      await doneRow.getByText('Each movie downloads once per person, so it cannot be fetched again.').waitFor();
+      await partialRow.getByText(/^In progress · (39|40)%$/).waitFor();
+      await fitsNarrowPhone(page);
+
+      // Re-download resumes the unfinished one on this phone.
+      await partialRow.getByRole('button', { name: 'Re-download' }).click();
+      await partialRow.getByRole('link', { name: /Downloading on this phone|Play/ }).waitFor();
+      await page.goto('/downloads');
+      await page.getByRole('heading', { name: partial.title }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows an empty history with a link to the library', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    try {
+      await registerAndOpen(page, '/profile');
+      await page.getByRole('tab', { name: 'Downloads' }).click();
+      await page.getByText('No downloads yet').waitFor();
+      await page.getByRole('tabpanel').getByRole('link', { name: 'Browse Movies' }).click();
+      await page.waitForURL('**/movies');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('gives agents fixed empty stats without asking the server', async () => {
+    const email = `agent-dl-${Date.now().toString(36)}@filamu.test`;
+    const created = await apiCall<{ generatedPassword: string }>('/agents', {
+      method: 'POST',
+      ...admin,
+      body: {
+        full_name: 'Stats Agent',
+        phone: `07${String(Date.now()).slice(-8)}`,
+        email,
+        send_credentials_via: 'none',
+      },
+    });
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/download-stats')) asked.push(request.url());
+    });
+    try {
+      await login(page, email, created.generatedPassword, 'agent');
+      await page.getByRole('heading', { name: 'Welcome, Stats Agent' }).waitFor();
+      const stats = page.getByRole('region', { name: 'Download Stats' });
+      expect(await rowValue(stats, 'Movies downloaded')).toBe('0');
+      expect(await rowValue(stats, 'Storage used')).toBe('0 Bytes');
+      expect(await rowValue(stats, 'Last download')).toBe('Never');
+      await page.reload();
+      await page.getByRole('heading', { name: 'Welcome, Stats Agent' }).waitFor();
+      expect(asked).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('Downloads on this phone', () => {
+  it('lists them offline, plays a finished one, saves it, cancels and deletes', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    try {
+      await registerAndOpen(page, '/downloads');
+      await controlledByServiceWorker(page);
+      await page.getByText('No movies on this phone yet').waitFor();
+
+      const { userId } = await browserSession(page);
+      const finished = localRecord(
+        userId,
+        { movieId: randomUUID(), title: 'Offline Test Movie', size: clip.length },
+        { state: 'complete', committed: clip.length, completedAt: Date.now(), reportedComplete: true },
+      );
+      const paused = localRecord(
+        userId,
+        { movieId: randomUUID(), title: 'Half Way Movie', size: 1_000_000 },
+        { state: 'paused', committed: 400_000 },
+      );
+      await putLocalDownload(page, finished, clip);
+      await putLocalDownload(page, paused);
+
+      await context.setOffline(true);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Offline Test Movie' }).waitFor();
+      await page.getByText('Used by Filamu').waitFor();
+
+      const half = page.getByRole('progressbar', { name: 'Half Way Movie' });
+      expect(await half.getAttribute('aria-valuenow')).toBe('40');
+      const halfItem = page.getByRole('article', { name: 'Half Way Movie' });
+      await halfItem.getByText('Paused').waitFor();
+      await halfItem.getByText(`${formatBytes(400_000)} of ${formatBytes(1_000_000)}`).waitFor();
+      await halfItem.getByRole('button', { name: 'Resume Half Way Movie' }).waitFor();
+
+      const item = page.getByRole('article', { name: 'Offline Test Movie' });
+      expect(await page.getByRole('progressbar', { name: 'Offline Test Movie' }).getAttribute('aria-valuenow')).toBe(
+        '100',
+      );
+      await item.getByText('Downloaded').waitFor();
+      await fitsNarrowPhone(page);
+
+      // Save to phone through the file picker: streamed into the chosen file.
+      await page.evaluate(() => {
+        Object.defineProperty(window, 'showSaveFilePicker', {
+          configurable: true,
+          value: async ({ suggestedName }: { suggestedName: string }) =>
+            (await navigator.storage.getDirectory()).getFileHandle(`saved-${suggestedName}`, { create: true }),
+        });
+      });
+      await item.getByRole('button', { name: 'Save to phone' }).click();
+      await page.getByText('Saved to your phone').waitFor();
+      const savedSize = await page.evaluate(async () => {
+        const handle = await (await navigator.storage.getDirectory()).getFileHandle('saved-Offline Test Movie.mp4');
+        return (await handle.getFile()).size;
+      });
+      expect(savedSize).toBe(clip.length);
+
+      // Without the picker: a download of the file under its name.
+      await page.evaluate(() => {
+        Object.defineProperty(window, 'showSaveFilePicker', { configurable: true, value: undefined });
+      });
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        item.getByRole('button', { name: 'Save to phone' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('Offline Test Movie.mp4');
+      expect(readFileSync(await download.path()).length).toBe(clip.length);
+
+      // Play, offline, from the file on disk; the video is seekable.
+      await item.getByRole('link', { name: 'Play' }).click();
+      await page.waitForURL(`**/downloads/${finished.movieId}/play`);
+      await page.getByRole('heading', { name: 'Offline Test Movie' }).waitFor();
+      await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 1);
+      const video = await page.evaluate(async () => {
+        const element = document.querySelector('video')!;
+        const seeked = new Promise((resolve) => element.addEventListener('seeked', resolve, { once: true }));
+        element.currentTime = 2;
+        await seeked;
+        return { src: element.src, duration: element.duration, at: element.currentTime };
+      });
+      expect(video.src.startsWith('blob:')).toBe(true);
+      expect(video.duration).toBeCloseTo(3, 0);
+      expect(video.at).toBeCloseTo(2, 0);
+      await fitsNarrowPhone(page);
+      await page.getByRole('link', { name: 'Back to My Downloads' }).click();
+      await page.waitForURL('**/downloads');
+
+      await page.getByRole('button', { name: 'Cancel Half Way Movie' }).click();
+      await page
+        .getByRole('dialog', { name: 'Cancel this download?' })
+        .getByRole('button', { name: 'Cancel download' })
+        .click();
+      await page.getByRole('heading', { name: 'Half Way Movie' }).waitFor({ state: 'detached' });
+
+      await page.getByRole('button', { name: 'Delete Offline Test Movie' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete from this phone?' });
+      await dialog.getByText('it cannot be downloaded again').waitFor();
+      await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.getByText('No movies on this phone yet').waitFor();
+      expect(await hasMovieFile(page, finished.key)).toBe(false);
+
+      await page.goto(`/downloads/${finished.movieId}/play`);
+      await page.getByText('This movie is not on this phone').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import { contracts, formatBytes, formatLastDownload, type DownloadStats } from '@filamu/shared';
+import { useQuery } from '@tanstack/react-query';
+import { Button } from '../../components/ui/Button.tsx';
+import { Card, CardTitle } from '../../components/ui/Card.tsx';
+import { api, errorMessage } from '../../lib/api.ts';
+import { isOfflineError } from '../../lib/offline.ts';
+import { queryKeys } from '../../lib/query-client.ts';
+import { Row } from './Row.tsx';
+
+/** SPEC §2: agents get fixed empty stats and no stats call is made. */
+const AGENT_STATS: DownloadStats['summary'] = { totalMoviesDownloaded: 0, totalStorageUsed: 0, lastDownloadDate: null };
+
+/** SPEC §2 Download Stats: movies downloaded, storage used, last download (Never / 'N hours ago' / a date). */
+export function DownloadStatsCard({ isAgent }: { isAgent: boolean }) {
+  const stats = useQuery({
+    queryKey: queryKeys.downloadStats,
+    queryFn: () => api(contracts.downloads.downloadStats),
+    enabled: !isAgent,
+  });
+  const summary = isAgent ? AGENT_STATS : stats.data?.summary;
+  const offline = !summary && (stats.fetchStatus === 'paused' || isOfflineError(stats.error));
+
+  return (
+    <Card role="region" aria-labelledby="download-stats" aria-busy={(!summary && !stats.isError) || undefined}>
+      <CardTitle id="download-stats">Download Stats</CardTitle>
+      {summary ? (
+        <dl className="mt-3 divide-y divide-stone-200 text-sm dark:divide-stone-800">
+          <Row label="Movies downloaded">{summary.totalMoviesDownloaded}</Row>
+          <Row label="Storage used">{formatBytes(summary.totalStorageUsed)}</Row>
+          <Row label="Last download">{formatLastDownload(summary.lastDownloadDate, new Date())}</Row>
+        </dl>
+      ) : offline ? (
+        <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">Your stats load when you are back online.</p>
+      ) : stats.isError ? (
+        <div role="alert" className="mt-3 text-sm">
+          <p className="text-red-700 dark:text-red-400">
+            Error: {errorMessage(stats.error, 'Could not load your download stats.')}
+          </p>
+          <Button size="sm" variant="outline" className="mt-3" onClick={() => void stats.refetch()}>
+            Retry
+          </Button>
+        </div>
+      ) : (
+        <div className="mt-3 space-y-3" aria-hidden="true">
+          {[0, 1, 2].map((i) => (
+            <div key={i} className="h-6 animate-pulse rounded bg-stone-200 dark:bg-stone-800" />
+          ))}
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,58 @@
+import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
+import { LinkButton } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { DownloadIcon, FilmIcon } from '../../components/ui/icons.tsx';
+import { PageSpinner } from '../../components/ui/Spinner.tsx';
+import { DownloadItem } from './components/DownloadItem.tsx';
+import { StorageSummary } from './components/StorageSummary.tsx';
+import { displayOrder } from './describe.ts';
+import { useLocalDownloads } from './hooks.ts';
+import { useDownloadsStore } from './manager.ts';
+import { useDownloadManager } from './useDownloadManager.ts';
+
+/** /downloads: every download on this phone, from IndexedDB — works without a connection. */
+export default function DownloadsPage() {
+  useDownloadManager();
+  const downloads = displayOrder(useLocalDownloads());
+  const loaded = useDownloadsStore((s) => s.loaded);
+
+  return (
+    <div className="min-h-screen">
+      <AccountHeader />
+      <main id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h1 className="text-3xl font-extrabold tracking-tight">My Downloads</h1>
+          <LinkButton to="/movies" variant="outline" size="sm">
+            <FilmIcon className="size-4" /> Browse Movies
+          </LinkButton>
+        </div>
+        <p className="mt-1 text-stone-600 dark:text-stone-400">Movies on this phone play without internet.</p>
+
+        <div className="mt-6">
+          <StorageSummary />
+        </div>
+
+        {!loaded ? (
+          <PageSpinner label="Loading your downloads" />
+        ) : downloads.length === 0 ? (
+          <Card className="mt-6 flex flex-col items-center py-12 text-center">
+            <DownloadIcon className="size-10 text-stone-400" />
+            <p className="mt-4 text-lg font-semibold">No movies on this phone yet</p>
+            <p className="mt-1 text-stone-600 dark:text-stone-400">
+              Download a movie from the library and it appears here, ready to watch offline.
+            </p>
+            <LinkButton to="/movies" className="mt-6">
+              Browse Movies
+            </LinkButton>
+          </Card>
+        ) : (
+          <ul aria-label="Downloads on this phone" className="mt-6 space-y-4">
+            {downloads.map((record) => (
+              <DownloadItem key={record.key} record={record} />
+            ))}
+          </ul>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import { formatBytes } from '@filamu/shared';
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
+import { LinkButton } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { ArrowLeftIcon, FilmIcon } from '../../components/ui/icons.tsx';
+import { PageSpinner } from '../../components/ui/Spinner.tsx';
+import type { LocalDownload } from './engine/record.ts';
+import { useLocalDownload } from './hooks.ts';
+import { openMovieFile, useDownloadsStore } from './manager.ts';
+import { percentOf } from './movie-action.ts';
+import { useDownloadManager } from './useDownloadManager.ts';
+
+function NotHere({ title, text }: { title: string; text: string }) {
+  return (
+    <Card role="status" className="flex flex-col items-center py-12 text-center">
+      <FilmIcon className="size-10 text-stone-400" />
+      <p className="mt-4 text-lg font-semibold">{title}</p>
+      <p className="mt-1 max-w-md text-stone-600 dark:text-stone-400">{text}</p>
+      <LinkButton to="/downloads" className="mt-6">
+        My Downloads
+      </LinkButton>
+    </Card>
+  );
+}
+
+/** Plays the file on disk through an object URL (seekable, no network); the URL is revoked on leaving. */
+function Player({ record }: { record: LocalDownload }) {
+  const [src, setSrc] = useState<string | null>(null);
+  const [missing, setMissing] = useState(false);
+
+  useEffect(() => {
+    let url: string | null = null;
+    let alive = true;
+    openMovieFile(record.movieId)
+      .then((file) => {
+        if (!alive) return;
+        if (file.size === 0) return setMissing(true);
+        url = URL.createObjectURL(file);
+        setSrc(url);
+      })
+      .catch(() => alive && setMissing(true));
+    return () => {
+      alive = false;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [record.movieId]);
+
+  if (missing) {
+    return (
+      <NotHere
+        title="The movie file is not on this phone"
+        text="The browser may have cleared it to free space. Delete it from My Downloads to tidy up."
+      />
+    );
+  }
+  if (!src) return <PageSpinner label="Opening the movie" />;
+  return (
+    <video
+      src={src}
+      controls
+      playsInline
+      preload="metadata"
+      aria-label={record.title}
+      className="aspect-video w-full rounded-2xl bg-black"
+    />
+  );
+}
+
+/** /downloads/:movieId/play: watch a downloaded movie offline. */
+export default function PlayPage() {
+  useDownloadManager();
+  const { movieId = '' } = useParams();
+  const record = useLocalDownload(movieId);
+  const loaded = useDownloadsStore((s) => s.loaded);
+
+  let body;
+  if (!loaded) body = <PageSpinner label="Loading your downloads" />;
+  else if (!record || record.state === 'cancelled') {
+    body = (
+      <NotHere
+        title="This movie is not on this phone"
+        text="Only movies downloaded to this phone can play here without internet."
+      />
+    );
+  } else if (record.state !== 'complete') {
+    body = (
+      <NotHere
+        title="Still downloading"
+        text={`${record.title} is ${percentOf(record.committed, record.size)}% downloaded. It plays here once it is finished.`}
+      />
+    );
+  } else body = <Player key={record.key} record={record} />;
+
+  return (
+    <div className="min-h-screen">
+      <AccountHeader />
+      <main id="main" className="mx-auto max-w-4xl px-4 py-6 sm:px-6">
+        <Link
+          to="/downloads"
+          className="inline-flex items-center gap-2 rounded-lg py-1 text-sm font-semibold text-stone-700 hover:text-stone-950 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-stone-300 dark:hover:text-white"
+        >
+          <ArrowLeftIcon className="size-4" /> Back to My Downloads
+        </Link>
+        <h1 className="mt-3 break-words text-2xl font-extrabold tracking-tight sm:text-3xl">
+          {record?.title ?? 'Play'}
+        </h1>
+        {record?.state === 'complete' && (
+          <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+            {record.category} · {formatBytes(record.size)} · on this phone
+          </p>
+        )}
+        <div className="mt-5">{body}</div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import { formatBytes } from '@filamu/shared';
+import { cn } from '../../../components/ui/cn.ts';
+import { formatSpeed, formatTimeLeft, stateWords } from '../describe.ts';
+import type { LocalDownload } from '../engine/record.ts';
+import { useLiveFigures } from '../hooks.ts';
+import { percentOf } from '../movie-action.ts';
+import { DownloadActions } from './DownloadActions.tsx';
+
+const TONE: Partial<Record<LocalDownload['state'], string>> = {
+  complete: 'text-green-700 dark:text-green-400',
+  failed: 'text-red-700 dark:text-red-400',
+  'needs-space': 'text-red-700 dark:text-red-400',
+  'waiting-network': 'text-amber-700 dark:text-amber-400',
+  'needs-url': 'text-amber-700 dark:text-amber-400',
+};
+
+/** One download on this device: title, state in words, progress, live speed and time left, and its actions. */
+export function DownloadItem({ record }: { record: LocalDownload }) {
+  const live = useLiveFigures(record.movieId);
+  const complete = record.state === 'complete';
+  const received = complete ? record.size : Math.min(record.size, Math.max(record.committed, live?.received ?? 0));
+  const percent = complete ? 100 : percentOf(received, record.size);
+  const speed = record.state === 'downloading' && live ? live.speedBps : 0;
+  const titleId = `download-title-${record.movieId}`;
+
+  return (
+    <li>
+      <article
+        aria-labelledby={titleId}
+        className="rounded-2xl border border-stone-200 bg-white p-4 shadow-sm dark:border-stone-800 dark:bg-stone-900"
+      >
+        <h2 id={titleId} className="break-words text-base font-bold">
+          {record.title}
+        </h2>
+        <p className={cn('mt-0.5 text-sm font-medium', TONE[record.state] ?? 'text-stone-600 dark:text-stone-400')}>
+          {stateWords(record)}
+        </p>
+
+        <div
+          role="progressbar"
+          aria-labelledby={titleId}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+          aria-valuetext={`${percent}%, ${formatBytes(received)} of ${formatBytes(record.size)}`}
+          className="mt-3 h-2 overflow-hidden rounded-full bg-stone-200 dark:bg-stone-800"
+        >
+          <div
+            className={cn(
+              'h-full rounded-full transition-[width]',
+              complete ? 'bg-green-600 dark:bg-green-500' : 'bg-brand-600 dark:bg-brand-500',
+            )}
+            style={{ width: `${percent}%` }}
+          />
+        </div>
+        <p className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-sm tabular-nums text-stone-600 dark:text-stone-400">
+          <span className="font-semibold text-stone-900 dark:text-stone-100">{percent}%</span>
+          <span>
+            {formatBytes(received)} of {formatBytes(record.size)}
+          </span>
+          {speed > 0 && <span>{formatSpeed(speed)}</span>}
+          {speed > 0 && <span>{formatTimeLeft((record.size - received) / speed)}</span>}
+        </p>
+
+        <div className="mt-3">
+          <DownloadActions record={record} />
+        </div>
+      </article>
+    </li>
+  );
+}

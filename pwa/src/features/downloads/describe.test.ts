@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { displayOrder, formatSpeed, formatTimeLeft, stateWords } from './describe.ts';
+import { newDownload, type LocalDownload } from './engine/record.ts';
+
+function record(movieId: string, patch: Partial<LocalDownload>): LocalDownload {
+  const base = newDownload(
+    {
+      ownerId: 'user:u1',
+      movieId,
+      title: movieId,
+      category: 'Kinayuganda',
+      vj: 'N/A',
+      thumbnailUrl: null,
+      size: 100,
+      fileName: `${movieId}.mp4`,
+    },
+    0,
+  );
+  return { ...base, ...patch };
+}
+
+describe('downloads in words', () => {
+  it('names every state, with the reason where there is one', () => {
+    expect(stateWords({ state: 'waiting-network', message: null })).toBe('Waiting for network');
+    expect(stateWords({ state: 'needs-url', message: null })).toBe('Reconnecting');
+    expect(stateWords({ state: 'verifying', message: null })).toBe('Finishing');
+    expect(stateWords({ state: 'complete', message: null })).toBe('Downloaded');
+    expect(stateWords({ state: 'failed', message: 'Movie file is missing.' })).toBe('Failed: Movie file is missing.');
+    expect(stateWords({ state: 'needs-space', message: null })).toMatch(/^Not enough space/);
+  });
+
+  it('gives speed and time left', () => {
+    expect(formatSpeed(1536)).toBe('1.5 KB/s');
+    expect(formatTimeLeft(20)).toBe('Less than a minute left');
+    expect(formatTimeLeft(12 * 60)).toBe('12 min left');
+    expect(formatTimeLeft(65 * 60)).toBe('1 h 5 min left');
+    expect(formatTimeLeft(2 * 3600)).toBe('2 h left');
+  });
+
+  it('lists unfinished downloads first as queued, then finished ones newest first', () => {
+    const order = displayOrder([
+      record('old-done', { state: 'complete', createdAt: 1, completedAt: 10 }),
+      record('second', { state: 'paused', createdAt: 3 }),
+      record('new-done', { state: 'complete', createdAt: 2, completedAt: 20 }),
+      record('first', { state: 'downloading', createdAt: 2 }),
+    ]).map((r) => r.movieId);
+    expect(order).toEqual(['first', 'second', 'new-done', 'old-done']);
+  });
+});

@@ -1,0 +1,170 @@
+import { contracts, formatBytes, formatDate, type DownloadHistoryEntry } from '@filamu/shared';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { Badge, type BadgeTone } from '../../components/ui/Badge.tsx';
+import { Button, LinkButton } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { DownloadIcon, PlayIcon } from '../../components/ui/icons.tsx';
+import { api, errorMessage } from '../../lib/api.ts';
+import { isOfflineError } from '../../lib/offline.ts';
+import { queryClient, queryKeys } from '../../lib/query-client.ts';
+import { RESUMABLE_STATES } from '../downloads/engine/record.ts';
+import { useChecking, useLocalDownload } from '../downloads/hooks.ts';
+import { resumeDownload, startDownload } from '../downloads/manager.ts';
+import { useDownloadManager } from '../downloads/useDownloadManager.ts';
+
+const STATUS: Record<DownloadHistoryEntry['status'], { label: string; tone: BadgeTone }> = {
+  completed: { label: 'Downloaded', tone: 'success' },
+  downloading: { label: 'In progress', tone: 'info' },
+  starting: { label: 'Started', tone: 'info' },
+  paused: { label: 'Paused', tone: 'neutral' },
+  failed: { label: 'Failed', tone: 'danger' },
+  not_started: { label: 'Not started', tone: 'neutral' },
+};
+
+const linkClass =
+  'font-semibold text-brand-700 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-brand-300';
+
+/** Re-download for an unfinished download; a finished one is never fetched again (one download per movie). */
+function RowAction({ entry }: { entry: DownloadHistoryEntry }) {
+  const local = useLocalDownload(entry.movieId);
+  const checking = useChecking(entry.movieId);
+  const onPhone = local?.state === 'complete';
+  const noteId = `download-note-${entry.downloadId}`;
+
+  if (entry.status === 'completed' || onPhone) {
+    return (
+      <div className="flex flex-col items-start gap-1 sm:max-w-60 sm:items-end sm:text-right">
+        {onPhone ? (
+          <LinkButton to={`/downloads/${entry.movieId}/play`} size="sm" aria-describedby={noteId}>
+            <PlayIcon className="size-4" /> Play
+          </LinkButton>
+        ) : (
+          <Button size="sm" variant="outline" disabled aria-describedby={noteId}>
+            Re-download
+          </Button>
+        )}
+        <p id={noteId} className="text-xs text-stone-600 dark:text-stone-400">
+          {onPhone ? 'On this phone. ' : ''}Each movie downloads once per person, so it cannot be fetched again.
+        </p>
+      </div>
+    );
+  }
+  if (local && local.state !== 'cancelled' && !RESUMABLE_STATES.has(local.state)) {
+    return (
+      <Link to="/downloads" className={`${linkClass} text-sm`}>
+        Downloading on this phone
+      </Link>
+    );
+  }
+  const redownload = async () => {
+    if (local && RESUMABLE_STATES.has(local.state)) await resumeDownload(entry.movieId);
+    else {
+      await startDownload({
+        id: entry.movieId,
+        title: entry.movieTitle,
+        category: entry.category,
+        vj: 'N/A',
+        thumbnail_url: null,
+        size: entry.movieSize,
+      });
+    }
+    void queryClient.invalidateQueries({ queryKey: queryKeys.downloadHistory });
+  };
+  return (
+    <Button size="sm" onClick={() => void redownload()} loading={checking}>
+      <DownloadIcon className="size-4" /> Re-download
+    </Button>
+  );
+}
+
+function HistoryRow({ entry }: { entry: DownloadHistoryEntry }) {
+  const status = STATUS[entry.status];
+  return (
+    <li className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
+      <div className="min-w-0">
+        <p className="break-words font-semibold">{entry.movieTitle}</p>
+        <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-stone-600 dark:text-stone-400">
+          <span>{formatDate(entry.lastDownloadDate)}</span>
+          <span aria-hidden="true">·</span>
+          <span>{formatBytes(entry.movieSize)}</span>
+          <Badge tone={status.tone}>
+            {status.label}
+            {entry.status !== 'completed' && entry.progress > 0 ? ` · ${Math.floor(entry.progress)}%` : ''}
+          </Badge>
+        </p>
+      </div>
+      <RowAction entry={entry} />
+    </li>
+  );
+}
+
+/** Profile → Downloads (SPEC §2): this account's download history, from the server. */
+export function DownloadsTab() {
+  useDownloadManager();
+  const history = useQuery({
+    queryKey: queryKeys.downloadHistory,
+    queryFn: () => api(contracts.downloads.downloadHistory),
+  });
+  const downloads = history.data?.downloads;
+
+  if (!downloads) {
+    const offline = history.fetchStatus === 'paused' || isOfflineError(history.error);
+    return (
+      <Card className="py-8 text-center">
+        {history.isPending && !offline ? (
+          <p className="text-stone-600 dark:text-stone-400">Loading downloads...</p>
+        ) : (
+          <div role={offline ? 'status' : 'alert'}>
+            <p className={offline ? 'font-semibold' : 'font-semibold text-red-700 dark:text-red-400'}>
+              {offline
+                ? 'Your download history loads when you are back online.'
+                : `Failed to load downloads: ${errorMessage(history.error, 'Please try again.')}`}
+            </p>
+            <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+              Movies on this phone play offline from{' '}
+              <Link to="/downloads" className={linkClass}>
+                My Downloads
+              </Link>
+              .
+            </p>
+            {!offline && (
+              <Button size="sm" variant="outline" className="mt-4" onClick={() => void history.refetch()}>
+                Retry
+              </Button>
+            )}
+          </div>
+        )}
+      </Card>
+    );
+  }
+
+  if (downloads.length === 0) {
+    return (
+      <Card className="flex flex-col items-center py-12 text-center">
+        <DownloadIcon className="size-10 text-stone-400" />
+        <p className="mt-4 text-lg font-semibold">No downloads yet</p>
+        <p className="mt-1 text-stone-600 dark:text-stone-400">Movies you download will be listed here.</p>
+        <LinkButton to="/movies" className="mt-6">
+          Browse Movies
+        </LinkButton>
+      </Card>
+    );
+  }
+
+  return (
+    <Card>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-lg font-semibold">Download history</h2>
+        <Link to="/downloads" className={`${linkClass} text-sm`}>
+          My Downloads on this phone
+        </Link>
+      </div>
+      <ul className="mt-2 divide-y divide-stone-200 dark:divide-stone-800">
+        {downloads.map((entry) => (
+          <HistoryRow key={entry.downloadId} entry={entry} />
+        ))}
+      </ul>
+    </Card>
+  );
+}
