@@ -3,28 +3,23 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBytes } from '../shared/src/format.ts';
-import { apiCall, signInAdmin } from './support/api.ts';
+import { apiCall } from './support/api.ts';
 import { launchBrowser, login, newContext, newUser, register } from './support/browser.ts';
-import {
-  addMovie,
-  browserSession,
-  createPlan,
-  hasMovieFile,
-  localRecord,
-  putLocalDownload,
-  smallMovie,
-} from './support/downloads.ts';
+import { browserSession, hasMovieFile, localRecord, putLocalDownload, smallMovie } from './support/downloads.ts';
+import { adminSession, createPlan, uploadMovie } from './support/seed.ts';
 import { controlledByServiceWorker } from './support/service-worker.ts';
 
 let browser: Browser;
 let admin: { token: string; deviceId: string };
 let planId: string;
+const addMovie = async (movie: { title: string; bytes: Buffer }) =>
+  (await uploadMovie(movie.bytes, { title: movie.title, category: 'Kinayuganda', planIds: [planId] })).id;
 const clip = smallMovie('Filamu e2e');
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  admin = await signInAdmin();
-  planId = await createPlan(admin, `Downloads e2e ${Date.now().toString(36)}`);
+  admin = await adminSession();
+  planId = (await createPlan()).id;
 });
 
 afterAll(async () => {
@@ -56,13 +51,8 @@ describe('Download stats and history', () => {
     const title = (name: string) => `${name} ${Date.now().toString(36)}`;
     const done = { title: title('Kampala Nights'), id: '' };
     const partial = { title: title('Lake Victoria Story'), id: '' };
-    done.id = await addMovie(admin, { title: done.title, category: 'Kinayuganda', bytes: clip, planIds: [planId] });
-    partial.id = await addMovie(admin, {
-      title: partial.title,
-      category: 'Kinayuganda',
-      bytes: clip,
-      planIds: [planId],
-    });
+    done.id = await addMovie({ title: done.title, bytes: clip });
+    partial.id = await addMovie({ title: partial.title, bytes: clip });
 
     const context = await newContext(browser);
     const page = await context.newPage();

@@ -1,66 +1,11 @@
 import { generateDemoMovie } from '../../api/demo/media/index.ts';
 import { newDownload, type LocalDownload } from '../../pwa/src/features/downloads/engine/record.ts';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { apiCall } from './api.ts';
-import { baseURL } from './browser.ts';
-
-type Admin = { token: string; deviceId: string };
 
 /** A small, real H.264/MP4 clip (3 s) that Chromium can play. */
 export function smallMovie(title: string): Buffer {
   return generateDemoMovie({ title, palette: [[20, 40, 90] as const, [200, 90, 20] as const], seconds: 3 }).bytes;
-}
-
-export async function createPlan(admin: Admin, name: string): Promise<string> {
-  const { plan } = await apiCall<{ plan: { id: string } }>('/admin/subscription-plans', {
-    method: 'POST',
-    ...admin,
-    body: {
-      plan_name: name,
-      price_ugx: 1000,
-      description: '',
-      features: ['Downloads'],
-      global_expiry_date: '2030-12-31T23:59',
-    },
-  });
-  return plan.id;
-}
-
-/** Uploads `bytes` as a movie the way the admin screen does, attached to `planIds`; returns the movie id. */
-export async function addMovie(
-  admin: Admin,
-  movie: { title: string; category: 'Kinayuganda' | 'English'; bytes: Buffer; planIds: string[] },
-): Promise<string> {
-  const link = await apiCall<{ s3Key: string; presignedUrl: string; headers: Record<string, string> }>(
-    '/admin/movies/generate-upload-url',
-    {
-      method: 'POST',
-      ...admin,
-      body: { fileName: 'movie.mp4', fileType: 'video/mp4', fileSize: movie.bytes.length, folder: 'movies' },
-    },
-  );
-  const headers = Object.fromEntries(
-    Object.entries(link.headers).filter(([name]) => name.toLowerCase() !== 'content-length'),
-  );
-  const put = await fetch(new URL(link.presignedUrl, `${baseURL()}/`), {
-    method: 'PUT',
-    headers,
-    body: new Uint8Array(movie.bytes),
-  });
-  if (!put.ok) throw new Error(`upload → ${put.status}: ${await put.text()}`);
-  const { id } = await apiCall<{ id: string }>('/admin/movies', {
-    method: 'POST',
-    ...admin,
-    body: {
-      title: movie.title,
-      category: movie.category,
-      vj: 'VJ Test',
-      movieS3Key: link.s3Key,
-      size: movie.bytes.length,
-      planIds: movie.planIds,
-    },
-  });
-  return id;
 }
 
 /** The signed-in person's token, device id and user id, as the PWA saved them. */
@@ -134,4 +79,95 @@ export async function hasMovieFile(page: Page, key: string): Promise<boolean> {
     },
     `${key.replaceAll(':', '_')}.bin`,
   );
+}
+
+export function movieBytes(size: number): Buffer {
+  // An MP4 file type box first: the server checks magic bytes when a movie is saved.
+  const head = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12)]);
+  return Buffer.concat([head, randomBytes(size - head.length)]);
+}
+
+export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+export interface PageRecord {
+  state: string;
+  committed: number;
+  size: number;
+  etag: string | null;
+  url: string | null;
+  engine: string;
+  resumes: number;
+  bytesFromNetwork: number;
+  reportedComplete: boolean;
+  message: string | null;
+}
+
+/** This device's record of a movie, read from IndexedDB in the page. */
+export function readRecord(page: Page, movieId: string): Promise<PageRecord | null> {
+  return page.evaluate(async (movieId) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('filamu-downloads');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    try {
+      if (!db.objectStoreNames.contains('downloads')) return null;
+      const all = await new Promise<Array<PageRecord & { movieId: string }>>((resolve, reject) => {
+        const request = db.transaction('downloads').objectStore('downloads').getAll();
+        request.onsuccess = () => resolve(request.result as Array<PageRecord & { movieId: string }>);
+        request.onerror = () => reject(request.error);
+      });
+      return all.find((r) => r.movieId === movieId) ?? null;
+    } finally {
+      db.close();
+    }
+  }, movieId);
+}
+
+export async function waitForRecord(
+  page: Page,
+  movieId: string,
+  done: (record: PageRecord) => boolean,
+  timeoutMs = 60_000,
+): Promise<PageRecord> {
+  const deadline = Date.now() + timeoutMs;
+  let last: PageRecord | null = null;
+  while (Date.now() < deadline) {
+    last = await readRecord(page, movieId).catch(() => null);
+    if (last && done(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`record of ${movieId} did not get there; last: ${JSON.stringify(last)}`);
+}
+
+/** SHA-256 of the movie's file in OPFS (read in 8 MiB slices, hashed in the test runner). */
+export async function opfsSha256(page: Page, movieId: string): Promise<{ size: number; sha: string }> {
+  const hash = createHash('sha256');
+  const slice = 8 * 1024 * 1024;
+  let offset = 0;
+  let size!: number;
+  for (;;) {
+    const part = await page.evaluate(
+      async ({ movieId, offset, slice }) => {
+        const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('downloads');
+        for await (const [name, handle] of dir as unknown as AsyncIterable<[string, FileSystemFileHandle]>) {
+          if (!name.includes(movieId)) continue;
+          const file = await handle.getFile();
+          const bytes = new Uint8Array(await file.slice(offset, offset + slice).arrayBuffer());
+          let binary = '';
+          for (let i = 0; i < bytes.length; i += 0x8000)
+            binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+          return { size: file.size, base64: btoa(binary) };
+        }
+        return { size: -1, base64: '' };
+      },
+      { movieId, offset, slice },
+    );
+    size = part.size;
+    const bytes = Buffer.from(part.base64, 'base64');
+    hash.update(bytes);
+    offset += bytes.length;
+    if (bytes.length < slice || size < 0) break;
+  }
+  return { size, sha: hash.digest('hex') };
 }

@@ -13,7 +13,6 @@ import { formatGb } from './format.ts';
 import type { LibraryReturn } from './MovieCard.tsx';
 import { MovieThumbnail } from './MovieThumbnail.tsx';
 import { useMovie } from './queries.ts';
-import { useDownloadManager } from './use-download-manager.ts';
 
 /** The library the person came from (same search and section), or the whole library. */
 function useLibraryUrl(): string {
@@ -96,7 +95,6 @@ function MovieDetails({ movie }: { movie: UserMovie }) {
 }
 
 export default function MovieDetailPage() {
-  useDownloadManager();
   const { id = '' } = useParams();
   const libraryUrl = useLibraryUrl();
   const movie = useMovie(id);

@@ -13,7 +13,6 @@ import { MovieSection, SECTIONS } from './MovieSection.tsx';
 import { ProgressBar } from './ProgressBar.tsx';
 import { useKinayugandaProgress, useLibrary, type LibraryFilter } from './queries.ts';
 import { SearchBox } from './SearchBox.tsx';
-import { useDownloadManager } from './use-download-manager.ts';
 
 /** SPEC §9: skeleton count. */
 export const SKELETON_COUNT = 8;
@@ -99,7 +98,6 @@ function resultsSummary(list: UserMovieList, category: MovieCategoryName | null)
 }
 
 export default function MovieLibraryPage() {
-  useDownloadManager();
   const [params, setParams] = useSearchParams();
   const search = parseSearch(params.get('search'));
   const category = parseCategory(params.get('category'));

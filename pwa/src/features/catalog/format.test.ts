@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TYPICAL_3G_BPS } from './estimates.ts';
+import { TYPICAL_3G_BPS } from '../downloads/estimates.ts';
 import { formatDuration, formatEstimate, formatGb, formatSpeed, vjLabel } from './format.ts';
 
 describe('formatGb', () => {

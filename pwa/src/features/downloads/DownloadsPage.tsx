@@ -8,11 +8,9 @@ import { StorageSummary } from './components/StorageSummary.tsx';
 import { displayOrder } from './describe.ts';
 import { useLocalDownloads } from './hooks.ts';
 import { useDownloadsStore } from './manager.ts';
-import { useDownloadManager } from './useDownloadManager.ts';
 
 /** /downloads: every download on this phone, from IndexedDB — works without a connection. */
 export default function DownloadsPage() {
-  useDownloadManager();
   const downloads = displayOrder(useLocalDownloads());
   const loaded = useDownloadsStore((s) => s.loaded);
 

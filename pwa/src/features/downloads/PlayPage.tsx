@@ -10,7 +10,6 @@ import type { LocalDownload } from './engine/record.ts';
 import { useLocalDownload } from './hooks.ts';
 import { openMovieFile, useDownloadsStore } from './manager.ts';
 import { percentOf } from './movie-action.ts';
-import { useDownloadManager } from './useDownloadManager.ts';
 
 function NotHere({ title, text }: { title: string; text: string }) {
   return (
@@ -70,7 +69,6 @@ function Player({ record }: { record: LocalDownload }) {
 
 /** /downloads/:movieId/play: watch a downloaded movie offline. */
 export default function PlayPage() {
-  useDownloadManager();
   const { movieId = '' } = useParams();
   const record = useLocalDownload(movieId);
   const loaded = useDownloadsStore((s) => s.loaded);

@@ -20,6 +20,7 @@ import {
 } from './engine/store.ts';
 import type { WorkerCommand } from './engine/worker-protocol.ts';
 import { abortBackground, backgroundOptedIn, reattachBackground, startInBackground } from './background.ts';
+import { spaceVerdict } from './estimates.ts';
 import { grantRefusal } from './refusals.ts';
 
 /**
@@ -118,7 +119,9 @@ function onMessage(message: ChannelMessage): void {
     }
     case 'unauthorized':
       // Only the server's word that the session is invalid signs out; the API client does that on 401.
-      void api(contracts.auth.profile).catch(() => undefined);
+      void api(
+        useSessionStore.getState().kind === 'agent' ? contracts.auth.agentProfile : contracts.auth.profile,
+      ).catch(() => undefined);
       return;
     case 'kick':
       return;
@@ -182,9 +185,6 @@ function setChecking(movieId: string, on: boolean): void {
   });
 }
 
-/** Space the download still needs, with room to spare for the rest of the phone. */
-const SPACE_MARGIN_BYTES = 50 * 1024 * 1024;
-
 export type DownloadableMovie = Pick<UserMovie, 'id' | 'title' | 'category' | 'vj' | 'thumbnail_url' | 'size'>;
 
 function fileNameFor(movie: DownloadableMovie): string {
@@ -205,9 +205,8 @@ export async function startDownload(movie: DownloadableMovie): Promise<void> {
     if (existing.state === 'paused' || existing.state === 'needs-space') await resumeDownload(movie.id);
     return;
   }
-  const needed = movie.size - (existing?.committed ?? 0) + SPACE_MARGIN_BYTES;
   const { free } = await storageFigures();
-  if (free !== null && free < needed) {
+  if (spaceVerdict(movie.size, existing?.committed ?? 0, free).fits === false) {
     toast.error('Not enough space', `Free up space on this phone to download ${movie.title}.`);
     return;
   }

@@ -11,7 +11,6 @@ import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { RESUMABLE_STATES } from '../downloads/engine/record.ts';
 import { useChecking, useLocalDownload } from '../downloads/hooks.ts';
 import { resumeDownload, startDownload } from '../downloads/manager.ts';
-import { useDownloadManager } from '../downloads/useDownloadManager.ts';
 
 const STATUS: Record<DownloadHistoryEntry['status'], { label: string; tone: BadgeTone }> = {
   completed: { label: 'Downloaded', tone: 'success' },
@@ -101,7 +100,6 @@ function HistoryRow({ entry }: { entry: DownloadHistoryEntry }) {
 
 /** Profile → Downloads (SPEC §2): this account's download history, from the server. */
 export function DownloadsTab() {
-  useDownloadManager();
   const history = useQuery({
     queryKey: queryKeys.downloadHistory,
     queryFn: () => api(contracts.downloads.downloadHistory),
