@@ -19,7 +19,7 @@ const clip = smallMovie('Filamu e2e');
 beforeAll(async () => {
   browser = await launchBrowser();
   admin = await adminSession();
-  planId = (await createPlan()).id;
+  planId = (await createPlan({ global_expiry_date: '2030-12-31T23:59' })).id;
 });
 
 afterAll(async () => {
