@@ -367,13 +367,15 @@ describe('download manager', () => {
   });
 
   describe('Background Fetch (opted in)', () => {
+    /** The person turns on "Keep downloading when the app is closed" on My Downloads. */
     async function optIn(page: Page) {
-      await page.evaluate(async () => {
-        localStorage.setItem('filamu.backgroundDownloads', '1');
-        await navigator.serviceWorker.ready;
-      });
+      await page.goto('/downloads');
+      await page.waitForFunction(async () => !!(await navigator.serviceWorker.ready).active);
       await page.reload({ waitUntil: 'networkidle' });
       await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+      const toggle = page.getByRole('switch', { name: 'Keep downloading when the app is closed' });
+      await toggle.click();
+      expect(await toggle.getAttribute('aria-checked')).toBe('true');
     }
 
     it('finishes with every page closed: the browser downloads, the service worker stores the movie', async () => {

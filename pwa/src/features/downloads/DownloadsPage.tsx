@@ -4,6 +4,7 @@ import { Card } from '../../components/ui/Card.tsx';
 import { DownloadIcon, FilmIcon } from '../../components/ui/icons.tsx';
 import { PageSpinner } from '../../components/ui/Spinner.tsx';
 import { DownloadItem } from './components/DownloadItem.tsx';
+import { DownloadSettingsCard } from './components/DownloadSettingsCard.tsx';
 import { StorageSummary } from './components/StorageSummary.tsx';
 import { displayOrder } from './describe.ts';
 import { useLocalDownloads } from './hooks.ts';
@@ -50,6 +51,8 @@ export default function DownloadsPage() {
             ))}
           </ul>
         )}
+
+        <DownloadSettingsCard />
       </main>
     </div>
   );

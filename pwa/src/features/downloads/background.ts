@@ -6,6 +6,7 @@ import {
 import { SpeedMeter } from './engine/progress-throttle.ts';
 import type { LocalDownload } from './engine/record.ts';
 import { announce, dispatch, listDownloads } from './engine/store.ts';
+import { downloadSettings } from './settings.ts';
 
 /**
  * "Keep downloading when the app is closed": on browsers with Background Fetch (Chrome/Edge), and only when the
@@ -13,7 +14,6 @@ import { announce, dispatch, listDownloads } from './engine/store.ts';
  * fallback: a registration that is refused, does not start within 10 s, makes no progress for a minute while
  * online and visible, or fails, goes back to the in-app engine.
  */
-const OPT_IN_KEY = 'filamu.backgroundDownloads';
 const START_TIMEOUT_MS = 10_000;
 const NO_PROGRESS_MS = 60_000;
 
@@ -22,20 +22,7 @@ export function backgroundSupported(): boolean {
 }
 
 export function backgroundOptedIn(): boolean {
-  try {
-    return backgroundSupported() && localStorage.getItem(OPT_IN_KEY) === '1';
-  } catch {
-    return false;
-  }
-}
-
-export function setBackgroundOptIn(on: boolean): void {
-  try {
-    if (on) localStorage.setItem(OPT_IN_KEY, '1');
-    else localStorage.removeItem(OPT_IN_KEY);
-  } catch {
-    /* storage unavailable */
-  }
+  return backgroundSupported() && downloadSettings().background;
 }
 
 function timeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -9,7 +9,8 @@ export function stateWords(record: Pick<LocalDownload, 'state' | 'message'>): st
     case 'downloading':
       return 'Downloading';
     case 'waiting-network':
-      return 'Waiting for network';
+      // 'Waiting for Wi-Fi' when the person asked for Wi-Fi only.
+      return record.message ?? 'Waiting for network';
     case 'paused':
       return 'Paused';
     case 'needs-url':

@@ -22,6 +22,7 @@ import type { WorkerCommand } from './engine/worker-protocol.ts';
 import { abortBackground, backgroundOptedIn, reattachBackground, startInBackground } from './background.ts';
 import { spaceVerdict } from './estimates.ts';
 import { grantRefusal } from './refusals.ts';
+import { downloadSettings, onDownloadSettingsChange } from './settings.ts';
 
 /**
  * The page side of the download manager: mirrors this person's records from IndexedDB into a store the
@@ -69,6 +70,7 @@ function post(command: WorkerCommand): void {
 function sendAuth(): void {
   const { token } = useSessionStore.getState();
   post({ type: 'auth', ownerId: currentOwnerId(), token, deviceId: getDeviceId() });
+  post({ type: 'settings', wifiOnly: downloadSettings().wifiOnly });
 }
 
 async function reload(key?: string): Promise<void> {
@@ -145,6 +147,7 @@ export function startDownloadManager(): void {
   }
   if (!stopListening) {
     stopListening = listen(onMessage);
+    onDownloadSettingsChange(sendAuth);
     window.addEventListener('online', kick);
     document.addEventListener('visibilitychange', onVisible);
     window.addEventListener('pageshow', kick);

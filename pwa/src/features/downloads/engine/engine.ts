@@ -17,6 +17,12 @@ const STALL_MS = 30_000;
 /** Ask for a fresh link when the one we hold has less than this left. */
 const LINK_MARGIN_MS = 60_000;
 const LIVE_EVERY_MS = 250;
+const WAITING_FOR_WIFI = 'Waiting for Wi-Fi';
+
+/** True when the browser says this connection is mobile data (Chrome on Android tells; others say nothing). */
+function onMobileData(): boolean {
+  return (navigator as Navigator & { connection?: { type?: string } }).connection?.type === 'cellular';
+}
 
 interface Auth {
   ownerId: string;
@@ -30,6 +36,13 @@ export class Engine {
   /** Network failures in a row and when to try again, per record (memory only: a restart retries at once). */
   private retry = new Map<string, { failures: number; at: number }>();
   private lapses = new Map<string, number>();
+  private wifiOnly = false;
+
+  setWifiOnly(on: boolean): void {
+    this.wifiOnly = on;
+    if (on && onMobileData()) this.active?.controller.abort('wifi-only');
+    this.kick();
+  }
 
   setAuth(ownerId: string | null, token: string | null, deviceId: string): void {
     const next = ownerId && token ? { ownerId, session: { token, deviceId } } : null;
@@ -82,6 +95,15 @@ export class Engine {
         const answer = await reportComplete(auth.session, record.downloadId, record.size);
         if (answer.ok || answer.status === 409) await dispatch(record.key, { type: 'reported' });
       }
+    }
+    if (this.wifiOnly && onMobileData()) {
+      for (const record of records) {
+        if (RUNNABLE_STATES.has(record.state) && record.engine === 'ranged') {
+          await dispatch(record.key, { type: 'offline', message: WAITING_FOR_WIFI });
+        }
+      }
+      // The connection's change event (or a setting change) wakes the engine.
+      return 3_600_000;
     }
     const now = Date.now();
     // The browser's Background Fetch moves those bytes; the engine keeps its hands off them.

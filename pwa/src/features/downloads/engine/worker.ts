@@ -13,6 +13,7 @@ const engine = new Engine();
 self.addEventListener('message', (event: MessageEvent<WorkerCommand>) => {
   const command = event.data;
   if (command.type === 'auth') engine.setAuth(command.ownerId, command.token, command.deviceId);
+  else if (command.type === 'settings') engine.setWifiOnly(command.wifiOnly);
   else engine.kick();
 });
 
@@ -20,5 +21,8 @@ listen((message) => {
   if (message.type === 'changed') void engine.onRecordChanged(message.key);
   else if (message.type === 'kick') engine.kick();
 });
+
+// Wi-Fi found or lost: look again at once.
+(navigator as Navigator & { connection?: EventTarget }).connection?.addEventListener('change', () => engine.kick());
 
 void navigator.locks.request('filamu-download-engine', () => engine.run());

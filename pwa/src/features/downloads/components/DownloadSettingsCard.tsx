@@ -1,0 +1,60 @@
+import { Description, Field, Label, Switch } from '@headlessui/react';
+import { Card, CardTitle } from '../../../components/ui/Card.tsx';
+import { backgroundSupported } from '../background.ts';
+import { knowsNetworkType, setDownloadSetting, useDownloadSettings, type DownloadSettings } from '../settings.ts';
+
+function SettingSwitch({
+  name,
+  label,
+  description,
+}: {
+  name: keyof DownloadSettings;
+  label: string;
+  description: string;
+}) {
+  const settings = useDownloadSettings();
+  const on = settings[name];
+  return (
+    <Field className="flex items-start justify-between gap-4 py-3">
+      <span>
+        <Label className="font-semibold">{label}</Label>
+        <Description className="mt-0.5 text-sm text-stone-600 dark:text-stone-400">{description}</Description>
+      </span>
+      <Switch
+        checked={on}
+        onChange={(value) => setDownloadSetting(name, value)}
+        className="group relative inline-flex h-7 w-12 shrink-0 items-center rounded-full bg-stone-300 transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 data-checked:bg-brand-700 dark:bg-stone-600 dark:focus-visible:ring-offset-stone-900 dark:data-checked:bg-brand-500"
+      >
+        <span className="inline-block size-5 translate-x-1 rounded-full bg-white shadow transition-transform group-data-checked:translate-x-6" />
+      </Switch>
+    </Field>
+  );
+}
+
+/** How downloads behave on this phone; a switch is shown only where the browser can honour it. */
+export function DownloadSettingsCard() {
+  const background = backgroundSupported();
+  const wifi = knowsNetworkType();
+  if (!background && !wifi) return null;
+  return (
+    <Card className="mt-6">
+      <CardTitle>Download settings</CardTitle>
+      <div className="mt-1 divide-y divide-stone-200 dark:divide-stone-800">
+        {background && (
+          <SettingSwitch
+            name="background"
+            label="Keep downloading when the app is closed"
+            description="New downloads continue in your browser's download manager, with a notification, even after you close Filamu."
+          />
+        )}
+        {wifi && (
+          <SettingSwitch
+            name="wifiOnly"
+            label="Download on Wi-Fi only"
+            description="Downloads wait while you are on mobile data and carry on by themselves on Wi-Fi."
+          />
+        )}
+      </div>
+    </Card>
+  );
+}
