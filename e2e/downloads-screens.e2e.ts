@@ -4,6 +4,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBytes } from '../shared/src/format.ts';
 import { apiCall } from './support/api.ts';
+import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, login, newContext, newUser, register } from './support/browser.ts';
 import { browserSession, hasMovieFile, localRecord, putLocalDownload, smallMovie } from './support/downloads.ts';
 import { adminSession, createPlan, uploadMovie } from './support/seed.ts';
@@ -213,6 +214,11 @@ describe('Downloads on this phone', () => {
       );
       await item.getByText('Downloaded').waitFor();
       await fitsNarrowPhone(page);
+      await expectAccessible(page, 'My Downloads (light)');
+      await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+      await page.reload();
+      await item.getByText('Downloaded').waitFor();
+      await expectAccessible(page, 'My Downloads (dark)');
 
       // Save to phone through the file picker: streamed into the chosen file.
       await page.evaluate(() => {
@@ -257,6 +263,7 @@ describe('Downloads on this phone', () => {
       expect(video.duration).toBeCloseTo(3, 0);
       expect(video.at).toBeCloseTo(2, 0);
       await fitsNarrowPhone(page);
+      await expectAccessible(page, 'Play (dark)');
       await page.getByRole('link', { name: 'Back to My Downloads' }).click();
       await page.waitForURL('**/downloads');
 
