@@ -1,5 +1,5 @@
 import type { UserMovie } from '@filamu/shared';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button, LinkButton } from '../../components/ui/Button.tsx';
 import { cn } from '../../components/ui/cn.ts';
@@ -58,6 +58,22 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
   const text = page ? undefined : 'text-[13px] sm:text-sm';
   const note = cn(page ? 'text-sm' : 'text-xs', 'text-stone-600 dark:text-stone-400');
   const describe = (...ids: Array<string | false | null | undefined>) => ids.filter(Boolean).join(' ') || undefined;
+  // Download Locked and Not in your plan: aria-disabled (not disabled) keeps it focusable, so the reason is read.
+  const blocked = (leading: ReactNode, reason: ReactNode) => (
+    <div className={cn('flex flex-col', page ? 'gap-2' : 'gap-1.5')}>
+      <Button
+        variant="secondary"
+        size={size}
+        className={cn(width, 'cursor-not-allowed opacity-80')}
+        aria-disabled="true"
+        aria-describedby={describe(describedBy, reasonId)}
+      >
+        {leading}
+        <span className={text}>{action.label}</span>
+      </Button>
+      {reason}
+    </div>
+  );
 
   switch (action.kind) {
     case 'download':
@@ -183,19 +199,9 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
       );
 
     case 'locked':
-      // aria-disabled (not disabled) keeps it focusable, so the reason is read with it.
-      return (
-        <div className={cn('flex flex-col', page ? 'gap-2' : 'gap-1.5')}>
-          <Button
-            variant="secondary"
-            size={size}
-            className={cn(width, 'cursor-not-allowed opacity-80')}
-            aria-disabled="true"
-            aria-describedby={describe(describedBy, reasonId)}
-          >
-            <LockIcon className={icon} />
-            <span className={text}>{action.label}</span>
-          </Button>
+      return blocked(
+        <LockIcon className={icon} />,
+        <>
           <p id={reasonId} className={page ? note : 'sr-only'}>
             {action.reason}
           </p>
@@ -204,7 +210,7 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
               Show Kinayuganda movies
             </Link>
           )}
-        </div>
+        </>,
       );
 
     case 'subscribe':
@@ -215,24 +221,14 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
       );
 
     case 'not-in-plan':
-      return (
-        <div className={cn('flex flex-col', page ? 'gap-2' : 'gap-1.5')}>
-          <Button
-            variant="secondary"
-            size={size}
-            className={cn(width, 'cursor-not-allowed opacity-80')}
-            aria-disabled="true"
-            aria-describedby={describe(describedBy, reasonId)}
-          >
-            <span className={text}>{action.label}</span>
-          </Button>
-          <p className={note}>
-            <span id={reasonId}>{NOT_IN_PLAN_TEXT}</span>{' '}
-            <Link to="/subscription" className={linkClasses}>
-              See plans
-            </Link>
-          </p>
-        </div>
+      return blocked(
+        null,
+        <p className={note}>
+          <span id={reasonId}>{NOT_IN_PLAN_TEXT}</span>{' '}
+          <Link to="/subscription" className={linkClasses}>
+            See plans
+          </Link>
+        </p>,
       );
   }
 }

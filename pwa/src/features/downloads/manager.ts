@@ -6,7 +6,7 @@ import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { movieFile, removeMovieFile, storageFigures } from './engine/opfs.ts';
-import { newDownload, recordKey, type LocalDownload } from './engine/record.ts';
+import { newDownload, recordKey, type LocalDownload, type NewDownloadInput } from './engine/record.ts';
 import {
   announce,
   createDownload,
@@ -195,6 +195,19 @@ function fileNameFor(movie: DownloadableMovie): string {
   return `${safe}.mp4`;
 }
 
+function recordInput(ownerId: string, movie: DownloadableMovie): NewDownloadInput {
+  return {
+    ownerId,
+    movieId: movie.id,
+    title: movie.title,
+    category: movie.category,
+    vj: movie.vj,
+    thumbnailUrl: movie.thumbnail_url,
+    size: movie.size,
+    fileName: fileNameFor(movie),
+  };
+}
+
 /**
  * Download Now / Resume from a movie card: checks space, asks the server for the grant (its refusals become the
  * SPEC's toasts), records the download and wakes the engine. Offline, the download waits for the network.
@@ -223,16 +236,7 @@ export async function startDownload(movie: DownloadableMovie): Promise<void> {
       body: { movieId: movie.id, purpose: background ? 'background' : 'foreground' },
     });
     const record = newDownload(
-      {
-        ownerId,
-        movieId: movie.id,
-        title: movie.title,
-        category: movie.category,
-        vj: movie.vj,
-        thumbnailUrl: movie.thumbnail_url,
-        size: grant.fileSize,
-        fileName: grant.fileName || fileNameFor(movie),
-      },
+      { ...recordInput(ownerId, movie), size: grant.fileSize, fileName: grant.fileName || fileNameFor(movie) },
       Date.now(),
     );
     await removeMovieFile(key);
@@ -252,19 +256,7 @@ export async function startDownload(movie: DownloadableMovie): Promise<void> {
   } catch (error) {
     if (isApiError(error) && error.status === 0) {
       // No network: keep the person's intent; the engine asks for the link once back online.
-      const record = newDownload(
-        {
-          ownerId,
-          movieId: movie.id,
-          title: movie.title,
-          category: movie.category,
-          vj: movie.vj,
-          thumbnailUrl: movie.thumbnail_url,
-          size: movie.size,
-          fileName: fileNameFor(movie),
-        },
-        Date.now(),
-      );
+      const record = newDownload(recordInput(ownerId, movie), Date.now());
       await createDownload({ ...record, state: 'waiting-network', message: 'Waiting for network' });
       toast.info('Waiting for network', `${movie.title} will download when you are back online.`);
     } else {

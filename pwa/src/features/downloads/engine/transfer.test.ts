@@ -51,6 +51,28 @@ beforeEach(() => {
   server.override = { body: original, etag: ETAG };
 });
 
+/** What the engine gives a transfer, with small timings for tests; `commit` records into `state`. */
+function depsFor(
+  file: MemoryFile,
+  state: { committed: number; etag: string | null },
+  extra: Partial<TransferDeps> = {},
+): TransferDeps {
+  return {
+    fetch,
+    sink: file,
+    signal: new AbortController().signal,
+    now: Date.now,
+    commitEveryBytes: COMMIT,
+    commitEveryMs: 60_000,
+    stallMs: 2000,
+    commit: async (offset, etag) => {
+      state.committed = offset;
+      state.etag = etag;
+    },
+    ...extra,
+  };
+}
+
 /** Runs transfers the way the engine does: from the committed offset, again and again, until an end. */
 async function download(file: MemoryFile, state = { committed: 0, etag: null as string | null }, maxRuns = 10) {
   const commits: number[] = [];
@@ -60,20 +82,13 @@ async function download(file: MemoryFile, state = { committed: 0, etag: null as 
     startOffsets.push(state.committed);
     file.truncate(state.committed);
     const input: TransferInput = { url, size: SIZE, etag: state.etag, committed: state.committed, ifRange: true };
-    const deps: TransferDeps = {
-      fetch,
-      sink: file,
-      signal: new AbortController().signal,
-      now: Date.now,
-      commitEveryBytes: COMMIT,
-      commitEveryMs: 60_000,
-      stallMs: 2000,
+    const deps = depsFor(file, state, {
       commit: async (offset, etag) => {
         commits.push(offset);
         state.committed = offset;
         state.etag = etag;
       },
-    };
+    });
     const { outcome } = await runTransfer(input, deps);
     outcomes.push(outcome.kind);
     if (outcome.kind !== 'network' && outcome.kind !== 'changed') break;
@@ -131,19 +146,7 @@ describe('runTransfer against a real HTTP server', () => {
     file.truncate(state.committed);
     const { outcome } = await runTransfer(
       { url, size: SIZE, etag: state.etag, committed: state.committed, ifRange: false },
-      {
-        fetch,
-        sink: file,
-        signal: new AbortController().signal,
-        now: Date.now,
-        commitEveryBytes: COMMIT,
-        commitEveryMs: 60_000,
-        stallMs: 2000,
-        commit: async (offset, etag) => {
-          state.committed = offset;
-          state.etag = etag;
-        },
-      },
+      depsFor(file, state),
     );
     expect(outcome).toEqual({ kind: 'changed', etag: '"v2"' });
     expect(file.getSize()).toBe(0);
@@ -231,19 +234,7 @@ describe('runTransfer against a real HTTP server', () => {
     setTimeout(() => controller.abort('paused'), 600);
     const { outcome } = await runTransfer(
       { url, size: SIZE, etag: null, committed: 0, ifRange: true },
-      {
-        fetch,
-        sink: file,
-        signal: controller.signal,
-        now: Date.now,
-        commitEveryBytes: COMMIT,
-        commitEveryMs: 60_000,
-        stallMs: 5000,
-        commit: async (offset, etag) => {
-          state.committed = offset;
-          state.etag = etag;
-        },
-      },
+      depsFor(file, state, { signal: controller.signal, stallMs: 5000 }),
     );
     expect(outcome.kind).toBe('aborted');
     expect(state.committed).toBe(file.getSize());
