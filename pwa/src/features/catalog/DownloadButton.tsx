@@ -9,7 +9,7 @@ import { useChecking, useLiveFigures, useLocalDownload } from '../downloads/hook
 import { pauseDownload, resumeDownload, startDownload } from '../downloads/manager.ts';
 import { movieAction, type MovieAction } from '../downloads/movie-action.ts';
 import { libraryHref } from './library-url.ts';
-import { ProgressBar } from './ProgressBar.tsx';
+import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
 
 export const NOT_IN_PLAN_TEXT = 'This movie is not included in your current plan.';
 

@@ -10,7 +10,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { libraryHref, parseCategory, parseSearch } from './library-url.ts';
 import { MOVIE_GRID, MovieCardSkeleton } from './MovieCard.tsx';
 import { MovieSection, SECTIONS } from './MovieSection.tsx';
-import { ProgressBar } from './ProgressBar.tsx';
+import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
 import { useKinayugandaProgress, useLibrary, type LibraryFilter } from './queries.ts';
 import { SearchBox } from './SearchBox.tsx';
 

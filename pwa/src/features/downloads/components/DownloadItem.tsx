@@ -1,4 +1,5 @@
 import { formatBytes } from '@filamu/shared';
+import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { formatSpeed, formatTimeLeft, stateWords } from '../describe.ts';
 import type { LocalDownload } from '../engine/record.ts';
@@ -36,23 +37,13 @@ export function DownloadItem({ record }: { record: LocalDownload }) {
           {stateWords(record)}
         </p>
 
-        <div
-          role="progressbar"
-          aria-labelledby={titleId}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
-          aria-valuetext={`${percent}%, ${formatBytes(received)} of ${formatBytes(record.size)}`}
-          className="mt-3 h-2 overflow-hidden rounded-full bg-stone-200 dark:bg-stone-800"
-        >
-          <div
-            className={cn(
-              'h-full rounded-full transition-[width]',
-              complete ? 'bg-green-600 dark:bg-green-500' : 'bg-brand-600 dark:bg-brand-500',
-            )}
-            style={{ width: `${percent}%` }}
-          />
-        </div>
+        <ProgressBar
+          percent={percent}
+          labelledBy={titleId}
+          valueText={`${percent}%, ${formatBytes(received)} of ${formatBytes(record.size)}`}
+          tone={complete ? 'success' : 'brand'}
+          className="mt-3"
+        />
         <p className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-sm tabular-nums text-stone-600 dark:text-stone-400">
           <span className="font-semibold text-stone-900 dark:text-stone-100">{percent}%</span>
           <span>

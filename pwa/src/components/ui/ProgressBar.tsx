@@ -1,16 +1,19 @@
-import { cn } from '../../components/ui/cn.ts';
+import { cn } from './cn.ts';
 
 /** A determinate progress bar that screen readers announce (role, min/max/now and a spoken value). */
 export function ProgressBar({
   percent,
   label,
+  labelledBy,
   valueText,
   className,
   tone = 'brand',
 }: {
   percent: number;
-  /** Accessible name, e.g. 'Download progress of Kigambo'. */
-  label: string;
+  /** Accessible name, e.g. 'Download progress of Kigambo'… */
+  label?: string;
+  /** …or the id of the element that names it. */
+  labelledBy?: string;
   valueText?: string;
   className?: string;
   tone?: 'brand' | 'success';
@@ -20,6 +23,7 @@ export function ProgressBar({
     <div
       role="progressbar"
       aria-label={label}
+      aria-labelledby={labelledBy}
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={value}
