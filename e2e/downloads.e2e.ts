@@ -205,6 +205,45 @@ describe('download manager', () => {
     }
   });
 
+  it('pauses from the movie page, still offers Resume after a reload, and resumes where it stopped', async () => {
+    const { id, bytes } = await movie(movieBytes(24 * MiB));
+    const { context, page, token } = await subscriber();
+    try {
+      proxy.throttleBps = 3 * MiB;
+      await tapDownload(page, id);
+      await waitForRecord(page, id, (r) => r.committed >= 3 * MiB);
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await waitForRecord(page, id, (r) => r.state === 'paused');
+      await page.getByText('Download Paused').waitFor();
+
+      await page.reload();
+      const resume = page.getByRole('button', { name: 'Resume' });
+      await resume.waitFor();
+      // The server heard of the pause too (SPEC §4: progress saved, status paused).
+      const status = await page.evaluate(
+        async ({ id, auth }) =>
+          (
+            await fetch(`/api/users/downloads/${id}/status`, {
+              headers: { Authorization: `Bearer ${auth}`, 'X-Device-Id': localStorage.getItem('filamu.deviceId')! },
+            })
+          ).json() as Promise<{ status: string; downloadedBytes: number }>,
+        { id, auth: await token() },
+      );
+      expect(status.status).toBe('paused');
+      expect(status.downloadedBytes).toBeGreaterThan(0);
+
+      const before = (await readRecord(page, id))!;
+      expect(before.state).toBe('paused');
+      proxy.throttleBps = null;
+      await resume.click();
+      await waitForRecord(page, id, complete);
+      expect(proxy.log.at(-1)!.range).toBe(`bytes=${before.committed}-`);
+      expect(await opfsSha256(page, id)).toEqual({ size: bytes.length, sha: sha256(bytes) });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('runs one writer across two tabs, and the second tab takes over when the first closes', async () => {
     const { id, bytes } = await movie(movieBytes(24 * MiB));
     const { context, page } = await subscriber();

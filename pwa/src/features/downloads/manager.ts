@@ -6,7 +6,13 @@ import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { movieFile, removeMovieFile, storageFigures } from './engine/opfs.ts';
-import { newDownload, recordKey, type LocalDownload, type NewDownloadInput } from './engine/record.ts';
+import {
+  newDownload,
+  recordKey,
+  RESUMABLE_STATES,
+  type LocalDownload,
+  type NewDownloadInput,
+} from './engine/record.ts';
 import {
   announce,
   createDownload,
@@ -217,8 +223,9 @@ export async function startDownload(movie: DownloadableMovie): Promise<void> {
   if (!ownerId) return;
   const key = recordKey(ownerId, movie.id);
   const existing = await getDownload(key);
-  if (existing && existing.state !== 'cancelled' && existing.state !== 'failed') {
-    if (existing.state === 'paused' || existing.state === 'needs-space') await resumeDownload(movie.id);
+  if (existing && existing.state !== 'cancelled') {
+    // Bytes already on this phone are never thrown away by a second tap: resume them instead.
+    if (RESUMABLE_STATES.has(existing.state)) await resumeDownload(movie.id);
     return;
   }
   const { free } = await storageFigures();
