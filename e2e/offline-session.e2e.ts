@@ -83,12 +83,14 @@ describe('Opening the app offline', () => {
     const page = await context.newPage();
     try {
       await signedInWithServiceWorker(page, user);
+      // Offline first, with nothing in flight: a profile refresh landing later would save the profile again.
+      await page.waitForLoadState('networkidle');
+      await context.setOffline(true);
       // The earlier format: token and kind only.
       await page.evaluate(() => {
         const saved = JSON.parse(localStorage.getItem('filamu.session')!) as { token: string; kind: string };
         localStorage.setItem('filamu.session', JSON.stringify({ token: saved.token, kind: saved.kind }));
       });
-      await context.setOffline(true);
       await page.goto('/dashboard');
       await page.getByRole('heading', { name: "Can't reach Filamu" }).waitFor();
       await page.getByText('You are still signed in.').waitFor();
