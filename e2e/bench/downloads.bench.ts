@@ -55,7 +55,8 @@ function mulberry32(state: number): () => number {
 }
 
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(2)} MiB`;
-const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+const kib = (bytes: number) =>
+  Math.abs(bytes) < 10_240 ? `${Math.round(bytes)} B` : `${(bytes / 1024).toFixed(0)} KiB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const rate = (bytes: number, ms: number) => (bytes / MB / (ms / 1000)).toFixed(1);
 
