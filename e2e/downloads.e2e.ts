@@ -1,18 +1,22 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { generateDemoMovie } from '../api/demo/media/index.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { baseURL, launchBrowser, login } from './support/browser.ts';
+import { baseURL, launchBrowser } from './support/browser.ts';
 import {
   browserSession,
+  isComplete,
   localRecord,
   movieBytes,
   opfsSha256,
+  plainFetch,
   putLocalDownload,
   readRecord,
   sha256,
+  subscriberPage,
+  tapDownload,
   waitForRecord,
 } from './support/downloads.ts';
-import { createPlan, registerUser, subscribeUser, uploadMovie } from './support/seed.ts';
+import { createPlan, uploadMovie } from './support/seed.ts';
 import { FaultProxy } from './support/fault-proxy.ts';
 
 /**
@@ -54,35 +58,9 @@ async function movie(bytes: Buffer, title = `Movie ${stamp()}`) {
 }
 
 /** A subscriber signed in through the proxy on a phone-sized screen. */
-async function subscriber(): Promise<{ context: BrowserContext; page: Page; token: () => Promise<string> }> {
-  const user = await registerUser();
-  await subscribeUser(user.id, planId);
-  const context = await browser.newContext({
-    baseURL: origin,
-    viewport: { width: 390, height: 844 },
-    acceptDownloads: true,
-  });
-  const page = await context.newPage();
-  await login(page, user.email, user.password);
-  await page.waitForURL('**/dashboard');
-  const token = async () =>
-    page.evaluate(() => (JSON.parse(localStorage.getItem('filamu.session') ?? '{}') as { token: string }).token);
-  return { context, page, token };
-}
+const subscriber = () => subscriberPage(browser, origin, planId);
 
-async function tapDownload(page: Page, movieId: string): Promise<void> {
-  await page.goto(`/movies/${movieId}`);
-  await page
-    .getByRole('button', { name: 'Download Now' })
-    .click({ timeout: 10_000 })
-    .catch(async (e) => {
-      await page.screenshot({ path: '/tmp/tap-fail.png' });
-      console.log('TAPFAIL', page.url(), await page.content());
-      throw e;
-    });
-}
-
-const complete = (r: { state: string; reportedComplete: boolean }) => r.state === 'complete' && r.reportedComplete;
+const complete = isComplete;
 
 describe('download manager', () => {
   it('finishes byte-exact through three dropped connections without a tap, re-fetching at most a commit per drop', async () => {
@@ -373,26 +351,10 @@ describe('download manager', () => {
 
   it('keeps within 110 % of a plain fetch on a throttled link', async () => {
     const { id } = await movie(movieBytes(12 * MiB));
-    const { context, page, token } = await subscriber();
+    const { context, page } = await subscriber();
     try {
       proxy.throttleBps = 2 * MiB;
-      const auth = await token();
-      await page.evaluate(
-        async ({ auth, id }) => {
-          const response = await fetch('/api/users/movies/generate-download-url', {
-            method: 'POST',
-            headers: {
-              'Content-Type': 'application/json',
-              Authorization: `Bearer ${auth}`,
-              'X-Device-Id': localStorage.getItem('filamu.deviceId') ?? '',
-            },
-            body: JSON.stringify({ movieId: id }),
-          });
-          const { downloadUrl } = (await response.json()) as { downloadUrl: string };
-          await (await fetch(downloadUrl, { cache: 'no-store' })).arrayBuffer();
-        },
-        { auth, id },
-      );
+      await plainFetch(page, id);
       const plain = proxy.log[0]!;
       await tapDownload(page, id);
       await waitForRecord(page, id, complete);

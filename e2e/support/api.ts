@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
-import { baseURL } from './browser.ts';
+import { adminCredentials, baseURL } from './browser.ts';
 
 /** Calls the API directly (test set-up only), as a given device. */
 export async function apiCall<T>(
@@ -24,10 +23,11 @@ export async function apiCall<T>(
 /** Signs the server's admin in on a new device; returns what later admin calls need. */
 export async function signInAdmin(): Promise<{ token: string; deviceId: string }> {
   const deviceId = randomUUID();
+  const { email, password } = adminCredentials();
   const { token } = await apiCall<{ token: string }>('/auth/login', {
     method: 'POST',
     deviceId,
-    body: { identifier: inject('adminEmail'), password: inject('adminPassword'), currentDeviceId: deviceId },
+    body: { identifier: email, password, currentDeviceId: deviceId },
   });
   return { token, deviceId };
 }

@@ -4,23 +4,42 @@ import { inject } from 'vitest';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/** The server under test, when set outside vitest (the download bench); otherwise vitest's global setup provides it. */
+export interface ServerUnderTest {
+  baseURL: string;
+  adminEmail: string;
+  adminPassword: string;
+}
+
+let serverOverride: ServerUnderTest | null = null;
+
+/** Points the support helpers at this server instead of vitest's `inject` (for scripts run without vitest). */
+export function useServer(server: ServerUnderTest | null): void {
+  serverOverride = server;
 }
 
 export function baseURL(): string {
-  return inject('baseURL');
+  return serverOverride?.baseURL ?? inject('baseURL');
+}
+
+/** The admin the server was started with. */
+export function adminCredentials(): { email: string; password: string } {
+  if (serverOverride) return { email: serverOverride.adminEmail, password: serverOverride.adminPassword };
+  return { email: inject('adminEmail'), password: inject('adminPassword') };
 }
 
 export async function newContext(browser: Browser): Promise<BrowserContext> {

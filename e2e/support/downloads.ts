@@ -1,7 +1,9 @@
 import { generateDemoMovie } from '../../api/demo/media/index.ts';
 import { newDownload, type LocalDownload } from '../../pwa/src/features/downloads/engine/record.ts';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { login } from './browser.ts';
+import { registerUser, subscribeUser } from './seed.ts';
 
 /** A small, real H.264/MP4 clip (3 s) that Chromium can play. */
 export function smallMovie(title: string): Buffer {
@@ -81,10 +83,31 @@ export async function hasMovieFile(page: Page, key: string): Promise<boolean> {
   );
 }
 
+// An MP4 file type box first: the server checks magic bytes when a movie is saved.
+const movieHead = () => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12)]);
+
 export function movieBytes(size: number): Buffer {
-  // An MP4 file type box first: the server checks magic bytes when a movie is saved.
-  const head = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12)]);
+  const head = movieHead();
   return Buffer.concat([head, randomBytes(size - head.length)]);
+}
+
+/**
+ * The same kind of movie, `size` bytes, as a stream of random 1 MiB chunks made as they are read (for uploads too
+ * big to hold in memory). Each call of `chunks` yields other random bytes; `seed.ts` uploads it in one PUT.
+ */
+export function movieStream(size: number): { size: number; chunks: () => AsyncIterable<Uint8Array> } {
+  return {
+    size,
+    async *chunks() {
+      const head = movieHead();
+      yield head;
+      for (let sent = head.length; sent < size;) {
+        const next = Math.min(1024 * 1024, size - sent);
+        yield randomBytes(next);
+        sent += next;
+      }
+    },
+  };
 }
 
 export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -170,4 +193,79 @@ export async function opfsSha256(page: Page, movieId: string): Promise<{ size: n
     if (bytes.length < slice || size < 0) break;
   }
   return { size, sha: hash.digest('hex') };
+}
+
+/** Done as the engine means it: every byte on disk and the completion reported to the API. */
+export const isComplete = (r: { state: string; reportedComplete: boolean }) =>
+  r.state === 'complete' && r.reportedComplete;
+
+/** Registers a new subscriber of `planId` through the API and signs them in on `page`. */
+export async function signInSubscriber(page: Page, planId: string): Promise<void> {
+  const user = await registerUser();
+  await subscribeUser(user.id, planId);
+  await login(page, user.email, user.password);
+  await page.waitForURL('**/dashboard');
+}
+
+/** A new subscriber of `planId`, signed in on a phone-sized screen of a new context whose pages load from `origin`. */
+export async function subscriberPage(
+  browser: Browser,
+  origin: string,
+  planId: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: origin,
+    viewport: { width: 390, height: 844 },
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  await signInSubscriber(page, planId);
+  return { context, page };
+}
+
+/** Opens the movie's page and taps "Download Now" (a screenshot in /tmp/tap-fail.png when it cannot). */
+export async function tapDownload(page: Page, movieId: string): Promise<void> {
+  await page.goto(`/movies/${movieId}`);
+  await page
+    .getByRole('button', { name: 'Download Now' })
+    .click({ timeout: 10_000 })
+    .catch(async (e) => {
+      await page.screenshot({ path: '/tmp/tap-fail.png' });
+      console.log('TAPFAIL', page.url(), await page.content());
+      throw e;
+    });
+}
+
+/**
+ * The baseline a download manager is measured against: in the page, mint a link for the movie
+ * (`POST /api/users/movies/generate-download-url`, as the signed-in user) and read it with one plain `fetch()`.
+ * `discard` reads the body chunk by chunk and drops it, so the page never holds a big file.
+ */
+export async function plainFetch(page: Page, movieId: string, options: { discard?: boolean } = {}): Promise<number> {
+  return page.evaluate(
+    async ({ movieId, discard }) => {
+      const { token } = JSON.parse(localStorage.getItem('filamu.session') ?? '{}') as { token: string };
+      const minted = await fetch('/api/users/movies/generate-download-url', {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${token}`,
+          'X-Device-Id': localStorage.getItem('filamu.deviceId') ?? '',
+        },
+        body: JSON.stringify({ movieId }),
+      });
+      if (!minted.ok) throw new Error(`generate-download-url → ${minted.status}`);
+      const { downloadUrl } = (await minted.json()) as { downloadUrl: string };
+      const response = await fetch(downloadUrl, { cache: 'no-store' });
+      if (!discard) return (await response.arrayBuffer()).byteLength;
+      const reader = response.body!.getReader();
+      let received = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return received;
+        received += value.byteLength;
+      }
+    },
+    { movieId, discard: options.discard ?? false },
+  );
 }

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { BrowserContext } from 'playwright-core';
 import { generateDemoThumbnail, hexToRgb } from '../../api/demo/media/index.ts';
 import { apiCall, signInAdmin } from './api.ts';
@@ -72,29 +75,65 @@ export function posterPng(title: string, palette: [string, string] = ['#f97316',
   });
 }
 
+/** Bytes too many to hold in memory (a 1 GiB movie): how many, and a fresh stream of them on each call. */
+export interface StreamedBytes {
+  size: number;
+  chunks: () => AsyncIterable<Uint8Array>;
+}
+
+const sizeOf = (bytes: Buffer | StreamedBytes) => (Buffer.isBuffer(bytes) ? bytes.length : bytes.size);
+
 /** Uploads one object the way the admin screen does: ask for a link, PUT the bytes with its headers. */
 export async function uploadObject(
   folder: 'movies' | 'thumbnails',
-  file: { fileName: string; contentType: string; bytes: Buffer },
+  file: { fileName: string; contentType: string; bytes: Buffer | StreamedBytes },
 ): Promise<string> {
+  const fileSize = sizeOf(file.bytes);
   const link = await asAdmin<{ s3Key: string; presignedUrl: string | null; headers: Record<string, string> }>(
     '/admin/movies/generate-upload-url',
     {
       method: 'POST',
-      body: { fileName: file.fileName, fileType: file.contentType, fileSize: file.bytes.length, folder },
+      body: { fileName: file.fileName, fileType: file.contentType, fileSize, folder },
     },
   );
-  if (!link.presignedUrl) throw new Error('The server offered a multipart upload; the e2e seed sends small files.');
+  if (!link.presignedUrl) throw new Error('The server offered a multipart upload; the e2e seed sends single PUTs.');
   const headers = Object.fromEntries(
     Object.entries(link.headers).filter(([name]) => !['content-length', 'host'].includes(name.toLowerCase())),
   );
-  const response = await fetch(new URL(link.presignedUrl, `${baseURL()}/`), {
-    method: 'PUT',
-    headers,
-    body: new Uint8Array(file.bytes),
-  });
-  if (!response.ok) throw new Error(`PUT ${folder} upload → ${response.status}: ${await response.text()}`);
+  const url = new URL(link.presignedUrl, `${baseURL()}/`);
+  const answer = Buffer.isBuffer(file.bytes)
+    ? await fetch(url, { method: 'PUT', headers, body: new Uint8Array(file.bytes) }).then(async (response) => ({
+        status: response.status,
+        text: await response.text(),
+      }))
+    : await putStream(url, headers, file.bytes);
+  if (answer.status < 200 || answer.status > 299) {
+    throw new Error(`PUT ${folder} upload → ${answer.status}: ${answer.text}`);
+  }
   return link.s3Key;
+}
+
+/** A streamed PUT with a Content-Length (a signed upload link takes no chunked body of unknown size). */
+function putStream(
+  url: URL,
+  headers: Record<string, string>,
+  bytes: StreamedBytes,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      { method: 'PUT', headers: { ...headers, 'Content-Length': String(bytes.size) } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    pipeline(Readable.from(bytes.chunks()), request).catch(reject);
+  });
 }
 
 export interface SeededMovie {
@@ -108,7 +147,7 @@ export interface SeededMovie {
 
 /** Uploads a movie (and its poster, if given) and saves it attached to `planIds`. */
 export async function uploadMovie(
-  bytes: Buffer,
+  bytes: Buffer | StreamedBytes,
   movie: {
     title: string;
     category: 'Kinayuganda' | 'English';
@@ -132,7 +171,7 @@ export async function uploadMovie(
       category: movie.category,
       movieS3Key,
       thumbnailS3Key,
-      size: bytes.length,
+      size: sizeOf(bytes),
       planIds: movie.planIds,
     },
   });

@@ -51,11 +51,24 @@ async function waitForHealth(
   throw new Error(`Server did not answer GET /api/health within ${timeoutMs} ms:\n${output()}`);
 }
 
-/** Starts `node api/dist/server.js` on a free port with a fresh data dir; stops it after the run. */
-export default async function setup(project: TestProject) {
+export interface BuiltServer {
+  baseURL: string;
+  adminEmail: string;
+  adminPassword: string;
+  /** Stops the server (SIGTERM, then SIGKILL after 5 s) and removes its data dir. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built app (`node api/dist/server.js`) on a free 127.0.0.1 port with a fresh data dir and a known
+ * admin, and waits until `GET /api/health` answers. Used by the e2e global setup and the download bench.
+ */
+export async function startBuiltServer(): Promise<BuiltServer> {
   const serverJs = join(root, 'api', 'dist', 'server.js');
-  if (!existsSync(serverJs)) throw new Error(`${serverJs} not found: run the build first.`);
-  if (!existsSync(join(root, 'pwa', 'dist', 'index.html'))) throw new Error('pwa/dist not found: run the build first.');
+  if (!existsSync(serverJs)) throw new Error(`${serverJs} not found: run the build first (npx pnpm@10 build).`);
+  if (!existsSync(join(root, 'pwa', 'dist', 'index.html'))) {
+    throw new Error('pwa/dist not found: run the build first (npx pnpm@10 build).');
+  }
 
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'filamu-e2e-'));
@@ -97,17 +110,23 @@ export default async function setup(project: TestProject) {
     throw error;
   }
 
-  project.provide('baseURL', baseURL);
-  project.provide('adminEmail', adminEmail);
-  project.provide('adminPassword', adminPassword);
-
-  return async () => {
-    if (child.exitCode === null) {
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
     rmSync(dataDir, { recursive: true, force: true });
   };
+  return { baseURL, adminEmail, adminPassword, stop };
+}
+
+/** Vitest global setup: the built server for the whole run, its address and admin provided to the tests. */
+export default async function setup(project: TestProject) {
+  const server = await startBuiltServer();
+  project.provide('baseURL', server.baseURL);
+  project.provide('adminEmail', server.adminEmail);
+  project.provide('adminPassword', server.adminPassword);
+  return server.stop;
 }
