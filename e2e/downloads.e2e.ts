@@ -185,7 +185,7 @@ describe('download manager', () => {
 
   it('pauses from the movie page, still offers Resume after a reload, and resumes where it stopped', async () => {
     const { id, bytes } = await movie(movieBytes(24 * MiB));
-    const { context, page, token } = await subscriber();
+    const { context, page } = await subscriber();
     try {
       proxy.throttleBps = 3 * MiB;
       await tapDownload(page, id);
@@ -205,7 +205,7 @@ describe('download manager', () => {
               headers: { Authorization: `Bearer ${auth}`, 'X-Device-Id': localStorage.getItem('filamu.deviceId')! },
             })
           ).json() as Promise<{ status: string; downloadedBytes: number }>,
-        { id, auth: await token() },
+        { id, auth: (await browserSession(page)).token },
       );
       expect(status.status).toBe('paused');
       expect(status.downloadedBytes).toBeGreaterThan(0);

@@ -223,17 +223,10 @@ export async function subscriberPage(
   return { context, page };
 }
 
-/** Opens the movie's page and taps "Download Now" (a screenshot in /tmp/tap-fail.png when it cannot). */
+/** Opens the movie's page and taps "Download Now", as a person would. */
 export async function tapDownload(page: Page, movieId: string): Promise<void> {
   await page.goto(`/movies/${movieId}`);
-  await page
-    .getByRole('button', { name: 'Download Now' })
-    .click({ timeout: 10_000 })
-    .catch(async (e) => {
-      await page.screenshot({ path: '/tmp/tap-fail.png' });
-      console.log('TAPFAIL', page.url(), await page.content());
-      throw e;
-    });
+  await page.getByRole('button', { name: 'Download Now' }).click();
 }
 
 /**

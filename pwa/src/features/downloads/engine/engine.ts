@@ -4,7 +4,7 @@ import { backoffMs } from './http-range.ts';
 import { RUNNABLE_STATES, type LocalDownload } from './record.ts';
 import { mintLink, reportComplete, reportFailure, reportProgress, type Session } from './server.ts';
 import { announce, dispatch, getDownload, listDownloads } from './store.ts';
-import { runTransfer, type TransferOutcome } from './transfer.ts';
+import { runTransfer, type TransferOutcome, type TransferResult } from './transfer.ts';
 
 /**
  * The in-app engine, run by the dedicated worker: one download at a time, for the signed-in person, across every
@@ -134,7 +134,9 @@ export class Engine {
     record = (await dispatch(key, { type: 'start' })) ?? record;
     if (record.state !== 'downloading' || !record.url) return;
 
-    const outcome = await this.transfer(auth, record);
+    const { outcome, networkBytes } = await this.transfer(auth, record);
+    // A connection that delivered bytes before it dropped was a good one: the back-off starts again from short.
+    if (networkBytes > 0) this.retry.delete(key);
     await this.settle(auth, key, outcome);
   }
 
@@ -165,7 +167,7 @@ export class Engine {
     return undefined;
   }
 
-  private async transfer(auth: Auth, record: LocalDownload): Promise<TransferOutcome> {
+  private async transfer(auth: Auth, record: LocalDownload): Promise<TransferResult> {
     const key = record.key;
     const handle = await movieFileHandle(key, true);
     const sink = await handle.createSyncAccessHandle();
@@ -216,9 +218,10 @@ export class Engine {
         },
       );
       if (result.outcome.kind === 'complete' && sink.getSize() !== record.size) {
-        return { kind: 'http', status: 200, message: 'The downloaded file is not the expected size.' };
+        const message = 'The downloaded file is not the expected size.';
+        return { ...result, outcome: { kind: 'http', status: 200, message } };
       }
-      return result.outcome;
+      return result;
     } finally {
       sink.close();
       this.active = null;
