@@ -34,6 +34,8 @@ export function buildOpenApiDocument(contracts: Contract[]): object {
     };
     if (contract.access !== 'public') responses['401'] = errorResponse('Not signed in, or the session has ended');
     if (contract.access === 'admin') responses['403'] = errorResponse('Not an administrator');
+    else if (contract.access !== 'public' && contract.access !== 'account')
+      responses['403'] = errorResponse(`Only for ${contract.access} accounts`);
     paths[path] ??= {};
     paths[path][contract.method] = {
       summary: contract.summary,

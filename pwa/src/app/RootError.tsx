@@ -16,13 +16,13 @@ export function RootError() {
         <button
           type="button"
           onClick={() => window.location.reload()}
-          className="rounded-xl bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400"
+          className="rounded-xl bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700"
         >
           Reload
         </button>
         <a
           href="/"
-          className="rounded-xl border border-stone-300 px-4 py-2.5 font-semibold hover:bg-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:border-stone-700 dark:hover:bg-stone-800"
+          className="rounded-xl border border-stone-300 px-4 py-2.5 font-semibold hover:bg-stone-100 dark:border-stone-700 dark:hover:bg-stone-800"
         >
           Go Home
         </a>

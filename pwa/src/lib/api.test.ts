@@ -66,6 +66,28 @@ describe('api client', () => {
     expect(store.get('filamu.session')).toBeUndefined();
     expect(getDeviceId()).not.toBe(before);
     expect(assign).toHaveBeenCalledWith('/login');
+    const { useToastStore } = await import('./toast.ts');
+    expect(useToastStore.getState().toasts).toMatchObject([
+      { title: 'You have been signed out', description: 'Signed in elsewhere.' },
+    ]);
+  });
+
+  it('on a 403 keeps the session and stays on the page: the person is refused, not signed out', async () => {
+    const { store, assign } = installBrowserStubs({ pathname: '/subscription' });
+    vi.stubGlobal('fetch', async () =>
+      jsonResponse(403, { error: { code: 'forbidden', message: 'Agents already have access.', requestId: 'r' } }),
+    );
+    const { useSessionStore } = await import('./session.ts');
+    const { api } = await import('./api.ts');
+    useSessionStore.getState().signInUser('tok', user);
+
+    await expect(api(contracts.payments.history)).rejects.toMatchObject({
+      status: 403,
+      message: 'Agents already have access.',
+    });
+    expect(useSessionStore.getState().status).toBe('user');
+    expect(store.get('filamu.session')).toBeDefined();
+    expect(assign).not.toHaveBeenCalled();
   });
 
   it('does not redirect on a failed sign-in (401 without a token)', async () => {

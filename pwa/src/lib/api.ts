@@ -10,6 +10,7 @@ import {
 import { getDeviceId, regenerateDeviceId } from './device-id.ts';
 import { navigateTo } from './navigation.ts';
 import { useSessionStore } from './session.ts';
+import { toast } from './toast.ts';
 
 /** SPEC §9: default request timeout. */
 export const REQUEST_TIMEOUT_MS = 300_000;
@@ -56,10 +57,14 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** Ends the local session after the server refused our token (SPEC §8: 401 → cleared, to /login). */
-function handleUnauthorized(redirect: boolean): void {
+/**
+ * Ends the local session after the server refused our token (SPEC §8: 401 → cleared, to /login), and says
+ * why, so being sent to /login is never a mystery ("signed in on another device", "session expired").
+ */
+function handleUnauthorized(redirect: boolean, reason: string): void {
   useSessionStore.getState().clear();
   regenerateDeviceId();
+  toast.info('You have been signed out', reason);
   if (redirect && window.location.pathname !== '/login') navigateTo('/login');
 }
 
@@ -147,9 +152,10 @@ export async function api<C extends Contract>(
     const retryAfter = retryAfterHeader ? Number(retryAfterHeader) || null : null;
     const error = parseErrorBody(response.status, json, retryAfter);
     // A 401 on a call made with the current token means the session is gone (e.g. signed in elsewhere). It is the
-    // only answer that signs out: network errors, timeouts and 5xx keep the session (docs/decisions/0040).
+    // only answer that signs out: a 403 (not allowed for this account), network errors, timeouts and 5xx keep the
+    // session (docs/decisions/0040).
     if (response.status === 401 && token && useSessionStore.getState().token === token) {
-      handleUnauthorized(options.redirectOn401 !== false);
+      handleUnauthorized(options.redirectOn401 !== false, error.message);
     }
     throw error;
   }

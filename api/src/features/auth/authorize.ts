@@ -6,9 +6,13 @@ import { forbidden, unauthenticated } from '../../http/errors.ts';
 import { loadPrincipal } from './sessions.ts';
 
 /**
- * The server-side gate of every route. Missing, malformed, expired, revoked or wrong-kind
- * tokens are 401; a valid session without the right (admin) is 403.
+ * The server-side gate of every route. Missing, malformed, expired or revoked tokens are 401 (the client
+ * signs out); a valid session asking for something its kind or role may not do (an agent on a user-only
+ * route, a user on an admin route) is 403 and stays signed in.
  */
+const AGENT_REFUSED = 'Agent accounts cannot do this. Agents already have full library access.';
+const USER_REFUSED = 'This is only available to agent accounts.';
+
 export function createAuthorize(deps: Pick<Deps, 'database' | 'tokens' | 'clock'>) {
   return (access: Access): MiddlewareHandler<AppEnv> =>
     async (c, next) => {
@@ -30,7 +34,7 @@ export function createAuthorize(deps: Pick<Deps, 'database' | 'tokens' | 'clock'
         (access === 'user' && principal.kind === 'user') ||
         (access === 'agent' && principal.kind === 'agent') ||
         access === 'admin';
-      if (!allowed) throw unauthenticated('Please sign in with the right account type.');
+      if (!allowed) throw forbidden(principal.kind === 'agent' ? AGENT_REFUSED : USER_REFUSED);
       if (access === 'admin' && !(principal.kind === 'user' && principal.user.isAdmin)) throw forbidden();
       c.set('principal', principal);
       await next();

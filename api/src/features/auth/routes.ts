@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { unauthenticated } from '../../http/errors.ts';
+import { forbidden } from '../../http/errors.ts';
 import { agentLogin, changePassword, login, logout, register, type RequestContext, updateProfile } from './accounts.ts';
 import { clientIp } from './client-ip.ts';
 import type { Principal } from './principal.ts';
@@ -13,7 +13,7 @@ const { auth } = contracts;
 
 function userPrincipal(c: Context<AppEnv>): Extract<Principal, { kind: 'user' }> {
   const principal = c.get('principal');
-  if (principal.kind !== 'user') throw unauthenticated();
+  if (principal.kind !== 'user') throw forbidden();
   return principal;
 }
 
@@ -31,7 +31,7 @@ export function authRoutes(router: ContractRouter, deps: Deps): void {
     .on(auth.profile, async (_input, c) => userProfile(deps.database.db, userPrincipal(c).user, deps.clock.now()))
     .on(auth.agentProfile, async (_input, c) => {
       const principal = c.get('principal');
-      if (principal.kind !== 'agent') throw unauthenticated();
+      if (principal.kind !== 'agent') throw forbidden();
       return agentProfile(principal.agent);
     })
     .on(auth.updateProfile, ({ body }, c) => updateProfile(deps, userPrincipal(c).user, body))

@@ -137,14 +137,22 @@ describe.each(testDatabases)('sessions and tokens on %s', (kind) => {
       expect((await profile(user.token)).status).toBe(200);
     });
 
-    it('refuses a user token on the agent route and an agent token on the user route', async () => {
-      expectErrorEnvelope(await agentProfile(user.token), 401, 'unauthenticated');
-      expectErrorEnvelope(await profile(agent.token), 401, 'unauthenticated');
+    it('answers 403, not 401, to a valid session of the wrong kind, and the session stays valid', async () => {
+      expectErrorEnvelope(await agentProfile(user.token), 403, 'forbidden', 'This is only available to agent accounts.');
+      expectErrorEnvelope(
+        await profile(agent.token),
+        403,
+        'forbidden',
+        'Agent accounts cannot do this. Agents already have full library access.',
+      );
       expectErrorEnvelope(
         await t.request('PUT', '/api/users/profile', { token: agent.token, body: { fullName: 'Agent As User' } }),
-        401,
-        'unauthenticated',
+        403,
+        'forbidden',
       );
+      // Refused, not signed out: both tokens still work where they belong.
+      expect((await profile(user.token)).status).toBe(200);
+      expect((await agentProfile(agent.token)).status).toBe(200);
     });
 
     it('refuses a token presented with another X-Device-Id', async () => {

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { unauthenticated } from '../../http/errors.ts';
+import { forbidden } from '../../http/errors.ts';
 import { absoluteUrl, publicOrigin } from '../../http/origin.ts';
 import { downloaderOf } from '../downloads/entitlement.ts';
 import { attachPlans, createMovie, deleteMovie, listAdminMovies, setMovieActive } from './admin-movies.ts';
@@ -17,7 +17,7 @@ export function catalogRoutes(router: ContractRouter, deps: Deps): void {
   const caller = (c: Context<AppEnv>) => downloaderOf(c.get('principal'), deps.clock.now());
   const admin = (c: Context<AppEnv>) => {
     const principal = c.get('principal');
-    if (principal.kind !== 'user') throw unauthenticated();
+    if (principal.kind !== 'user') throw forbidden();
     return principal.user;
   };
   router

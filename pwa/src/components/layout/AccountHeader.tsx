@@ -14,7 +14,7 @@ export function AccountHeader() {
       {isAdmin && (
         <Link
           to="/admin"
-          className="hidden rounded-lg px-3 py-2 text-sm font-semibold hover:bg-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 sm:inline-flex dark:hover:bg-stone-800"
+          className="hidden rounded-lg px-3 py-2 text-sm font-semibold hover:bg-stone-100 sm:inline-flex dark:hover:bg-stone-800"
         >
           Admin
         </Link>
@@ -23,14 +23,14 @@ export function AccountHeader() {
         to="/downloads"
         aria-label="Downloads"
         title="My Downloads"
-        className="rounded-lg p-2 hover:bg-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:hover:bg-stone-800"
+        className="rounded-lg p-2 hover:bg-stone-100 dark:hover:bg-stone-800"
       >
         <DownloadIcon />
       </Link>
       <Link
         to="/profile"
         aria-label="Profile"
-        className="rounded-lg p-2 hover:bg-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:hover:bg-stone-800"
+        className="rounded-lg p-2 hover:bg-stone-100 dark:hover:bg-stone-800"
       >
         <UserIcon />
       </Link>

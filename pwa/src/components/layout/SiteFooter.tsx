@@ -11,7 +11,7 @@ const POLICY_LINKS = [
 ];
 
 const linkClass =
-  'rounded text-stone-600 hover:text-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-stone-400 dark:hover:text-brand-300';
+  'rounded text-stone-600 hover:text-brand-700 dark:text-stone-400 dark:hover:text-brand-300';
 
 export function SiteFooter() {
   return (

@@ -12,7 +12,7 @@ export interface InputProps extends InputHTMLAttributes<HTMLInputElement> {
 
 export const fieldClasses =
   'block w-full rounded-xl border bg-white px-3.5 py-2.5 text-base text-stone-900 placeholder:text-stone-400 shadow-sm ' +
-  'focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 focus-visible:border-brand-500 ' +
+  'focus-visible:border-brand-700 dark:focus-visible:border-brand-400 ' +
   'disabled:cursor-not-allowed disabled:bg-stone-100 disabled:text-stone-500 ' +
   'dark:bg-stone-900 dark:text-stone-100 dark:placeholder:text-stone-500 dark:disabled:bg-stone-800 dark:disabled:text-stone-400';
 
@@ -74,7 +74,7 @@ export function PasswordInput(props: Omit<InputProps, 'type' | 'trailing'>) {
           onClick={() => setVisible((v) => !v)}
           aria-label={visible ? `Hide ${props.label.toLowerCase()}` : `Show ${props.label.toLowerCase()}`}
           aria-pressed={visible}
-          className="rounded-lg p-2 text-stone-500 hover:text-stone-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-stone-400 dark:hover:text-stone-100"
+          className="rounded-lg p-2 text-stone-500 hover:text-stone-800 dark:text-stone-400 dark:hover:text-stone-100"
         >
           {visible ? <EyeOffIcon className="size-5" /> : <EyeIcon className="size-5" />}
         </button>

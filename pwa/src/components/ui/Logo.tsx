@@ -23,7 +23,7 @@ export function Logo({ className }: { className?: string }) {
     <Link
       to="/"
       className={cn(
-        'inline-flex items-center gap-2 rounded-lg text-xl font-extrabold tracking-tight focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400',
+        'inline-flex items-center gap-2 rounded-lg text-xl font-extrabold tracking-tight',
         className,
       )}
     >

@@ -31,7 +31,7 @@ export function ThemeToggle({ className }: { className?: string }) {
           data-theme-option={value}
           onClick={() => setTheme(value)}
           className={cn(
-            'rounded-full p-1 transition-colors sm:p-1.5 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400',
+            'rounded-full p-1 transition-colors sm:p-1.5',
             theme === value
               ? 'bg-brand-600 text-white dark:bg-brand-500 dark:text-stone-950'
               : 'text-stone-600 hover:text-stone-900 dark:text-stone-300 dark:hover:text-white',

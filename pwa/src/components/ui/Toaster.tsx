@@ -8,7 +8,11 @@ const styles: Record<ToastVariant, string> = {
   info: 'border-stone-300 dark:border-stone-700',
 };
 
-/** Toast region: polite live region, newest at the bottom, each dismissible. */
+/**
+ * Toast region: a polite live region, each toast dismissible. On phones it sits at the top, over the header,
+ * so it never covers the button the person is about to press (the next action is low on a phone screen);
+ * on wider screens bottom-right, out of the content's way.
+ */
 export function Toaster() {
   const toasts = useToastStore((s) => s.toasts);
   const dismiss = useToastStore((s) => s.dismiss);
@@ -16,7 +20,7 @@ export function Toaster() {
     <div
       aria-live="polite"
       aria-relevant="additions text"
-      className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end"
+      className="pointer-events-none fixed inset-x-0 top-0 z-50 flex flex-col items-center gap-2 p-3 sm:top-auto sm:bottom-0 sm:items-end sm:p-4"
     >
       {toasts.map((t) => (
         <div
@@ -46,7 +50,7 @@ export function Toaster() {
             type="button"
             onClick={() => dismiss(t.id)}
             aria-label="Dismiss notification"
-            className="rounded-md p-1 text-stone-500 hover:text-stone-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:hover:text-white"
+            className="rounded-md p-1 text-stone-500 hover:text-stone-900 dark:hover:text-white"
           >
             <XIcon className="size-4" />
           </button>

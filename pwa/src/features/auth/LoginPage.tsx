@@ -99,13 +99,12 @@ export default function LoginPage() {
           <Radio
             key={value}
             value={value}
-            className={({ checked, focus }) =>
+            className={({ checked }) =>
               cn(
                 'cursor-pointer rounded-lg px-3 py-2 text-center text-sm font-semibold transition-colors',
                 checked
                   ? 'bg-white text-stone-950 shadow dark:bg-stone-950 dark:text-white'
                   : 'text-stone-600 hover:text-stone-900 dark:text-stone-300 dark:hover:text-white',
-                focus && 'ring-2 ring-brand-400',
               )
             }
           >
@@ -146,7 +145,7 @@ export default function LoginPage() {
         Don't have an account?{' '}
         <Link
           to="/register"
-          className="rounded font-semibold text-brand-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-brand-300"
+          className="rounded font-semibold text-brand-700 hover:underline dark:text-brand-300"
         >
           Register
         </Link>

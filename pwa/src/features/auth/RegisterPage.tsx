@@ -159,7 +159,7 @@ export default function RegisterPage() {
         Already have an account?{' '}
         <Link
           to="/login"
-          className="rounded font-semibold text-brand-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-brand-300"
+          className="rounded font-semibold text-brand-700 hover:underline dark:text-brand-300"
         >
           Sign In
         </Link>

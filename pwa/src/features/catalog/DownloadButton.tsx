@@ -14,8 +14,8 @@ import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
 export const NOT_IN_PLAN_TEXT = 'This movie is not included in your current plan.';
 
 const linkClasses =
-  'self-start font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-800 focus-visible:outline-none ' +
-  'focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-brand-300 dark:hover:text-brand-200';
+  'self-start font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-800 ' +
+  ' dark:text-brand-300 dark:hover:text-brand-200';
 
 export interface DownloadButtonProps {
   movie: UserMovie;

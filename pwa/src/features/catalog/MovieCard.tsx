@@ -22,7 +22,7 @@ export function MovieCard({ movie, libraryUrl }: { movie: UserMovie; libraryUrl:
       <article
         aria-labelledby={titleId}
         data-testid="movie-card"
-        className="relative flex h-full flex-col overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm transition hover:shadow-md has-[.card-link:focus-visible]:ring-2 has-[.card-link:focus-visible]:ring-brand-400 dark:border-stone-800 dark:bg-stone-900"
+        className="relative flex h-full flex-col overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm transition hover:shadow-md has-[.card-link:focus-visible]:outline-2 has-[.card-link:focus-visible]:outline-offset-2 has-[.card-link:focus-visible]:outline-brand-800 dark:has-[.card-link:focus-visible]:outline-brand-300 dark:border-stone-800 dark:bg-stone-900"
       >
         <MovieThumbnail src={movie.thumbnail_url} alt="" />
         <div className="flex flex-1 flex-col p-3">
@@ -30,7 +30,7 @@ export function MovieCard({ movie, libraryUrl }: { movie: UserMovie; libraryUrl:
             <Link
               to={`/movies/${encodeURIComponent(movie.id)}`}
               state={state}
-              className="card-link after:absolute after:inset-0 after:content-[''] hover:text-brand-700 focus-visible:outline-none dark:hover:text-brand-300"
+              className="card-link focus-visible:outline-none after:absolute after:inset-0 after:content-[''] hover:text-brand-700 dark:hover:text-brand-300"
             >
               {movie.title}
             </Link>

@@ -25,7 +25,7 @@ function BackLink({ to }: { to: string }) {
   return (
     <Link
       to={to}
-      className="inline-flex items-center gap-1.5 rounded-lg py-1 text-sm font-semibold text-stone-700 hover:text-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-stone-300 dark:hover:text-brand-300"
+      className="inline-flex items-center gap-1.5 rounded-lg py-1 text-sm font-semibold text-stone-700 hover:text-brand-700 dark:text-stone-300 dark:hover:text-brand-300"
     >
       <ArrowLeftIcon className="size-4" /> Back to Movies
     </Link>

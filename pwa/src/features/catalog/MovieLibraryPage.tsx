@@ -33,7 +33,7 @@ function SectionFilter({ search, category }: { search: string; category: MovieCa
             to={libraryHref(search, value)}
             aria-current={current ? 'page' : undefined}
             className={cn(
-              'rounded-full px-4 py-1.5 text-sm font-semibold ring-1 ring-inset transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400',
+              'rounded-full px-4 py-1.5 text-sm font-semibold ring-1 ring-inset transition-colors',
               current
                 ? 'bg-brand-700 text-white ring-brand-700 dark:bg-brand-400 dark:text-stone-950 dark:ring-brand-400'
                 : 'bg-white text-stone-800 ring-stone-300 hover:bg-stone-100 dark:bg-stone-900 dark:text-stone-200 dark:ring-stone-700 dark:hover:bg-stone-800',
@@ -75,7 +75,7 @@ function EnglishLockedNotice({ search }: { search: string }) {
         )}
         <Link
           to={libraryHref(search, 'Kinayuganda')}
-          className="mt-2 inline-block text-sm font-semibold underline underline-offset-2 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400"
+          className="mt-2 inline-block text-sm font-semibold underline underline-offset-2"
         >
           Show Kinayuganda movies
         </Link>
@@ -181,7 +181,7 @@ export default function MovieLibraryPage() {
             Showing {SECTIONS[category].heading} only.{' '}
             <Link
               to={libraryHref(search, null)}
-              className="font-semibold text-brand-700 underline underline-offset-2 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-brand-300"
+              className="font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300"
             >
               Show all movies
             </Link>

@@ -97,7 +97,7 @@ export default function PlayPage() {
       <main id="main" className="mx-auto max-w-4xl px-4 py-6 sm:px-6">
         <Link
           to="/downloads"
-          className="inline-flex items-center gap-2 rounded-lg py-1 text-sm font-semibold text-stone-700 hover:text-stone-950 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-stone-300 dark:hover:text-white"
+          className="inline-flex items-center gap-2 rounded-lg py-1 text-sm font-semibold text-stone-700 hover:text-stone-950 dark:text-stone-300 dark:hover:text-white"
         >
           <ArrowLeftIcon className="size-4" /> Back to My Downloads
         </Link>

@@ -197,7 +197,7 @@ export function Hero() {
             aria-current={i === index ? 'true' : undefined}
             onClick={() => go(i)}
             className={cn(
-              'h-2.5 rounded-full transition-all focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white focus-visible:ring-offset-2 focus-visible:ring-offset-black/40',
+              'h-2.5 rounded-full transition-all focus-visible:outline-white',
               i === index ? 'w-8 bg-white' : 'w-2.5 bg-white/50 hover:bg-white/80',
             )}
           />
@@ -206,7 +206,7 @@ export function Hero() {
           type="button"
           onClick={() => setStopped((s) => !s)}
           aria-label={stopped ? 'Play slideshow' : 'Pause slideshow'}
-          className="ml-2 rounded-full bg-black/30 px-2.5 py-1 text-xs font-semibold hover:bg-black/50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+          className="ml-2 rounded-full bg-black/30 px-2.5 py-1 text-xs font-semibold hover:bg-black/50 focus-visible:outline-white"
         >
           {stopped ? 'Play' : 'Pause'}
         </button>

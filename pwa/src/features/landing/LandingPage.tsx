@@ -34,7 +34,7 @@ const STATS = [
 ];
 
 const navLink =
-  'whitespace-nowrap rounded-lg px-2 py-2 sm:px-3 text-sm font-semibold text-white/90 hover:bg-white/10 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white';
+  'whitespace-nowrap rounded-lg px-2 py-2 sm:px-3 text-sm font-semibold text-white/90 hover:bg-white/10 hover:text-white focus-visible:outline-white';
 
 function HeaderNav() {
   const { status, isAdmin } = useSession();
@@ -47,7 +47,7 @@ function HeaderNav() {
         </Link>
         <Link
           to="/register"
-          className="whitespace-nowrap rounded-lg bg-white px-2 py-2 text-sm sm:px-3 font-semibold text-stone-950 hover:bg-brand-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+          className="whitespace-nowrap rounded-lg bg-white px-2 py-2 text-sm sm:px-3 font-semibold text-stone-950 hover:bg-brand-100 focus-visible:outline-white"
         >
           Get Started
         </Link>
@@ -63,7 +63,7 @@ function HeaderNav() {
       )}
       <Link
         to="/dashboard"
-        className="whitespace-nowrap rounded-lg bg-white px-2 py-2 text-sm sm:px-3 font-semibold text-stone-950 hover:bg-brand-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+        className="whitespace-nowrap rounded-lg bg-white px-2 py-2 text-sm sm:px-3 font-semibold text-stone-950 hover:bg-brand-100 focus-visible:outline-white"
       >
         Dashboard
       </Link>
@@ -79,7 +79,7 @@ export function LandingPage() {
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-3 py-4 sm:gap-3 sm:px-6">
           <Link
             to="/"
-            className="inline-flex items-center gap-1.5 rounded-lg text-lg font-extrabold tracking-tight text-white sm:gap-2 sm:text-xl focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+            className="inline-flex items-center gap-1.5 rounded-lg text-lg font-extrabold tracking-tight text-white sm:gap-2 sm:text-xl focus-visible:outline-white"
           >
             <LogoMark />
             <span className="max-[379px]:sr-only">Filamu</span>
@@ -105,7 +105,7 @@ export function LandingPage() {
             <div className="flex flex-wrap justify-center gap-3">
               <a
                 href={SUPPORT.phoneHref}
-                className="inline-flex items-center gap-2 rounded-xl border border-stone-300 px-4 py-2 text-sm font-semibold hover:bg-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:border-stone-700 dark:hover:bg-stone-800"
+                className="inline-flex items-center gap-2 rounded-xl border border-stone-300 px-4 py-2 text-sm font-semibold hover:bg-stone-100 dark:border-stone-700 dark:hover:bg-stone-800"
               >
                 <PhoneIcon className="size-4" /> Call us {SUPPORT.phone}
               </a>
@@ -113,7 +113,7 @@ export function LandingPage() {
                 href={SUPPORT.whatsappHref}
                 target="_blank"
                 rel="noopener noreferrer"
-                className="inline-flex items-center gap-2 rounded-xl bg-green-700 px-4 py-2 text-sm font-semibold text-white hover:bg-green-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-green-400"
+                className="inline-flex items-center gap-2 rounded-xl bg-green-700 px-4 py-2 text-sm font-semibold text-white hover:bg-green-800"
               >
                 <ChatIcon className="size-4" /> WhatsApp
               </a>

@@ -14,7 +14,7 @@ export default function NotFoundPage() {
             <ThemeToggle />
             <Link
               to="/"
-              className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold hover:bg-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:hover:bg-stone-800"
+              className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold hover:bg-stone-100 dark:hover:bg-stone-800"
             >
               <HomeIcon className="size-4" /> Go Home
             </Link>

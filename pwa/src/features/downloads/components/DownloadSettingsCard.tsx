@@ -23,7 +23,7 @@ function SettingSwitch({
       <Switch
         checked={on}
         onChange={(value) => setDownloadSetting(name, value)}
-        className="group relative inline-flex h-7 w-12 shrink-0 items-center rounded-full bg-stone-300 transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 data-checked:bg-brand-700 dark:bg-stone-600 dark:focus-visible:ring-offset-stone-900 dark:data-checked:bg-brand-500"
+        className="group relative inline-flex h-7 w-12 shrink-0 items-center rounded-full bg-stone-300 transition-colors data-checked:bg-brand-700 dark:bg-stone-600 dark:data-checked:bg-brand-500"
       >
         <span className="inline-block size-5 translate-x-1 rounded-full bg-white shadow transition-transform group-data-checked:translate-x-6" />
       </Switch>
