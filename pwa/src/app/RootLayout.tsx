@@ -5,6 +5,7 @@ import { MaintenancePage } from '../features/system/MaintenancePage.tsx';
 import { OfflineBanner, UpdatePrompt } from '../features/system/PwaStatus.tsx';
 import { useMetaStore } from '../lib/meta.ts';
 import { useSession } from '../lib/session.ts';
+import { RouteFocus } from './RouteFocus.tsx';
 
 /** Routes that stay reachable in maintenance mode so admins can sign in and work. */
 const MAINTENANCE_OPEN = ['/login', '/admin'];
@@ -20,13 +21,13 @@ function MaintenanceGate() {
   return <MaintenancePage />;
 }
 
-/** Root of every route: maintenance wrapper, toasts, offline banner and the update prompt. */
+/** Root of every route: maintenance wrapper, toasts, offline banner, the update prompt and route-change focus. */
 export function RootLayout() {
   return (
     <>
       <a
         href="#main"
-        className="sr-only z-50 rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+        className="sr-only z-50 rounded-lg bg-brand-800 px-4 py-2 font-semibold text-white focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
       >
         Skip to content
       </a>
@@ -35,6 +36,7 @@ export function RootLayout() {
       <UpdatePrompt />
       <Toaster />
       <ScrollRestoration />
+      <RouteFocus />
     </>
   );
 }

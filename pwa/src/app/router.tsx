@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { LandingPage } from '../features/landing/LandingPage.tsx';
 import { setNavigate } from '../lib/navigation.ts';
 import { RequireAdmin, RequireAuth } from './guards.tsx';
@@ -9,6 +9,19 @@ import { PageSpinner } from '../components/ui/Spinner.tsx';
 
 /** A lazily loaded route module whose default export is the screen. */
 const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
+
+/** Short addresses for the policy and contact pages, redirected to the SPEC's real routes. */
+export const SHORT_URLS: Record<string, string> = {
+  privacy: '/privacy-policy',
+  refund: '/refund-cancellation',
+  refunds: '/refund-cancellation',
+  cancellation: '/refund-cancellation',
+  dmca: '/dmca-policy',
+  contact: '/contact-us',
+  support: '/contact-us',
+  'terms-of-service': '/terms',
+  'terms-of-use': '/terms',
+};
 
 /** SPEC §2 route table. Only the landing page is in the entry chunk; everything else loads on demand. */
 export const routes: RouteObject[] = [
@@ -51,6 +64,8 @@ export const routes: RouteObject[] = [
             Component: RequireAdmin,
             children: [{ index: true, lazy: page(() => import('../features/admin/AdminPage.tsx')) }],
           },
+          // The short addresses people type or say on the phone (docs/decisions/0042).
+          ...Object.entries(SHORT_URLS).map(([path, to]) => ({ path, element: <Navigate to={to} replace /> })),
           { path: '*', lazy: page(() => import('../features/system/NotFoundPage.tsx')) },
         ],
       },

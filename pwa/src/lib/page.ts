@@ -4,7 +4,7 @@ const APP_NAME = 'Filamu';
 
 /** The tab's title, which screen readers announce on a route change: "My Profile · Filamu". */
 export function documentTitle(title?: string | null): string {
-  return title ? `${title} · ${APP_NAME}` : `${APP_NAME} · Movies to your phone`;
+  return title ? `${title} · ${APP_NAME}` : `${APP_NAME} — Movie downloads for Uganda`;
 }
 
 /** Sets the document title while the screen is shown; `undefined` keeps the last one (e.g. still loading). */
@@ -18,8 +18,8 @@ export function useDocumentTitle(title: string | null | undefined): void {
  * Moves focus to a heading so a screen reader reads where the person now is (a new page, the next
  * payment step). The heading becomes focusable by script only; it is not a tab stop.
  */
-export function focusHeading(heading: HTMLElement | null | undefined): void {
+export function focusHeading(heading: HTMLElement | null | undefined, options?: FocusOptions): void {
   if (!heading) return;
   if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
-  heading.focus();
+  heading.focus(options);
 }

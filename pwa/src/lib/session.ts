@@ -155,7 +155,7 @@ export interface SessionView {
   /** The signed-in account's name, whichever kind. */
   name: string | null;
   isAdmin: boolean;
-  /** Subscribers and agents can browse and download. */
+  /** Subscribers and staff (agents, admins) can browse and download; staff are never offered a plan. */
   hasAccess: boolean;
 }
 
@@ -171,7 +171,7 @@ export function useSession(): SessionView {
     profile: user ?? agent,
     name: user?.fullName ?? agent?.full_name ?? null,
     isAdmin: status === 'user' && !!user?.isAdmin,
-    hasAccess: status === 'agent' || (status === 'user' && !!user?.isSubscribed),
+    hasAccess: status === 'agent' || (status === 'user' && !!(user?.isSubscribed || user?.isAdmin)),
   };
 }
 

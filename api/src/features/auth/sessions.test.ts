@@ -138,7 +138,12 @@ describe.each(testDatabases)('sessions and tokens on %s', (kind) => {
     });
 
     it('answers 403, not 401, to a valid session of the wrong kind, and the session stays valid', async () => {
-      expectErrorEnvelope(await agentProfile(user.token), 403, 'forbidden', 'This is only available to agent accounts.');
+      expectErrorEnvelope(
+        await agentProfile(user.token),
+        403,
+        'forbidden',
+        'This is only available to agent accounts.',
+      );
       expectErrorEnvelope(
         await profile(agent.token),
         403,

@@ -1,43 +1,89 @@
-import { Link } from 'react-router';
+import type { ComponentType } from 'react';
+import { Link, NavLink } from 'react-router';
 import { useLogout } from '../../features/auth/useLogout.ts';
 import { useSession } from '../../lib/session.ts';
 import { Button } from '../ui/Button.tsx';
-import { DownloadIcon, LogOutIcon, UserIcon } from '../ui/icons.tsx';
+import { cn } from '../ui/cn.ts';
+import { DownloadIcon, FilmIcon, HomeIcon, LogOutIcon, ShieldIcon, UserIcon, type IconProps } from '../ui/icons.tsx';
 import { AppHeader } from './AppHeader.tsx';
 
-/** Header for signed-in screens: downloads and profile links, and logout. */
+interface NavItem {
+  to: string;
+  label: string;
+  Icon: ComponentType<IconProps>;
+}
+
+const SIGNED_IN: NavItem[] = [
+  { to: '/dashboard', label: 'Dashboard', Icon: HomeIcon },
+  { to: '/movies', label: 'Movies', Icon: FilmIcon },
+  { to: '/downloads', label: 'Downloads', Icon: DownloadIcon },
+  { to: '/profile', label: 'Profile', Icon: UserIcon },
+];
+const ADMIN: NavItem = { to: '/admin', label: 'Admin', Icon: ShieldIcon };
+
+/**
+ * The one header of every screen past the landing page: the same places in the same order on every page,
+ * the current one marked. On phones the places sit in a bar at the bottom, where a thumb reaches, with
+ * their names (icons alone are guesswork); from `lg` up they sit in the header. Guests get Login and
+ * Get Started instead.
+ */
 export function AccountHeader() {
+  const { status, isAdmin } = useSession();
   const { logout, pending } = useLogout();
-  const { isAdmin } = useSession();
+  const signedIn = status === 'user' || status === 'agent';
+  const items = isAdmin ? [...SIGNED_IN, ADMIN] : SIGNED_IN;
+
   return (
     <AppHeader>
-      {isAdmin && (
-        <Link
-          to="/admin"
-          className="hidden rounded-lg px-3 py-2 text-sm font-semibold hover:bg-stone-100 sm:inline-flex dark:hover:bg-stone-800"
-        >
-          Admin
-        </Link>
-      )}
-      <Link
-        to="/downloads"
-        aria-label="Downloads"
-        title="My Downloads"
-        className="rounded-lg p-2 hover:bg-stone-100 dark:hover:bg-stone-800"
-      >
-        <DownloadIcon />
-      </Link>
-      <Link
-        to="/profile"
-        aria-label="Profile"
-        className="rounded-lg p-2 hover:bg-stone-100 dark:hover:bg-stone-800"
-      >
-        <UserIcon />
-      </Link>
-      <Button variant="ghost" size="sm" onClick={() => void logout()} loading={pending} aria-label="Logout">
-        <LogOutIcon className="size-4" />
-        <span className="hidden sm:inline">Logout</span>
-      </Button>
+      {signedIn ? (
+        <>
+          <nav
+            aria-label="Main"
+            data-bottom-nav
+            className="fixed inset-x-0 bottom-0 z-30 border-t border-stone-200 bg-white pb-[env(safe-area-inset-bottom)] lg:static lg:border-0 lg:bg-transparent lg:pb-0 dark:border-stone-800 dark:bg-stone-950 lg:dark:bg-transparent"
+          >
+            <ul className="flex lg:gap-1">
+              {items.map(({ to, label, Icon }) => (
+                <li key={to} className="min-w-0 flex-1">
+                  <NavLink
+                    to={to}
+                    className={({ isActive }) =>
+                      cn(
+                        'flex min-h-14 flex-col items-center justify-center gap-0.5 px-1 text-xs font-semibold lg:min-h-10 lg:flex-row lg:gap-1.5 lg:rounded-lg lg:px-2.5 lg:text-sm',
+                        isActive
+                          ? 'bg-brand-50 text-brand-800 dark:bg-stone-800 dark:text-brand-300'
+                          : 'text-stone-700 hover:bg-stone-100 hover:text-stone-950 dark:text-stone-300 dark:hover:bg-stone-800 dark:hover:text-white',
+                      )
+                    }
+                  >
+                    <Icon className="size-5 lg:size-4" />
+                    <span className="max-w-full truncate">{label}</span>
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <Button variant="ghost" size="sm" onClick={() => void logout()} loading={pending} aria-label="Logout">
+            <LogOutIcon className="size-4" />
+            <span className="hidden lg:inline">Logout</span>
+          </Button>
+        </>
+      ) : status === 'guest' ? (
+        <>
+          <Link
+            to="/login"
+            className="rounded-lg px-2.5 py-2 text-sm font-semibold hover:bg-stone-100 dark:hover:bg-stone-800"
+          >
+            Login
+          </Link>
+          <Link
+            to="/register"
+            className="whitespace-nowrap rounded-lg bg-brand-700 px-2.5 py-2 text-sm font-semibold text-white hover:bg-brand-800 dark:bg-brand-500 dark:text-stone-950 dark:hover:bg-brand-400"
+          >
+            Get Started
+          </Link>
+        </>
+      ) : null}
     </AppHeader>
   );
 }

@@ -10,8 +10,7 @@ const POLICY_LINKS = [
   { to: '/contact-us', label: 'Contact Us' },
 ];
 
-const linkClass =
-  'rounded text-stone-600 hover:text-brand-700 dark:text-stone-400 dark:hover:text-brand-300';
+const linkClass = 'rounded text-stone-600 hover:text-brand-700 dark:text-stone-400 dark:hover:text-brand-300';
 
 export function SiteFooter() {
   return (

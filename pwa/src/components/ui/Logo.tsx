@@ -22,10 +22,7 @@ export function Logo({ className }: { className?: string }) {
   return (
     <Link
       to="/"
-      className={cn(
-        'inline-flex items-center gap-2 rounded-lg text-xl font-extrabold tracking-tight',
-        className,
-      )}
+      className={cn('inline-flex items-center gap-2 rounded-lg text-xl font-extrabold tracking-tight', className)}
     >
       <LogoMark />
       <span>Filamu</span>

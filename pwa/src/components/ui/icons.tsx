@@ -1,7 +1,7 @@
 import type { SVGProps } from 'react';
 
 /** Small stroke icons drawn inline (no icon font, no external requests). */
-type IconProps = SVGProps<SVGSVGElement>;
+export type IconProps = SVGProps<SVGSVGElement>;
 
 export function Icon({ children, className = 'size-5', ...rest }: IconProps) {
   return (

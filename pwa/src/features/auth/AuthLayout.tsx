@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react';
 import { AppHeader } from '../../components/layout/AppHeader.tsx';
+import { useDocumentTitle } from '../../lib/page.ts';
 
 /** Shared frame for the sign-in and sign-up forms. */
 export function AuthLayout({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
+  useDocumentTitle(title);
   return (
     <div className="flex min-h-screen flex-col">
       <AppHeader />
@@ -22,7 +24,7 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
   );
 }
 
-/** Inline error summary shown above a form (the toast says the same thing). */
+/** Inline error summary shown above a form: the one place a form's error is said (no toast repeats it). */
 export function FormAlert({ title, message }: { title: string; message: string }) {
   return (
     <div

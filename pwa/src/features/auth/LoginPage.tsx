@@ -143,10 +143,7 @@ export default function LoginPage() {
       </form>
       <p className="mt-6 text-center text-sm text-stone-600 dark:text-stone-400">
         Don't have an account?{' '}
-        <Link
-          to="/register"
-          className="rounded font-semibold text-brand-700 hover:underline dark:text-brand-300"
-        >
+        <Link to="/register" className="rounded font-semibold text-brand-700 hover:underline dark:text-brand-300">
           Register
         </Link>
       </p>

@@ -157,10 +157,7 @@ export default function RegisterPage() {
       </p>
       <p className="mt-4 text-center text-sm text-stone-600 dark:text-stone-400">
         Already have an account?{' '}
-        <Link
-          to="/login"
-          className="rounded font-semibold text-brand-700 hover:underline dark:text-brand-300"
-        >
+        <Link to="/login" className="rounded font-semibold text-brand-700 hover:underline dark:text-brand-300">
           Sign In
         </Link>
       </p>

@@ -13,6 +13,7 @@ import { formatGb } from './format.ts';
 import type { LibraryReturn } from './MovieCard.tsx';
 import { MovieThumbnail } from './MovieThumbnail.tsx';
 import { useMovie } from './queries.ts';
+import { useDocumentTitle } from '../../lib/page.ts';
 
 /** The library the person came from (same search and section), or the whole library. */
 function useLibraryUrl(): string {
@@ -98,6 +99,8 @@ export default function MovieDetailPage() {
   const { id = '' } = useParams();
   const libraryUrl = useLibraryUrl();
   const movie = useMovie(id);
+  const missing = isApiError(movie.error) && (movie.error.status === 404 || movie.error.status === 400);
+  useDocumentTitle(movie.data ? movie.data.title : missing ? 'Movie Not Found' : movie.isError ? 'Movie' : undefined);
 
   let content: ReactNode;
   if (movie.data) {
@@ -109,7 +112,7 @@ export default function MovieDetailPage() {
     );
   } else if (movie.isPending) {
     content = <PageSpinner label="Loading movie" />;
-  } else if (isApiError(movie.error) && (movie.error.status === 404 || movie.error.status === 400)) {
+  } else if (missing) {
     // 400: the id is not even an id (a mistyped link); for the person it is the same missing movie.
     content = (
       <div className="flex flex-col items-center py-16 text-center">

@@ -13,6 +13,7 @@ import { MovieSection, SECTIONS } from './MovieSection.tsx';
 import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
 import { useKinayugandaProgress, useLibrary, type LibraryFilter } from './queries.ts';
 import { SearchBox } from './SearchBox.tsx';
+import { useDocumentTitle } from '../../lib/page.ts';
 
 /** SPEC §9: skeleton count. */
 export const SKELETON_COUNT = 8;
@@ -98,6 +99,7 @@ function resultsSummary(list: UserMovieList, category: MovieCategoryName | null)
 }
 
 export default function MovieLibraryPage() {
+  useDocumentTitle('Movie Library');
   const [params, setParams] = useSearchParams();
   const search = parseSearch(params.get('search'));
   const category = parseCategory(params.get('category'));

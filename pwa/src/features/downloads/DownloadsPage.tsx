@@ -9,9 +9,11 @@ import { StorageSummary } from './components/StorageSummary.tsx';
 import { displayOrder } from './describe.ts';
 import { useLocalDownloads } from './hooks.ts';
 import { useDownloadsStore } from './manager.ts';
+import { useDocumentTitle } from '../../lib/page.ts';
 
 /** /downloads: every download on this phone, from IndexedDB — works without a connection. */
 export default function DownloadsPage() {
+  useDocumentTitle('My Downloads');
   const downloads = displayOrder(useLocalDownloads());
   const loaded = useDownloadsStore((s) => s.loaded);
 

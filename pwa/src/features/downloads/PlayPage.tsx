@@ -10,6 +10,7 @@ import type { LocalDownload } from './engine/record.ts';
 import { useLocalDownload } from './hooks.ts';
 import { openMovieFile, useDownloadsStore } from './manager.ts';
 import { percentOf } from './movie-action.ts';
+import { useDocumentTitle } from '../../lib/page.ts';
 
 function NotHere({ title, text }: { title: string; text: string }) {
   return (
@@ -72,6 +73,7 @@ export default function PlayPage() {
   const { movieId = '' } = useParams();
   const record = useLocalDownload(movieId);
   const loaded = useDownloadsStore((s) => s.loaded);
+  useDocumentTitle(record ? `Play ${record.title}` : loaded ? 'Play' : undefined);
 
   let body;
   if (!loaded) body = <PageSpinner label="Loading your downloads" />;

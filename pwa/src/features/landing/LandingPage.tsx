@@ -5,6 +5,7 @@ import { ChatIcon, DownloadIcon, PhoneIcon, ShieldIcon, StarIcon } from '../../c
 import { LogoMark } from '../../components/ui/Logo.tsx';
 import { ThemeToggle } from '../../components/ui/ThemeToggle.tsx';
 import { SUPPORT } from '../../lib/constants.ts';
+import { useDocumentTitle } from '../../lib/page.ts';
 import { useSession } from '../../lib/session.ts';
 import { Hero } from './Hero.tsx';
 
@@ -73,6 +74,7 @@ function HeaderNav() {
 
 export function LandingPage() {
   const { status, hasAccess } = useSession();
+  useDocumentTitle(null);
   return (
     <div className="flex min-h-screen flex-col">
       <header className="absolute inset-x-0 top-0 z-20">

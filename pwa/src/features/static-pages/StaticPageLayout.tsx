@@ -5,6 +5,7 @@ import { ArrowLeftIcon } from '../../components/ui/icons.tsx';
 import { Logo } from '../../components/ui/Logo.tsx';
 import { ThemeToggle } from '../../components/ui/ThemeToggle.tsx';
 import { SiteFooter } from '../../components/layout/SiteFooter.tsx';
+import { useDocumentTitle } from '../../lib/page.ts';
 
 /** History back, or home when this page was opened directly. */
 function useGoBack() {
@@ -26,6 +27,7 @@ export function StaticPageLayout({
   updated?: string;
   children: ReactNode;
 }) {
+  useDocumentTitle(title);
   const goBack = useGoBack();
   return (
     <div className="flex min-h-screen flex-col">

@@ -2,9 +2,11 @@ import { SUPPORT } from '../../lib/constants.ts';
 import { LogoMark } from '../../components/ui/Logo.tsx';
 import { PhoneIcon, WrenchIcon } from '../../components/ui/icons.tsx';
 import { buttonClasses } from '../../components/ui/Button.tsx';
+import { useDocumentTitle } from '../../lib/page.ts';
 
 /** Shown on every route except /login and /admin while the API reports maintenance mode. */
 export function MaintenancePage() {
+  useDocumentTitle('Maintenance');
   return (
     <main
       id="main"

@@ -3,8 +3,10 @@ import { LinkButton } from '../../components/ui/Button.tsx';
 import { HomeIcon } from '../../components/ui/icons.tsx';
 import { Logo } from '../../components/ui/Logo.tsx';
 import { ThemeToggle } from '../../components/ui/ThemeToggle.tsx';
+import { useDocumentTitle } from '../../lib/page.ts';
 
 export default function NotFoundPage() {
+  useDocumentTitle('Page Not Found');
   return (
     <div className="flex min-h-screen flex-col">
       <header className="border-b border-stone-200 dark:border-stone-800">

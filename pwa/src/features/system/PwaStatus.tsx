@@ -26,7 +26,7 @@ export function UpdatePrompt() {
   return (
     <div
       role="alert"
-      className="fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-md items-center gap-3 rounded-2xl border border-brand-300 bg-white p-4 shadow-xl dark:border-brand-800 dark:bg-stone-900"
+      className="fixed inset-x-4 bottom-20 z-50 lg:bottom-4 mx-auto flex max-w-md items-center gap-3 rounded-2xl border border-brand-300 bg-white p-4 shadow-xl dark:border-brand-800 dark:bg-stone-900"
     >
       <SparklesIcon className="size-6 shrink-0 text-brand-600 dark:text-brand-400" />
       <p className="flex-1 text-sm font-medium">A new version is available</p>
