@@ -221,21 +221,45 @@ export async function completeDownload(user: ApiSession, movie: { id: string; si
   });
 }
 
+export interface SeededAgent extends ApiSession {
+  email: string;
+  fullName: string;
+}
+
+/** Creates an agent as the admin and signs it in through the API on a device of its own. */
+export async function createAgent(): Promise<SeededAgent> {
+  const stamp = uniqueStamp();
+  const email = `agent-${stamp}@filamu.test`;
+  const fullName = `Agent ${stamp}`;
+  const { generatedPassword } = await asAdmin<{ generatedPassword: string }>('/agents', {
+    method: 'POST',
+    body: { full_name: fullName, phone: `07${String(Date.now()).slice(-8)}`, email, send_credentials_via: 'none' },
+  });
+  const deviceId = randomUUID();
+  const { token } = await apiCall<{ token: string }>('/auth/agent/login', {
+    method: 'POST',
+    deviceId,
+    body: { email, password: generatedPassword, currentDeviceId: deviceId },
+  });
+  return { token, deviceId, email, fullName };
+}
+
 /**
- * Opens every page of `context` signed in as `user` on the user's device, in the given theme, by putting the
+ * Opens every page of `context` signed in as `account` on its device, in the given theme, by putting the
  * session where the PWA keeps it (`filamu.session`, `filamu.deviceId`, `theme`) before any script runs.
  */
 export async function signInContext(
   context: BrowserContext,
-  user: ApiSession,
+  account: ApiSession,
   theme: 'light' | 'dark' = 'light',
+  kind: 'user' | 'agent' = 'user',
 ): Promise<void> {
   await context.addInitScript(
-    ({ token, deviceId, theme }) => {
-      localStorage.setItem('filamu.session', JSON.stringify({ token, kind: 'user' }));
+    ({ token, deviceId, theme, kind }) => {
+      localStorage.setItem('filamu.session', JSON.stringify({ token, kind }));
       localStorage.setItem('filamu.deviceId', deviceId);
       localStorage.setItem('theme', theme);
     },
-    { token: user.token, deviceId: user.deviceId, theme },
+    { token: account.token, deviceId: account.deviceId, theme, kind },
   );
 }

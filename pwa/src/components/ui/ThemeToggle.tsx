@@ -33,7 +33,7 @@ export function ThemeToggle({ className }: { className?: string }) {
           className={cn(
             'rounded-full p-1 transition-colors sm:p-1.5',
             theme === value
-              ? 'bg-brand-600 text-white dark:bg-brand-500 dark:text-stone-950'
+              ? 'bg-brand-700 text-white dark:bg-brand-400 dark:text-stone-950'
               : 'text-stone-600 hover:text-stone-900 dark:text-stone-300 dark:hover:text-white',
           )}
         >

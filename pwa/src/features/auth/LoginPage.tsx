@@ -78,8 +78,8 @@ export default function LoginPage() {
       // Stays pending on success so the 'already signed in' redirect cannot race the navigation.
       setPending(false);
       const f = describeFailure(mode, error);
+      // Said once, above the form where the eye is; a toast would repeat it over the Sign In button.
       setFailure(f);
-      toast.error(f.title, f.message);
     }
   };
 

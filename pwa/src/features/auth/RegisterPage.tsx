@@ -84,11 +84,10 @@ export default function RegisterPage() {
       if (error instanceof ApiError) {
         setErrors(issuesToErrors(error));
         const message = error.message || 'An unexpected error occurred during registration. Please try again.';
+        // Said once, above the form where the eye is; a toast would repeat it over Create Account.
         setFailure(message);
-        toast.error('Registration Error', message);
       } else {
         setFailure('Please try again with different details.');
-        toast.error('Registration failed', 'Please try again with different details.');
       }
     }
   };

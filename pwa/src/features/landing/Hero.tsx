@@ -18,28 +18,28 @@ const SLIDES: Slide[] = [
     eyebrow: 'Kinayuganda',
     title: 'Your favourite VJs, one tap away',
     text: 'Blockbusters translated by the voices you love — download them once and watch anywhere, even offline.',
-    gradient: 'from-brand-900 via-brand-700 to-amber-500',
+    gradient: 'from-brand-950 via-brand-800 to-amber-700',
     accent: 'bg-amber-300',
   },
   {
     eyebrow: 'Movie night, sorted',
     title: 'No buffering. No waiting.',
     text: 'Download over Wi-Fi or data and press play when the family is ready. Pause and resume anytime.',
-    gradient: 'from-indigo-950 via-purple-900 to-brand-700',
+    gradient: 'from-indigo-950 via-purple-900 to-brand-800',
     accent: 'bg-fuchsia-300',
   },
   {
     eyebrow: 'Mobile money',
     title: 'Pay with MTN or Airtel',
     text: 'Subscribe in seconds with MTN Mobile Money or Airtel Money. No card, no hidden fees, no auto-renewal.',
-    gradient: 'from-emerald-950 via-teal-900 to-yellow-600',
+    gradient: 'from-emerald-950 via-teal-900 to-yellow-800',
     accent: 'bg-yellow-300',
   },
   {
     eyebrow: 'English hits',
     title: 'Unlock the latest English releases',
     text: 'Finish the Kinayuganda collection and the newest English movies open up for you to download.',
-    gradient: 'from-stone-950 via-red-950 to-brand-600',
+    gradient: 'from-stone-950 via-red-950 to-brand-800',
     accent: 'bg-red-300',
   },
 ];
@@ -177,7 +177,7 @@ export function Hero() {
                 {slide.eyebrow}
               </p>
               <h1 className="mt-4 text-4xl font-extrabold leading-tight tracking-tight sm:text-5xl">{slide.title}</h1>
-              <p className="mt-4 max-w-xl text-lg text-white/90">{slide.text}</p>
+              <p className="mt-4 max-w-xl text-lg text-white">{slide.text}</p>
             </div>
           ))}
           <div className="mt-8 flex flex-wrap gap-3">
@@ -188,7 +188,7 @@ export function Hero() {
           <HeroArt />
         </div>
       </div>
-      <div className="absolute inset-x-0 bottom-5 flex items-center justify-center gap-3">
+      <div className="absolute inset-x-0 bottom-4 flex items-center justify-center gap-1">
         {SLIDES.map((slide, i) => (
           <button
             key={slide.title}
@@ -196,17 +196,23 @@ export function Hero() {
             aria-label={`Go to slide ${i + 1} of ${SLIDES.length}: ${slide.title}`}
             aria-current={i === index ? 'true' : undefined}
             onClick={() => go(i)}
-            className={cn(
-              'h-2.5 rounded-full transition-all focus-visible:outline-white',
-              i === index ? 'w-8 bg-white' : 'w-2.5 bg-white/50 hover:bg-white/80',
-            )}
-          />
+            // A 24 px target around a small dot (WCAG 2.5.8), so a thumb can hit it.
+            className="group grid h-6 min-w-6 place-items-center rounded-full focus-visible:outline-white"
+          >
+            <span
+              aria-hidden="true"
+              className={cn(
+                'h-2.5 rounded-full transition-all',
+                i === index ? 'w-8 bg-white' : 'w-2.5 bg-white/60 group-hover:bg-white/90',
+              )}
+            />
+          </button>
         ))}
         <button
           type="button"
           onClick={() => setStopped((s) => !s)}
           aria-label={stopped ? 'Play slideshow' : 'Pause slideshow'}
-          className="ml-2 rounded-full bg-black/30 px-2.5 py-1 text-xs font-semibold hover:bg-black/50 focus-visible:outline-white"
+          className="ml-2 min-h-6 rounded-full bg-black/40 px-3 py-1 text-xs font-semibold hover:bg-black/60 focus-visible:outline-white"
         >
           {stopped ? 'Play' : 'Pause'}
         </button>

@@ -35,7 +35,7 @@ const STATS = [
 ];
 
 const navLink =
-  'whitespace-nowrap rounded-lg px-2 py-2 sm:px-3 text-sm font-semibold text-white/90 hover:bg-white/10 hover:text-white focus-visible:outline-white';
+  'whitespace-nowrap rounded-lg px-2 py-2 sm:px-3 text-sm font-semibold text-white hover:bg-white/15 focus-visible:outline-white';
 
 function HeaderNav() {
   const { status, isAdmin } = useSession();
