@@ -43,10 +43,12 @@ describe('Filamu PWA', () => {
       await page2.waitForURL('**/dashboard');
       await page2.getByRole('heading', { name: `Welcome, ${user.fullName}` }).waitFor();
 
-      // The first device's next action finds its session revoked.
+      // The first device's next action finds its session revoked, and says why.
       await page1.reload();
       await page1.waitForURL('**/login');
       await page1.getByRole('heading', { name: 'Welcome back' }).waitFor();
+      const toast = page1.getByTestId('toast').filter({ hasText: 'You have been signed out' });
+      await toast.getByText('You signed in on another device.', { exact: false }).waitFor();
     } finally {
       await first.close();
       await second.close();

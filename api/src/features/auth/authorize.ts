@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../../deps.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { forbidden, unauthenticated } from '../../http/errors.ts';
+import { sessionEndedMessage } from './session-end.ts';
 import { loadPrincipal } from './sessions.ts';
 
 /**
@@ -24,7 +25,7 @@ export function createAuthorize(deps: Pick<Deps, 'database' | 'tokens' | 'clock'
       const claims = await deps.tokens.verify(match[1]!, now);
       if (!claims) throw unauthenticated('Your session has expired. Please sign in again.');
       const principal = await loadPrincipal(deps.database.db, claims, now);
-      if (!principal) throw unauthenticated('Your session has ended. Please sign in again.');
+      if (!principal) throw unauthenticated(await sessionEndedMessage(deps.database.db, claims.sessionId));
       // The device id is informational, but a token presented by another device is not this session.
       const deviceId = c.req.header('x-device-id');
       if (deviceId && deviceId !== principal.deviceId) throw unauthenticated('This session belongs to another device.');

@@ -54,7 +54,13 @@ describe.each(testDatabases)('sessions and tokens on %s', (kind) => {
       const b = AuthResponse.parse(resB.json);
       expect(b.user.deviceIDs).toEqual(['device-B']);
 
-      expectErrorEnvelope(await profile(a.token, 'device-A'), 401, 'unauthenticated');
+      // Device A is told why, so being sent to /login is not mistaken for a fault.
+      expectErrorEnvelope(
+        await profile(a.token, 'device-A'),
+        401,
+        'unauthenticated',
+        'You signed in on another device. Only one device can be signed in at a time.',
+      );
       expectErrorEnvelope(await profile(a.token), 401, 'unauthenticated');
       expect((await profile(b.token, 'device-B')).status).toBe(200);
       const live = await liveSessions(sessions.userId, user.id);
