@@ -109,6 +109,13 @@ describe('Every screen, for every kind of person', () => {
               theme === 'dark',
             );
             expect(await pageWidth(page), `${path} is wider than the phone`).toBeLessThanOrEqual(360);
+            // Every place in the bottom bar shows its whole name.
+            const cut = await page.evaluate(() =>
+              [...document.querySelectorAll<HTMLElement>('[data-bottom-nav] a span')]
+                .filter((label) => label.scrollWidth > label.clientWidth)
+                .map((label) => label.textContent),
+            );
+            expect(cut, `${path}: cut names in the bottom bar`).toEqual([]);
             const title = await page.title();
             if (path === '/') expect(title).toBe('Filamu — Movie downloads for Uganda');
             else expect(title, `${path} has a title of its own`).toMatch(/^.+ · Filamu$/);
@@ -139,6 +146,10 @@ describe('Every screen, for every kind of person', () => {
           'Admin',
         ]);
         expect(await pageWidth(page)).toBeLessThanOrEqual(1280);
+        const cut = await nav.evaluate((el) =>
+          [...el.querySelectorAll<HTMLElement>('a span')].some((label) => label.scrollWidth > label.clientWidth),
+        );
+        expect(cut, `${path}: a cut name in the header`).toBe(false);
         await expectAccessible(page, `admin desktop ${path}`);
       }
     } finally {

@@ -44,12 +44,12 @@ export function AccountHeader() {
           >
             <ul className="flex lg:gap-1">
               {items.map(({ to, label, Icon }) => (
-                <li key={to} className="min-w-0 flex-1">
+                <li key={to} className="min-w-0 flex-1 lg:flex-none">
                   <NavLink
                     to={to}
                     className={({ isActive }) =>
                       cn(
-                        'flex min-h-14 flex-col items-center justify-center gap-0.5 px-1 text-xs font-semibold lg:min-h-10 lg:flex-row lg:gap-1.5 lg:rounded-lg lg:px-2.5 lg:text-sm',
+                        'flex min-h-14 flex-col items-center justify-center gap-0.5 px-0.5 text-[0.6875rem] font-semibold tracking-tight lg:min-h-10 lg:flex-row lg:gap-1.5 lg:rounded-lg lg:px-2.5 lg:text-sm lg:tracking-normal',
                         isActive
                           ? 'bg-brand-50 text-brand-800 dark:bg-stone-800 dark:text-brand-300'
                           : 'text-stone-700 hover:bg-stone-100 hover:text-stone-950 dark:text-stone-300 dark:hover:bg-stone-800 dark:hover:text-white',
@@ -57,7 +57,7 @@ export function AccountHeader() {
                     }
                   >
                     <Icon className="size-5 lg:size-4" />
-                    <span className="max-w-full truncate">{label}</span>
+                    <span className="max-w-full truncate lg:max-w-none">{label}</span>
                   </NavLink>
                 </li>
               ))}
