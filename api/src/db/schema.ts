@@ -96,6 +96,8 @@ export const sessions = pgTable(
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'cascade' }),
     deviceId: text('device_id').notNull(),
+    /** The browser's User-Agent at sign-in (truncated), so the person can recognise the device. */
+    userAgent: text('user_agent'),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

@@ -32,6 +32,20 @@ export type AgentLoginRequest = z.input<typeof AgentLoginRequest>;
 
 export const LogoutRequest = z.object({ currentDeviceId: DeviceId.optional() }).optional();
 
+/**
+ * The device the current session signed in on, in words a person recognises (docs/decisions/0034): the
+ * browser and system read from its User-Agent at sign-in, when it signed in and when it was last active.
+ */
+export const SessionDevice = z.object({
+  /** Chrome, Samsung Internet, Firefox, Opera, Edge, Safari, or 'Unknown browser'. */
+  browser: z.string(),
+  /** Android, iOS, Windows, macOS, ChromeOS, KaiOS or Linux; null when unknown. */
+  system: z.string().nullable(),
+  signedInAt: IsoDateTime,
+  lastActiveAt: IsoDateTime,
+});
+export type SessionDevice = z.infer<typeof SessionDevice>;
+
 export const UserProfile = z.object({
   kind: z.literal('user'),
   id: z.string(),
@@ -48,6 +62,8 @@ export const UserProfile = z.object({
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
   deviceIDs: z.array(z.string()),
+  /** The session this profile was loaded with; absent from older servers and sessions saved before it existed. */
+  currentDevice: SessionDevice.nullable().optional(),
 });
 export type UserProfile = z.infer<typeof UserProfile>;
 

@@ -17,7 +17,7 @@ import { agents, sessions, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, conflict } from '../../http/errors.ts';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.ts';
-import type { Principal, UserRow } from './principal.ts';
+import type { Principal } from './principal.ts';
 import { agentProfile, userProfile } from './profile.ts';
 import { revokeSessions, startSession, type Subject } from './sessions.ts';
 import { ACCOUNT_POLICY, IP_POLICY, type ThrottleKey, claimAttempt, clearFailures } from './throttle.ts';
@@ -26,6 +26,8 @@ type AuthDeps = Pick<Deps, 'database' | 'clock' | 'tokens' | 'config'>;
 export interface RequestContext {
   ip: string;
   deviceId: string | undefined;
+  /** The request's User-Agent, already cut to size (`storedUserAgent`); kept with the session. */
+  userAgent: string | null;
 }
 
 const INVALID_CREDENTIALS = 'Invalid credentials. Please try again.';
@@ -43,18 +45,17 @@ async function openSession(
   tx: Parameters<typeof startSession>[0],
   subject: Subject,
   isAdmin: boolean,
-  deviceId: string,
+  bodyDeviceId: string | undefined,
+  ctx: RequestContext,
 ) {
   const now = deps.clock.now();
   const ttl = isAdmin ? deps.config.adminSessionTtlMs : deps.config.sessionTtlMs;
   const expiresAt = new Date(now.getTime() + ttl);
-  const session = await startSession(tx, subject, deviceId, expiresAt, now);
+  const deviceId = bodyDeviceId ?? ctx.deviceId ?? `device-${randomUUID()}`;
+  const session = await startSession(tx, subject, { deviceId, userAgent: ctx.userAgent }, expiresAt, now);
   const token = await deps.tokens.sign({ sessionId: session.id, subjectId: subject.id, kind: subject.kind }, expiresAt);
-  return token;
+  return { token, sessionId: session.id };
 }
-
-const resolveDeviceId = (bodyDeviceId: string | undefined, ctx: RequestContext) =>
-  bodyDeviceId ?? ctx.deviceId ?? `device-${randomUUID()}`;
 
 export async function register(
   deps: AuthDeps,
@@ -76,14 +77,15 @@ export async function register(
           updatedAt: now,
         })
         .returning();
-      const token = await openSession(
+      const { token, sessionId } = await openSession(
         deps,
         tx,
         { kind: 'user', id: user!.id },
         false,
-        resolveDeviceId(input.currentDeviceId, ctx),
+        input.currentDeviceId,
+        ctx,
       );
-      return { token, user: await userProfile(tx, user!, now) };
+      return { token, user: await userProfile(tx, user!, now, sessionId) };
     });
   } catch (error) {
     throw duplicateAccountError(error) ?? error;
@@ -125,14 +127,15 @@ export async function login(
   await clearFailures(db, keys);
   const now = deps.clock.now();
   return db.transaction(async (tx) => {
-    const token = await openSession(
+    const { token, sessionId } = await openSession(
       deps,
       tx,
       { kind: 'user', id: user.id },
       user.isAdmin,
-      resolveDeviceId(input.currentDeviceId, ctx),
+      input.currentDeviceId,
+      ctx,
     );
-    return { token, user: await userProfile(tx, user, now) };
+    return { token, user: await userProfile(tx, user, now, sessionId) };
   });
 }
 
@@ -159,13 +162,7 @@ export async function agentLogin(
   }
   await clearFailures(db, keys);
   return db.transaction(async (tx) => {
-    const token = await openSession(
-      deps,
-      tx,
-      { kind: 'agent', id: agent.id },
-      false,
-      resolveDeviceId(input.currentDeviceId, ctx),
-    );
+    const { token } = await openSession(deps, tx, { kind: 'agent', id: agent.id }, false, input.currentDeviceId, ctx);
     return { token, agent: agentProfile(agent) };
   });
 }
@@ -180,9 +177,10 @@ export async function logout(deps: AuthDeps, principal: Principal): Promise<{ me
 
 export async function updateProfile(
   deps: AuthDeps,
-  user: UserRow,
+  principal: Extract<Principal, { kind: 'user' }>,
   input: z.output<typeof UpdateProfileRequest>,
 ): Promise<UserProfile> {
+  const { user } = principal;
   const now = deps.clock.now();
   try {
     const [updated] = await deps.database.db
@@ -194,7 +192,7 @@ export async function updateProfile(
       })
       .where(eq(users.id, user.id))
       .returning();
-    return await userProfile(deps.database.db, updated!, now);
+    return await userProfile(deps.database.db, updated!, now, principal.sessionId);
   } catch (error) {
     throw duplicateAccountError(error) ?? error;
   }

@@ -4,13 +4,23 @@ import type { Executor } from '../../db/client.ts';
 import { sessions, subscriptionPlans, users } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import type { AgentRow, UserRow } from './principal.ts';
+import { describeUserAgent } from './user-agent.ts';
 
 /** Subscribed is derived from the end date, never stored. */
 export function isSubscribed(user: Pick<UserRow, 'subscriptionEndDate'>, now: Date): boolean {
   return user.subscriptionEndDate !== null && now < user.subscriptionEndDate;
 }
 
-export async function userProfile(exec: Executor, user: UserRow, now: Date): Promise<UserProfile> {
+/**
+ * The user's profile as the API returns it. `currentSessionId` is the session asking (or just opened):
+ * its device is described in `currentDevice`; without it `currentDevice` is null.
+ */
+export async function userProfile(
+  exec: Executor,
+  user: UserRow,
+  now: Date,
+  currentSessionId?: string,
+): Promise<UserProfile> {
   const [plan] = user.subscriptionPlanId
     ? await exec
         .select({ name: subscriptionPlans.planName })
@@ -18,11 +28,18 @@ export async function userProfile(exec: Executor, user: UserRow, now: Date): Pro
         .where(eq(subscriptionPlans.id, user.subscriptionPlanId))
     : [];
   const devices = await exec
-    .select({ deviceId: sessions.deviceId })
+    .select({
+      id: sessions.id,
+      deviceId: sessions.deviceId,
+      userAgent: sessions.userAgent,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
     .from(sessions)
     .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
     .orderBy(asc(sessions.createdAt));
   const subscribed = isSubscribed(user, now);
+  const current = devices.find((d) => d.id === currentSessionId);
   return {
     kind: 'user',
     id: user.id,
@@ -38,6 +55,13 @@ export async function userProfile(exec: Executor, user: UserRow, now: Date): Pro
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
     deviceIDs: devices.map((d) => d.deviceId),
+    currentDevice: current
+      ? {
+          ...describeUserAgent(current.userAgent),
+          signedInAt: current.createdAt.toISOString(),
+          lastActiveAt: current.lastSeenAt.toISOString(),
+        }
+      : null,
   };
 }
 

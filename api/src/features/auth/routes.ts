@@ -8,6 +8,7 @@ import { agentLogin, changePassword, login, logout, register, type RequestContex
 import { clientIp } from './client-ip.ts';
 import type { Principal } from './principal.ts';
 import { agentProfile, userProfile } from './profile.ts';
+import { storedUserAgent } from './user-agent.ts';
 
 const { auth } = contracts;
 
@@ -21,6 +22,7 @@ export function authRoutes(router: ContractRouter, deps: Deps): void {
   const requestContext = (c: Context<AppEnv>): RequestContext => ({
     ip: clientIp(c, deps.config.trustProxy),
     deviceId: c.req.header('x-device-id'),
+    userAgent: storedUserAgent(c.req.header('user-agent')),
   });
 
   router
@@ -28,12 +30,15 @@ export function authRoutes(router: ContractRouter, deps: Deps): void {
     .on(auth.login, ({ body }, c) => login(deps, body, requestContext(c)))
     .on(auth.agentLogin, ({ body }, c) => agentLogin(deps, body, requestContext(c)))
     .on(auth.logout, (_input, c) => logout(deps, c.get('principal')))
-    .on(auth.profile, async (_input, c) => userProfile(deps.database.db, userPrincipal(c).user, deps.clock.now()))
+    .on(auth.profile, async (_input, c) => {
+      const principal = userPrincipal(c);
+      return userProfile(deps.database.db, principal.user, deps.clock.now(), principal.sessionId);
+    })
     .on(auth.agentProfile, async (_input, c) => {
       const principal = c.get('principal');
       if (principal.kind !== 'agent') throw forbidden();
       return agentProfile(principal.agent);
     })
-    .on(auth.updateProfile, ({ body }, c) => updateProfile(deps, userPrincipal(c).user, body))
+    .on(auth.updateProfile, ({ body }, c) => updateProfile(deps, userPrincipal(c), body))
     .on(auth.changePassword, ({ body }, c) => changePassword(deps, userPrincipal(c), body));
 }

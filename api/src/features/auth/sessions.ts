@@ -36,7 +36,7 @@ export async function revokeSessions(
 export async function startSession(
   tx: Tx,
   subject: Subject,
-  deviceId: string,
+  device: { deviceId: string; userAgent: string | null },
   expiresAt: Date,
   now: Date,
 ): Promise<{ id: string; deviceId: string }> {
@@ -49,7 +49,8 @@ export async function startSession(
     .values({
       userId: subject.kind === 'user' ? subject.id : null,
       agentId: subject.kind === 'agent' ? subject.id : null,
-      deviceId,
+      deviceId: device.deviceId,
+      userAgent: device.userAgent,
       createdAt: now,
       lastSeenAt: now,
       expiresAt,

@@ -4,12 +4,14 @@ import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { FilmIcon, UserIcon } from '../../components/ui/icons.tsx';
 import { AGENT_PLAN_LABEL } from '../../lib/constants.ts';
+import { useDocumentTitle } from '../../lib/page.ts';
 import { useSession } from '../../lib/session.ts';
 import { AGENT_BENEFITS } from './benefits.ts';
 import { BenefitList } from './BenefitList.tsx';
 
 /** Read-only profile for agents (SPEC §2). */
 export function AgentProfileView() {
+  useDocumentTitle('Agent Profile');
   const { agent } = useSession();
   return (
     <div className="min-h-screen">
@@ -17,13 +19,13 @@ export function AgentProfileView() {
       <main id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
         <h1 className="text-3xl font-extrabold tracking-tight">Agent Profile</h1>
         <Card className="mt-6">
-          <div className="flex items-center gap-4">
+          <div className="flex min-w-0 items-center gap-4">
             <span className="grid size-14 place-items-center rounded-full bg-brand-100 text-brand-700 dark:bg-brand-950 dark:text-brand-300">
               <UserIcon className="size-7" />
             </span>
-            <div>
-              <p className="text-xl font-bold">{agent?.full_name || 'Agent'}</p>
-              <p className="text-stone-600 dark:text-stone-400">{agent?.email}</p>
+            <div className="min-w-0">
+              <p className="break-words text-xl font-bold">{agent?.full_name || 'Agent'}</p>
+              <p className="break-all text-stone-600 dark:text-stone-400">{agent?.email}</p>
             </div>
           </div>
           <dl className="mt-6 grid gap-4 sm:grid-cols-2">

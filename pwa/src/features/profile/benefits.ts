@@ -8,3 +8,5 @@ export const AGENT_BENEFITS = [
   'No download restrictions',
   'All categories',
 ];
+/** Admins: what the download rules give staff (api/src/features/downloads/entitlement.ts). */
+export const STAFF_BENEFITS = ['Full library access', 'No subscription required', 'All categories'];

@@ -1,0 +1,85 @@
+import { formatDate } from '@filamu/shared';
+import { Badge } from '../../components/ui/Badge.tsx';
+import { LinkButton } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { cn } from '../../components/ui/cn.ts';
+import { AGENT_PLAN_LABEL, DAYS_REMAINING_WARNING } from '../../lib/constants.ts';
+import { STAFF_ACCESS_LABEL, type Access } from '../profile/access.ts';
+
+/** Full access without a subscription: what the card says instead of a plan (decision 0035). */
+const STAFF_WORDING: Record<'staff' | 'agent', { title: string; text: string }> = {
+  staff: { title: `${STAFF_ACCESS_LABEL} — full library`, text: 'Admins download without a subscription.' },
+  agent: { title: AGENT_PLAN_LABEL, text: 'Full library access, no subscription needed.' },
+};
+
+/**
+ * SPEC §2: plan, end date and days remaining (red at DAYS_REMAINING_WARNING or fewer); a Subscribe CTA for
+ * people without a subscription. Staff and agents are told they have full access and offered nothing to buy.
+ */
+export function SubscriptionStatusCard({
+  access,
+  plan,
+  endDate,
+  days,
+}: {
+  access: Access;
+  plan: string;
+  endDate: string | null;
+  days: number | null;
+}) {
+  const warn = days !== null && days <= DAYS_REMAINING_WARNING;
+  const free = access === 'free';
+  return (
+    <Card
+      role="region"
+      aria-labelledby="subscription-status"
+      className={cn(
+        'mt-8 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between',
+        free
+          ? 'border-brand-200 bg-brand-50 dark:border-brand-900 dark:bg-brand-950/40'
+          : 'border-green-200 bg-green-50 dark:border-green-900 dark:bg-green-950/40',
+      )}
+    >
+      <div className="min-w-0">
+        <h2
+          id="subscription-status"
+          className="text-sm font-semibold uppercase tracking-wide text-stone-700 dark:text-stone-300"
+        >
+          Subscription status
+        </h2>
+        {access === 'staff' || access === 'agent' ? (
+          <>
+            <p className="mt-1 flex flex-wrap items-center gap-2 break-words text-2xl font-extrabold">
+              {STAFF_WORDING[access].title} <Badge tone="success">Active</Badge>
+            </p>
+            <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">{STAFF_WORDING[access].text}</p>
+          </>
+        ) : access === 'subscriber' ? (
+          <>
+            <p className="mt-1 flex flex-wrap items-center gap-2 break-words text-2xl font-extrabold">
+              {plan} <Badge tone="success">Active</Badge>
+            </p>
+            <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">Ends {formatDate(endDate)}</p>
+          </>
+        ) : (
+          <>
+            <p className="mt-1 text-2xl font-extrabold">No active subscription</p>
+            <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">
+              Subscribe with mobile money to unlock downloads.
+            </p>
+          </>
+        )}
+      </div>
+      {access === 'subscriber' && days !== null && (
+        <Badge tone={warn ? 'danger' : 'success'} className="self-start px-3 py-1 text-sm sm:self-center">
+          {days} {days === 1 ? 'day' : 'days'} remaining
+        </Badge>
+      )}
+      {free && (
+        <LinkButton to="/subscription" size="lg" className="self-start sm:self-center">
+          Subscribe Now
+        </LinkButton>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,110 @@
+import { contracts } from '@filamu/shared';
+import { useMutation } from '@tanstack/react-query';
+import { useRef, useState, type FormEvent } from 'react';
+import { Button } from '../../components/ui/Button.tsx';
+import { Card, CardTitle } from '../../components/ui/Card.tsx';
+import { PasswordInput } from '../../components/ui/Input.tsx';
+import { api, isApiError } from '../../lib/api.ts';
+import { toast } from '../../lib/toast.ts';
+
+type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
+type Errors = Partial<Record<Field, string>>;
+const FIELDS: Field[] = ['currentPassword', 'newPassword', 'confirmPassword'];
+
+/** SPEC §5 checks, shown on the fields (wording from SPEC §5/§8). */
+function validate(values: Record<Field, string>): { fields: Errors; form: string | null } {
+  if (!values.currentPassword || !values.newPassword) {
+    return {
+      fields: {
+        ...(!values.currentPassword && { currentPassword: 'Please fill in your current password.' }),
+        ...(!values.newPassword && { newPassword: 'Please fill in a new password.' }),
+      },
+      form: 'Missing fields: Please fill in current and new passwords.',
+    };
+  }
+  if (values.newPassword !== values.confirmPassword) {
+    return { fields: { confirmPassword: 'New password and confirm password do not match.' }, form: null };
+  }
+  return { fields: {}, form: null };
+}
+
+/** Profile → Security → Change password. Errors stay inline beside the form; success is a toast. */
+export function ChangePasswordCard() {
+  const [values, setValues] = useState<Record<Field, string>>({
+    currentPassword: '',
+    newPassword: '',
+    confirmPassword: '',
+  });
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const show = (fields: Errors, form: string | null) => {
+    setErrors(fields);
+    setFormError(form);
+    const first = FIELDS.find((field) => fields[field]);
+    if (first) (formRef.current?.elements.namedItem(first) as HTMLElement | null)?.focus();
+  };
+
+  const change = useMutation({
+    mutationFn: () =>
+      api(contracts.auth.changePassword, {
+        body: { currentPassword: values.currentPassword, newPassword: values.newPassword },
+      }),
+    onSuccess: (result) => {
+      setValues({ currentPassword: '', newPassword: '', confirmPassword: '' });
+      show({}, null);
+      toast.success('Password changed', result.message);
+    },
+    onError: (error) => {
+      const fields: Errors = {};
+      for (const issue of isApiError(error) ? error.issues : []) {
+        const field = issue.path.split('.').pop() as Field;
+        if (FIELDS.includes(field) && !fields[field]) fields[field] = issue.message;
+      }
+      const message = isApiError(error) && error.message ? error.message : 'Please try again.';
+      show(fields, Object.keys(fields).length > 0 ? null : `Failed to change password: ${message}`);
+    },
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = validate(values);
+    show(found.fields, found.form);
+    if (!found.form && Object.keys(found.fields).length === 0) change.mutate();
+  };
+
+  const field = (name: Field) => ({
+    name,
+    value: values[name],
+    error: errors[name],
+    onChange: (e: { target: { value: string } }) => {
+      setValues((v) => ({ ...v, [name]: e.target.value }));
+      if (errors[name]) setErrors((prev) => ({ ...prev, [name]: undefined }));
+    },
+  });
+
+  return (
+    <Card>
+      <CardTitle>Change password</CardTitle>
+      <form ref={formRef} onSubmit={submit} className="mt-4 space-y-4" noValidate>
+        <PasswordInput label="Current Password" autoComplete="current-password" {...field('currentPassword')} />
+        <PasswordInput
+          label="New Password"
+          autoComplete="new-password"
+          hint="At least 8 characters"
+          {...field('newPassword')}
+        />
+        <PasswordInput label="Confirm New Password" autoComplete="new-password" {...field('confirmPassword')} />
+        {formError && (
+          <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+            {formError}
+          </p>
+        )}
+        <Button type="submit" loading={change.isPending}>
+          Update Password
+        </Button>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,189 @@
+import { contracts, Email, FullName, type UpdateProfileRequest, type UserProfile } from '@filamu/shared';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Button } from '../../components/ui/Button.tsx';
+import { Card, CardTitle } from '../../components/ui/Card.tsx';
+import { Input } from '../../components/ui/Input.tsx';
+import { api, isApiError } from '../../lib/api.ts';
+import { queryClient, queryKeys } from '../../lib/query-client.ts';
+import { useSessionStore } from '../../lib/session.ts';
+import { toast } from '../../lib/toast.ts';
+
+type Field = 'fullName' | 'email';
+type Values = Record<Field, string>;
+type Errors = Partial<Record<Field, string>>;
+
+const SCHEMAS = { fullName: FullName, email: Email } as const;
+
+function validate(values: Values): Errors {
+  const errors: Errors = {};
+  for (const field of ['fullName', 'email'] as const) {
+    const result = SCHEMAS[field].safeParse(values[field]);
+    if (!result.success) errors[field] = result.error.issues[0]?.message;
+  }
+  return errors;
+}
+
+/** SPEC §5: only the fields that changed are sent. */
+function changesFrom(values: Values, user: UserProfile): UpdateProfileRequest {
+  const changes: UpdateProfileRequest = {};
+  if (values.fullName.trim() !== user.fullName) changes.fullName = values.fullName.trim();
+  if (values.email.trim().toLowerCase() !== user.email.toLowerCase()) changes.email = values.email.trim();
+  return changes;
+}
+
+/** Server refusals onto the fields they concern; anything else is a message for the whole form. */
+function serverErrors(error: unknown): { fields: Errors; form: string | null } {
+  if (!isApiError(error)) return { fields: {}, form: 'Please try again.' };
+  const fields: Errors = {};
+  for (const issue of error.issues) {
+    const field = issue.path.split('.').pop();
+    if ((field === 'fullName' || field === 'email') && !fields[field]) fields[field] = issue.message;
+  }
+  // Only the email is unique, so a conflict is always about it ("An account with this email already exists.").
+  if (error.code === 'conflict' && !fields.email) fields.email = error.message;
+  const onFields = Object.keys(fields).length > 0;
+  return { fields, form: onFields ? null : error.message || 'Please try again.' };
+}
+
+function focusControl(form: HTMLFormElement | null, name: string): void {
+  (form?.elements.namedItem(name) as HTMLElement | null)?.focus();
+}
+
+/** Moves focus to the first field with an error, so its message is read out; false when there is none. */
+function focusFirstError(form: HTMLFormElement | null, errors: Errors): boolean {
+  const field = (['fullName', 'email'] as const).find((name) => errors[name]);
+  if (field) focusControl(form, field);
+  return !!field;
+}
+
+/**
+ * Profile → Profile (SPEC §2, §4): read-only until Edit Profile, then Save Changes or Cancel. Errors appear
+ * where the person is looking — on the field, or beside the buttons — not in a toast as well.
+ */
+export function ProfileTab({ user }: { user: UserProfile }) {
+  const [editing, setEditing] = useState(false);
+  const [values, setValues] = useState<Values>({ fullName: user.fullName, email: user.email });
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  // Where focus goes once the switch between reading and editing has rendered (the field is enabled, the button is back).
+  const focusNext = useRef<'fullName' | 'edit' | null>(null);
+
+  useEffect(() => {
+    if (focusNext.current) focusControl(formRef.current, focusNext.current);
+    focusNext.current = null;
+  }, [editing]);
+
+  const stopEditing = (next: UserProfile) => {
+    setValues({ fullName: next.fullName, email: next.email });
+    setErrors({});
+    setFormError(null);
+    focusNext.current = 'edit';
+    setEditing(false);
+  };
+
+  const update = useMutation({
+    mutationFn: (body: UpdateProfileRequest) => api(contracts.auth.updateProfile, { body }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(queryKeys.userProfile, updated);
+      useSessionStore.getState().setUser(updated);
+      stopEditing(updated);
+      toast.success('Profile updated');
+    },
+    onError: (error) => {
+      const found = serverErrors(error);
+      setErrors(found.fields);
+      setFormError(found.form);
+      focusFirstError(formRef.current, found.fields);
+    },
+  });
+
+  const startEditing = () => {
+    setValues({ fullName: user.fullName, email: user.email });
+    focusNext.current = 'fullName';
+    setEditing(true);
+  };
+
+  const save = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!editing) return;
+    const found = validate(values);
+    setErrors(found);
+    setFormError(null);
+    if (focusFirstError(formRef.current, found)) return;
+    const changes = changesFrom(values, user);
+    if (Object.keys(changes).length === 0) {
+      toast.info('No changes');
+      stopEditing(user);
+      return;
+    }
+    update.mutate(changes);
+  };
+
+  const set = (field: Field) => (value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  return (
+    <Card>
+      <CardTitle>Personal information</CardTitle>
+      <form
+        ref={formRef}
+        onSubmit={save}
+        className="mt-4 space-y-4"
+        noValidate
+        aria-busy={update.isPending || undefined}
+      >
+        <Input
+          label="Full Name"
+          name="fullName"
+          autoComplete="name"
+          value={values.fullName}
+          onChange={(e) => set('fullName')(e.target.value)}
+          error={errors.fullName}
+          disabled={!editing}
+          required
+        />
+        <Input
+          label="Email"
+          name="email"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          value={values.email}
+          onChange={(e) => set('email')(e.target.value)}
+          error={errors.email}
+          disabled={!editing}
+          required
+        />
+        {formError && (
+          <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+            Failed to update profile: {formError}
+          </p>
+        )}
+        <div className="flex flex-wrap gap-3">
+          {/*
+            Distinct keys: React replaces the button rather than turning "Edit Profile" (type=button) into
+            "Save Changes" (type=submit) in place, which let the same click submit the form at once.
+          */}
+          {editing ? (
+            <>
+              <Button key="save" type="submit" loading={update.isPending}>
+                Save Changes
+              </Button>
+              <Button key="cancel" variant="outline" onClick={() => stopEditing(user)} disabled={update.isPending}>
+                Cancel
+              </Button>
+            </>
+          ) : (
+            <Button key="edit" name="edit" onClick={startEditing}>
+              Edit Profile
+            </Button>
+          )}
+        </div>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,88 @@
+import { formatDate, type UserProfile } from '@filamu/shared';
+import { Badge } from '../../components/ui/Badge.tsx';
+import { LinkButton } from '../../components/ui/Button.tsx';
+import { Card, CardTitle } from '../../components/ui/Card.tsx';
+import { DAYS_REMAINING_WARNING } from '../../lib/constants.ts';
+import { PaymentHistoryList } from '../payments/PaymentHistoryList.tsx';
+import { accessOf, STAFF_ACCESS_LABEL } from './access.ts';
+import { FREE_BENEFITS, STAFF_BENEFITS, SUBSCRIBER_BENEFITS } from './benefits.ts';
+import { BenefitList } from './BenefitList.tsx';
+
+const BENEFITS = {
+  staff: { heading: 'Your access', label: 'Staff access benefits', items: STAFF_BENEFITS },
+  subscriber: { heading: 'Your benefits', label: 'Subscriber benefits', items: SUBSCRIBER_BENEFITS },
+  free: { heading: 'Free Trial includes', label: 'Free trial benefits', items: FREE_BENEFITS },
+};
+
+function Term({ children }: { children: string }) {
+  return <dt className="text-sm text-stone-600 dark:text-stone-400">{children}</dt>;
+}
+
+/**
+ * Profile → Subscription (SPEC §2). Subscribers get a way to renew or change plan (/subscription), others
+ * Upgrade to Premium; admins are staff with full access and are offered nothing to buy (decision 0035).
+ */
+export function SubscriptionTab({ user }: { user: UserProfile }) {
+  const access = accessOf(user, false);
+  const benefits = BENEFITS[access === 'agent' ? 'staff' : access];
+  const days = user.daysRemaining;
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardTitle>Subscription</CardTitle>
+        <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+          <div className="min-w-0">
+            <Term>Current plan</Term>
+            <dd className="mt-1 break-words text-lg font-bold">
+              {access === 'staff' ? `${STAFF_ACCESS_LABEL} — full library` : (user.subscriptionPlan ?? 'Free Trial')}
+            </dd>
+          </div>
+          <div>
+            <Term>Status</Term>
+            <dd className="mt-1">
+              {access === 'free' ? <Badge tone="neutral">Inactive</Badge> : <Badge tone="success">Active</Badge>}
+            </dd>
+          </div>
+          {access === 'subscriber' && (
+            <>
+              <div>
+                <Term>End date</Term>
+                <dd className="mt-1 font-semibold">{formatDate(user.subscription_end_date)}</dd>
+              </div>
+              {days !== null && (
+                <div>
+                  <Term>Days remaining</Term>
+                  <dd className="mt-1">
+                    <Badge tone={days <= DAYS_REMAINING_WARNING ? 'danger' : 'success'}>
+                      {days} {days === 1 ? 'day' : 'days'}
+                    </Badge>
+                  </dd>
+                </div>
+              )}
+            </>
+          )}
+        </dl>
+        {access === 'staff' && (
+          <p className="mt-4 text-sm text-stone-600 dark:text-stone-400">
+            Admins download from the whole library without a subscription.
+          </p>
+        )}
+        <h3 className="mt-6 font-semibold">{benefits.heading}</h3>
+        <div className="mt-3">
+          <BenefitList items={benefits.items} label={benefits.label} />
+        </div>
+        {access !== 'staff' && (
+          <div className="mt-6">
+            {access === 'subscriber' ? (
+              // SPEC's "Manage Subscription" had no action; renewing or changing plan happens on /subscription.
+              <LinkButton to="/subscription">Renew or change plan</LinkButton>
+            ) : (
+              <LinkButton to="/subscription">Upgrade to Premium</LinkButton>
+            )}
+          </div>
+        )}
+      </Card>
+      <PaymentHistoryList />
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import type { UserProfile } from '@filamu/shared';
+
+/**
+ * How a signed-in person gets the library, which decides what the dashboard and profile offer
+ * (docs/decisions/0035): staff (admins) and agents have full access without a subscription and are never
+ * offered a purchase; subscribers can renew or change plan; everyone else is offered a subscription.
+ */
+export type Access = 'staff' | 'agent' | 'subscriber' | 'free';
+
+export const STAFF_ACCESS_LABEL = 'Staff access';
+
+export function accessOf(user: Pick<UserProfile, 'isAdmin' | 'isSubscribed'> | null, isAgent: boolean): Access {
+  if (isAgent) return 'agent';
+  if (user?.isAdmin) return 'staff';
+  return user?.isSubscribed ? 'subscriber' : 'free';
+}
+
+/** The profile's membership badge: "Basic Member", "Free Trial" or "Staff access". */
+export function membershipLabel(user: Pick<UserProfile, 'isAdmin' | 'isSubscribed' | 'subscriptionPlan'>): string {
+  const access = accessOf(user, false);
+  if (access === 'staff') return STAFF_ACCESS_LABEL;
+  if (access === 'subscriber') return user.subscriptionPlan ? `${user.subscriptionPlan} Member` : 'Member';
+  return 'Free Trial';
+}
