@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cn } from '../../components/ui/cn.ts';
-import { FOCUS_OUTLINE } from '../profile/focus.ts';
 
 /** One of the dashboard's quick links (SPEC §2): an icon, a title and a line of text. */
 export function QuickCard({
@@ -23,7 +22,6 @@ export function QuickCard({
         to={to}
         className={cn(
           'group flex h-full items-start gap-4 rounded-2xl border border-stone-200 bg-white p-5 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:outline-offset-2 dark:border-stone-800 dark:bg-stone-900',
-          FOCUS_OUTLINE,
         )}
       >
         <span className={cn('grid size-12 shrink-0 place-items-center rounded-xl', tone)}>{icon}</span>

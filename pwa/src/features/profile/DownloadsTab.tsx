@@ -21,8 +21,7 @@ const STATUS: Record<DownloadHistoryEntry['status'], { label: string; tone: Badg
   not_started: { label: 'Not started', tone: 'neutral' },
 };
 
-const linkClass =
-  'font-semibold text-brand-700 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-brand-300';
+const linkClass = 'font-semibold text-brand-700 underline-offset-2 hover:underline dark:text-brand-300';
 
 /** Re-download for an unfinished download; a finished one is never fetched again (one download per movie). */
 function RowAction({ entry }: { entry: DownloadHistoryEntry }) {

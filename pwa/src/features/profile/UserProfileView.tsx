@@ -8,7 +8,6 @@ import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { membershipLabel } from './access.ts';
 import { DownloadsTab } from './DownloadsTab.tsx';
-import { FOCUS_OUTLINE } from './focus.ts';
 import { ProfileTab } from './ProfileTab.tsx';
 import { SecurityTab } from './SecurityTab.tsx';
 import { SubscriptionTab } from './SubscriptionTab.tsx';
@@ -17,7 +16,7 @@ const TABS = ['Profile', 'Subscription', 'Downloads', 'Security'] as const;
 
 /** Panels keep Headless UI's tabIndex=0 (their first child is a card, not a control) and show where focus is. */
 function Panel({ children }: { children: ReactNode }) {
-  return <TabPanel className={cn('rounded-2xl focus-visible:outline-offset-4', FOCUS_OUTLINE)}>{children}</TabPanel>;
+  return <TabPanel className="rounded-2xl focus-visible:outline-offset-4">{children}</TabPanel>;
 }
 
 /** The ordinary user's (and admin's) profile: SPEC §2, with the membership badge under the title. */
@@ -52,7 +51,6 @@ export function UserProfileView() {
                     className={({ selected }) =>
                       cn(
                         'min-h-10 rounded-lg px-2 py-2 text-sm font-semibold transition-colors',
-                        FOCUS_OUTLINE,
                         'focus-visible:outline-offset-2',
                         selected
                           ? 'bg-white text-stone-950 shadow ring-1 ring-stone-300 dark:bg-stone-950 dark:text-white dark:ring-stone-600'
