@@ -15,9 +15,6 @@ const ENDED = 'Your session has ended. Please sign in again.';
  * to /login, so "signed in on another phone" is never mistaken for a fault. Only read on that failure path.
  */
 export async function sessionEndedMessage(exec: Executor, sessionId: string): Promise<string> {
-  const [row] = await exec
-    .select({ reason: sessions.revokedReason })
-    .from(sessions)
-    .where(eq(sessions.id, sessionId));
+  const [row] = await exec.select({ reason: sessions.revokedReason }).from(sessions).where(eq(sessions.id, sessionId));
   return (row?.reason && BY_REASON[row.reason]) || ENDED;
 }
