@@ -61,13 +61,16 @@ export interface BuiltServer {
 
 /**
  * Starts the built app (`node api/dist/server.js`) on a free 127.0.0.1 port with a fresh data dir and a known
- * admin, and waits until `GET /api/health` answers. Used by the e2e global setup and the download bench.
+ * admin, and waits until `GET /api/health` answers. Used by the e2e global setup, the download bench and the
+ * screenshot script. `appRoot` is the checkout whose build to run: this one unless given (the screenshot script
+ * passes another worktree's to photograph an older build).
  */
-export async function startBuiltServer(): Promise<BuiltServer> {
-  const serverJs = join(root, 'api', 'dist', 'server.js');
+export async function startBuiltServer(appRoot: string = root): Promise<BuiltServer> {
+  appRoot = resolve(appRoot);
+  const serverJs = join(appRoot, 'api', 'dist', 'server.js');
   if (!existsSync(serverJs)) throw new Error(`${serverJs} not found: run the build first (npx pnpm@10 build).`);
-  if (!existsSync(join(root, 'pwa', 'dist', 'index.html'))) {
-    throw new Error('pwa/dist not found: run the build first (npx pnpm@10 build).');
+  if (!existsSync(join(appRoot, 'pwa', 'dist', 'index.html'))) {
+    throw new Error(`${join(appRoot, 'pwa', 'dist')} not found: run the build first (npx pnpm@10 build).`);
   }
 
   const port = await freePort();
@@ -77,7 +80,7 @@ export async function startBuiltServer(): Promise<BuiltServer> {
 
   let log = '';
   const child = spawn(process.execPath, [serverJs], {
-    cwd: root,
+    cwd: appRoot,
     env: {
       ...process.env,
       NODE_ENV: 'production',
