@@ -38,7 +38,7 @@ export function ProcessingStep({
           <h3 id="charge-steps" className="mb-2 text-sm font-semibold">
             On your phone
           </h3>
-          <InstructionList text={instructions} label="On your phone" />
+          <InstructionList text={instructions} labelledBy="charge-steps" />
         </div>
       )}
       <div role="status" aria-live="polite" className="mt-5 text-center">
