@@ -16,3 +16,6 @@ export * from './schemas/subscribers.ts';
 export * from './schemas/system.ts';
 export * as contracts from './contracts/index.ts';
 export { allContracts } from './contracts/index.ts';
+export * from './mobile-money.ts';
+export * from './payment-instructions.ts';
+export * from './plan-change.ts';

@@ -7,6 +7,7 @@ import {
   PaymentHistory,
   PaymentOptionsResponse,
   TokenParams,
+  TransactionParams,
   VerifyPaymentResponse,
 } from '../schemas/payments.ts';
 
@@ -50,6 +51,16 @@ export const verify = defineContract({
   tag,
   access: 'user',
   params: TokenParams,
+  response: VerifyPaymentResponse,
+});
+
+export const transaction = defineContract({
+  method: 'get',
+  path: '/payments/transactions/:transaction_id',
+  summary: "One of the signed-in user's payments as it stands now (asked of DPO while it is pending)",
+  tag,
+  access: 'user',
+  params: TransactionParams,
   response: VerifyPaymentResponse,
 });
 

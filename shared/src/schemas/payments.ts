@@ -38,6 +38,7 @@ export type PaymentOption = z.infer<typeof PaymentOption>;
 export const PaymentOptionsResponse = z.object({ mobileoption: z.array(PaymentOption) });
 
 export const TokenParams = z.object({ token: z.string().trim().min(1).max(100) });
+export const TransactionParams = z.object({ transaction_id: Id });
 
 export const ChargeMobileRequest = z.object({
   transaction_id: Id,
@@ -56,6 +57,7 @@ export type ChargeMobileRequest = z.input<typeof ChargeMobileRequest>;
 
 export const ChargeMobileResponse = z.object({ instructions: z.string(), status: PaymentStatus });
 
+/** A payment as the server knows it now: from verify, and from the checkout result pages' look-up. */
 export const VerifyPaymentResponse = z.object({
   status: PaymentStatus,
   resultExplanation: z.string(),

@@ -18,6 +18,7 @@ import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
 import { activateSubscription, isPurchasable } from '../plans/subscription.ts';
 import { GatewayError, normaliseUgandaPhone, sameAmount, type VerifyResult } from './dpo/adapter.ts';
+import { assertMayBuy } from './purchase-rules.ts';
 
 export type PaymentDeps = Pick<Deps, 'config' | 'database' | 'clock' | 'logger' | 'mailer' | 'payments'>;
 export type PaymentRow = typeof payments.$inferSelect;
@@ -80,6 +81,7 @@ export async function initiatePayment(
     .where(eq(subscriptionPlans.id, input.subscription_plan_id));
   // A missing, hidden, inactive, expired or free plan all read the same: nothing to buy here.
   if (!plan || !isPurchasable(plan, now) || plan.priceUgx <= 0) throw conflict(NOT_PURCHASABLE);
+  await assertMayBuy(deps.database.db, user, plan, now);
   // The price is always the plan's; a client that thinks otherwise is refused rather than silently charged (ADR 0014).
   if (input.amount !== undefined && !sameAmount(String(input.amount).trim(), plan.priceUgx)) {
     throw new AppError('bad_request', AMOUNT_MISMATCH);
@@ -338,6 +340,22 @@ export async function checkPayment(deps: PaymentDeps, payment: PaymentRow): Prom
 export async function verifyPayment(deps: PaymentDeps, user: UserRow, token: string): Promise<VerifyPaymentResponse> {
   const payment = await ownedPayment(deps.database.db, user, { token });
   if (!payment) throw notFound('Payment');
+  return currentResult(deps, payment);
+}
+
+/** One of the user's payments by its transaction id, as it stands now (the checkout result pages ask this). */
+export async function paymentByTransaction(
+  deps: PaymentDeps,
+  user: UserRow,
+  transactionId: string,
+): Promise<VerifyPaymentResponse> {
+  const payment = await ownedPayment(deps.database.db, user, { id: transactionId });
+  if (!payment) throw notFound('Payment');
+  return currentResult(deps, payment);
+}
+
+/** Asks DPO about a pending payment first, so a page never shows a state the gateway has moved past. */
+async function currentResult(deps: PaymentDeps, payment: PaymentRow): Promise<VerifyPaymentResponse> {
   let current: PaymentRow;
   try {
     current = await checkPayment(deps, payment);

@@ -4,32 +4,31 @@ import type { Context, Hono } from 'hono';
 import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { AppError, unauthenticated } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { parseApi3g, text } from './dpo/xml.ts';
 import {
   chargeMobile,
   handlePush,
   initiatePayment,
+  paymentByTransaction,
   paymentHistory,
   paymentOptions,
   verifyPayment,
 } from './payments.ts';
+import { payingUser } from './purchase-rules.ts';
 
 const { payments } = contracts;
 
 export const NOTIFY_PATH = '/payments/dpo/notify';
 
 export function paymentRoutes(router: ContractRouter, deps: Deps): void {
-  const user = (c: Context<AppEnv>) => {
-    const principal = c.get('principal');
-    if (principal.kind !== 'user') throw unauthenticated();
-    return principal.user;
-  };
+  const user = (c: Context<AppEnv>) => payingUser(c.get('principal'));
   router
     .on(payments.initiate, ({ body }, c) => initiatePayment(deps, user(c), body))
     .on(payments.paymentOptions, ({ params }, c) => paymentOptions(deps, user(c), params.token))
     .on(payments.chargeMobile, ({ body }, c) => chargeMobile(deps, user(c), body))
     .on(payments.verify, ({ params }, c) => verifyPayment(deps, user(c), params.token))
+    .on(payments.transaction, ({ params }, c) => paymentByTransaction(deps, user(c), params.transaction_id))
     .on(payments.history, (_input, c) => paymentHistory(deps, user(c)));
   notifyRoute(router.app, deps);
 }

@@ -1,4 +1,4 @@
-import { formatDate, formatUgx, type PaymentStatus } from '@filamu/shared';
+import { formatDate, formatUgx, MOBILE_MONEY, type PaymentStatus } from '@filamu/shared';
 import { Badge, type BadgeTone } from '../../components/ui/Badge.tsx';
 import { Button, LinkButton } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
@@ -13,11 +13,6 @@ const STATUS: Record<PaymentStatus, { label: string; tone: BadgeTone }> = {
   failed: { label: 'Failed', tone: 'danger' },
   expired: { label: 'Expired', tone: 'neutral' },
   review: { label: 'Under review', tone: 'brand' },
-};
-
-const NETWORK_LABEL: Record<string, string> = {
-  MTNmobilemoney: 'MTN Mobile Money',
-  Mobile_Airtel_UG: 'Airtel Money',
 };
 
 /** The signed-in user's payments, newest first, with status badges. */
@@ -60,7 +55,7 @@ export function PaymentHistoryList() {
                   <p className="font-semibold">{payment.plan_name}</p>
                   <p className="text-sm text-stone-600 dark:text-stone-400">
                     {formatDate(payment.created_at)}
-                    {payment.mno ? ` · ${NETWORK_LABEL[payment.mno] ?? payment.mno}` : ''}
+                    {payment.mno ? ` · ${MOBILE_MONEY[payment.mno].name}` : ''}
                   </p>
                   <p className="truncate font-mono text-xs text-stone-500 dark:text-stone-400">
                     Ref {payment.transaction_id}

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
+import { MOBILE_MONEY } from '@filamu/shared';
 import type { Clock } from '../../../lib/clock.ts';
 import { buildResponseXml, child, isRepeated, parseXml, RawXml, text, type XmlObject, type XmlTree } from './xml.ts';
 
@@ -84,19 +85,24 @@ const VERIFY_ANSWERS: Record<SandboxState, [string, string]> = {
   cancelled: ['904', 'Transaction cancelled'],
 };
 
-/** Instructions as DPO sends them: raw text with a bare `&` and entities lacking `;` (P7). Not well-formed on purpose. */
+/**
+ * Instructions as DPO sends them: raw text with a bare `&` and entities lacking `;` (P7). Not well-formed on
+ * purpose. The USSD fallback comes from the one constant the network cards use too (docs/decisions/0025).
+ */
 function instructionsFor(mno: string, amount: string, currency: string): RawXml {
   if (mno.toLowerCase().includes('airtel')) {
+    const airtel = MOBILE_MONEY.Mobile_Airtel_UG;
     return new RawXml(
       `1. Airtel Money will send you a prompt to pay ${currency} ${amount}.;` +
-        '2. If no prompt appears, dial *185# & choose Payments.;' +
+        `2. If no prompt appears, dial ${airtel.ussd} & choose ${airtel.approvalsMenu}.;` +
         '3. Enter your Airtel Money PIN to confirm.;' +
         '4. Shortly&#8218 you will receive an SMS confirmation.',
     );
   }
+  const mtn = MOBILE_MONEY.MTNmobilemoney;
   return new RawXml(
     `1. MTN will send you a request to complete the payment of ${currency} ${amount}.;` +
-      '2. If you don&#39t get the prompt, dial *165# & select My Approvals.;' +
+      `2. If you don&#39t get the prompt, dial ${mtn.ussd} & select ${mtn.approvalsMenu}.;` +
       '3. Enter your Mobile Money PIN to approve.;' +
       '4. Shortly&#8218 you will receive an SMS confirmation.',
   );

@@ -58,7 +58,7 @@ describe('DPO XML', () => {
       '<API3G><StatusCode>130</StatusCode><ResultExplanation>Tom & Jerry</ResultExplanation><instructions>1. A & B<br>;2. C</instructions></API3G>',
     )!;
     expect(readStatus(root)).toEqual({ code: '130', explanation: 'Tom & Jerry' });
-    expect(splitInstructions(text(root, 'instructions')!)).toEqual(['1. A & B<br>', '2. C']);
+    expect(splitInstructions(text(root, 'instructions')!)).toEqual(['A & B', 'C']);
     expect(parseApi3g('')).toBeNull();
     expect(parseApi3g('plain text')).toBeNull();
   });

@@ -1,3 +1,4 @@
+import { instructionSteps } from '@filamu/shared';
 import { XMLParser } from 'fast-xml-parser';
 
 /**
@@ -197,12 +198,9 @@ export interface MobileOption {
   total?: string;
 }
 
-/** `;`-separated instruction steps (entities are decoded first, so `&#8218;` never splits a step). */
+/** The instruction steps, split by the one parser the screens use too (docs/decisions/0025). */
 export function splitInstructions(instructions: string): string[] {
-  return instructions
-    .split(';')
-    .map((step) => step.trim())
-    .filter((step) => step.length > 0);
+  return instructionSteps(instructions);
 }
 
 /**

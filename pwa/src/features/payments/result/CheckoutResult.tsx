@@ -1,0 +1,101 @@
+import { contracts, TransactionParams, type VerifyPaymentResponse } from '@filamu/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
+import { AccountHeader } from '../../../components/layout/AccountHeader.tsx';
+import { PageSpinner } from '../../../components/ui/Spinner.tsx';
+import { api, errorMessage, isApiError } from '../../../lib/api.ts';
+import { useDocumentTitle } from '../../../lib/page.ts';
+import { queryClient, queryKeys } from '../../../lib/query-client.ts';
+import { refreshUserProfile } from '../../../lib/queries.ts';
+import { useSession } from '../../../lib/session.ts';
+import { toast } from '../../../lib/toast.ts';
+import { usePurchaser } from '../purchaser.ts';
+import { NotFoundView, ReviewView, UncheckedView, WaitingView } from './OpenViews.tsx';
+import { FailedView, SuccessView } from './SettledViews.tsx';
+
+const TITLES: Record<VerifyPaymentResponse['status'], string> = {
+  completed: 'Payment Successful',
+  pending: 'Payment status',
+  review: 'Payment status',
+  failed: 'Payment Failed',
+  expired: 'Payment Failed',
+};
+
+/** The reference from the address, when it can be one; anything else in the query is never shown. */
+function useTransactionId(): string | null {
+  const [params] = useSearchParams();
+  const parsed = TransactionParams.safeParse({ transaction_id: params.get('transaction_id') ?? '' });
+  return parsed.success ? parsed.data.transaction_id : null;
+}
+
+/** Says "Subscription Activated!" once, only when the server has said the payment completed. */
+function useActivatedOnce(result: VerifyPaymentResponse | undefined) {
+  const announced = useRef<string | null>(null);
+  useEffect(() => {
+    if (result?.status !== 'completed' || announced.current === result.transaction_id) return;
+    announced.current = result.transaction_id;
+    toast.success('Subscription Activated!', 'Your subscription has been activated.');
+    void refreshUserProfile().catch((error: unknown) => console.error('Profile refresh failed', error));
+    void queryClient.invalidateQueries({ queryKey: queryKeys.paymentHistory });
+  }, [result]);
+}
+
+function Outcome({ transactionId }: { transactionId: string | null }) {
+  const { name } = useSession();
+  const payment = useQuery({
+    queryKey: ['payment', transactionId],
+    queryFn: () => api(contracts.payments.transaction, { params: { transaction_id: transactionId! } }),
+    enabled: transactionId !== null,
+    staleTime: 0,
+  });
+  const result = payment.data;
+  const missing = transactionId === null || (isApiError(payment.error) && payment.error.status === 404);
+  useActivatedOnce(result);
+  useDocumentTitle(missing ? 'Payment not found' : result ? TITLES[result.status] : undefined);
+
+  if (missing) return <NotFoundView />;
+  if (payment.isPending) return <PageSpinner label="Checking your payment" />;
+  const check = () => void payment.refetch();
+  if (!result) {
+    const message = errorMessage(payment.error, 'Please check your connection and try again.');
+    return <UncheckedView message={message} checking={payment.isFetching} onCheck={check} />;
+  }
+  switch (result.status) {
+    case 'completed':
+      return <SuccessView result={result} name={name ?? 'there'} />;
+    case 'pending':
+      return <WaitingView result={result} checking={payment.isFetching} onCheck={check} />;
+    case 'review':
+      return <ReviewView result={result} />;
+    default:
+      return <FailedView result={result} />;
+  }
+}
+
+/**
+ * /checkout/success and /checkout/failed (docs/decisions/0027): both show what the server says about the
+ * signed-in person's payment named by `transaction_id`, whichever address was opened.
+ */
+export function CheckoutResult() {
+  const location = useLocation();
+  const purchaser = usePurchaser();
+  const transactionId = useTransactionId();
+  const guest = purchaser === 'guest';
+
+  useEffect(() => {
+    if (guest) toast.info('Please sign in', 'Sign in to see how your payment went.');
+  }, [guest]);
+
+  if (purchaser === 'loading') return <PageSpinner label="Loading your account" />;
+  if (guest) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
+
+  return (
+    <div className="min-h-screen">
+      <AccountHeader />
+      <main id="main" className="mx-auto max-w-lg px-4 py-10 sm:px-6">
+        <Outcome transactionId={purchaser === 'agent' ? null : transactionId} />
+      </main>
+    </div>
+  );
+}
