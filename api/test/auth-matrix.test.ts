@@ -19,8 +19,9 @@ const personas: Persona[] = ['guest', 'user', 'agent', 'admin'];
 /** What each access rule answers each persona: a 401/403 status, or 'allowed' (anything but 401/403). */
 const expected: Record<Access, Record<Persona, 401 | 403 | 'allowed'>> = {
   public: { guest: 'allowed', user: 'allowed', agent: 'allowed', admin: 'allowed' },
-  user: { guest: 401, user: 'allowed', agent: 401, admin: 'allowed' },
-  agent: { guest: 401, user: 401, agent: 'allowed', admin: 401 },
+  // A valid session of the wrong kind is refused (403) but stays signed in; only no/ended session is 401.
+  user: { guest: 401, user: 'allowed', agent: 403, admin: 'allowed' },
+  agent: { guest: 401, user: 403, agent: 'allowed', admin: 403 },
   account: { guest: 401, user: 'allowed', agent: 'allowed', admin: 'allowed' },
   admin: { guest: 401, user: 403, agent: 403, admin: 'allowed' },
 };

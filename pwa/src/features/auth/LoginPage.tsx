@@ -1,7 +1,7 @@
 import { contracts } from '@filamu/shared';
 import { Radio, RadioGroup } from '@headlessui/react';
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/Button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { Input, PasswordInput } from '../../components/ui/Input.tsx';
@@ -11,6 +11,7 @@ import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSession, useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { AuthLayout, FormAlert } from './AuthLayout.tsx';
+import { returnPath } from './return-path.ts';
 
 type Mode = 'user' | 'agent';
 
@@ -32,6 +33,7 @@ function describeFailure(mode: Mode, error: unknown): Failure {
 
 export default function LoginPage() {
   const navigate = useNavigate();
+  const location = useLocation();
   const { status, isAdmin } = useSession();
   const [mode, setMode] = useState<Mode>('user');
   const [identifier, setIdentifier] = useState('');
@@ -63,7 +65,7 @@ export default function LoginPage() {
         queryClient.clear();
         useSessionStore.getState().signInAgent(result.token, result.agent);
         toast.success('Welcome back!');
-        void navigate('/dashboard', { replace: true });
+        void navigate(returnPath(location.state, '/dashboard'), { replace: true });
       } else {
         const result = await api(contracts.auth.login, {
           body: { identifier: identifier.trim(), password, currentDeviceId },
@@ -72,7 +74,7 @@ export default function LoginPage() {
         queryClient.setQueryData(queryKeys.userProfile, result.user);
         useSessionStore.getState().signInUser(result.token, result.user);
         toast.success('Welcome back!');
-        void navigate(result.user.isAdmin ? '/admin' : '/dashboard', { replace: true });
+        void navigate(returnPath(location.state, result.user.isAdmin ? '/admin' : '/dashboard'), { replace: true });
       }
     } catch (error) {
       // Stays pending on success so the 'already signed in' redirect cannot race the navigation.

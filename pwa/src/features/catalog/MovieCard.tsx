@@ -30,7 +30,7 @@ export function MovieCard({ movie, libraryUrl }: { movie: UserMovie; libraryUrl:
             <Link
               to={`/movies/${encodeURIComponent(movie.id)}`}
               state={state}
-              className="card-link focus-visible:outline-none after:absolute after:inset-0 after:content-[''] hover:text-brand-700 dark:hover:text-brand-300"
+              className="card-link after:absolute after:inset-0 after:content-[''] hover:text-brand-700 dark:hover:text-brand-300"
             >
               {movie.title}
             </Link>

@@ -98,7 +98,7 @@ export default function CheckoutPage() {
       <main id="main" className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
         <Link
           to="/subscription"
-          className="inline-flex items-center gap-1.5 rounded-lg text-sm font-semibold text-stone-700 hover:text-stone-950 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400 dark:text-stone-300 dark:hover:text-white"
+          className="inline-flex items-center gap-1.5 rounded-lg text-sm font-semibold text-stone-700 hover:text-stone-950 dark:text-stone-300 dark:hover:text-white"
         >
           <ArrowLeftIcon className="size-4" /> Back to plans
         </Link>
