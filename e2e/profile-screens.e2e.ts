@@ -281,7 +281,7 @@ describe('Who is offered a purchase', () => {
       expect(await page.getByRole('button', { name: 'Manage Subscription' }).count()).toBe(0);
       await page.getByRole('link', { name: 'Renew or change plan' }).click();
       await page.waitForURL('**/subscription');
-      await page.getByRole('heading', { name: 'Choose your plan' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Renew or change your plan' }).waitFor();
     } finally {
       await context.close();
     }
