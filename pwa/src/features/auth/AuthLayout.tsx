@@ -3,8 +3,19 @@ import { AppHeader } from '../../components/layout/AppHeader.tsx';
 import { useDocumentTitle } from '../../lib/page.ts';
 
 /** Shared frame for the sign-in and sign-up forms. */
-export function AuthLayout({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
-  useDocumentTitle(title);
+export function AuthLayout({
+  title,
+  pageTitle,
+  subtitle,
+  children,
+}: {
+  title: string;
+  /** The tab's title, naming the screen ("Login") where the heading greets ("Welcome back"). */
+  pageTitle: string;
+  subtitle: string;
+  children: ReactNode;
+}) {
+  useDocumentTitle(pageTitle);
   return (
     <div className="flex min-h-screen flex-col">
       <AppHeader />

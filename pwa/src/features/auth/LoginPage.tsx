@@ -86,7 +86,7 @@ export default function LoginPage() {
   };
 
   return (
-    <AuthLayout title="Welcome back" subtitle="Sign in to keep watching.">
+    <AuthLayout title="Welcome back" pageTitle="Login" subtitle="Sign in to keep watching.">
       <RadioGroup
         value={mode}
         onChange={(value: Mode) => {

@@ -93,7 +93,7 @@ export default function RegisterPage() {
   };
 
   return (
-    <AuthLayout title="Create your account" subtitle="Join Filamu and start your movie night.">
+    <AuthLayout title="Create your account" pageTitle="Register" subtitle="Join Filamu and start your movie night.">
       {failure && <FormAlert title="Registration Error" message={failure} />}
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <Input
