@@ -7,7 +7,7 @@ import { errorMessage } from '../../../lib/api.ts';
 import { toast } from '../../../lib/toast.ts';
 import { FormDialog } from '../components/FormDialog.tsx';
 import { useAdminPlans, useManageSubscription } from './queries.ts';
-import { SelectField } from './SelectField.tsx';
+import { SelectField } from '../components/SelectField.tsx';
 
 type Action = 'activate_extend' | 'deactivate';
 
