@@ -141,7 +141,7 @@ export default function AgentsTab() {
           </Button>
           <Button
             size="sm"
-            variant="danger"
+            variant="outline"
             onClick={() => setPending({ kind: 'delete', agent: a })}
             aria-label={`Delete ${a.full_name}`}
           >

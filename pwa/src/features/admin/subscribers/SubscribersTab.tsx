@@ -103,7 +103,7 @@ export default function SubscribersTab() {
             >
               Manage Subscription
             </Button>
-            <Button size="sm" variant="danger" onClick={() => setDeleting(s)} aria-label={`Delete ${s.email}`}>
+            <Button size="sm" variant="outline" onClick={() => setDeleting(s)} aria-label={`Delete ${s.email}`}>
               Delete
             </Button>
           </div>
