@@ -1,4 +1,4 @@
-import { type AdminPlan, type Subscriber, formatDate, formatUgx } from '@filamu/shared';
+import { type Subscriber, formatDate } from '@filamu/shared';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/Badge.tsx';
@@ -6,18 +6,11 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { toast } from '../../../lib/toast.ts';
 import { FormDialog } from '../components/FormDialog.tsx';
+import { choosablePlans, planOptionLabel } from './plan-options.ts';
 import { useAdminPlans, useManageSubscription } from './queries.ts';
 import { SelectField } from '../components/SelectField.tsx';
 
 type Action = 'activate_extend' | 'deactivate';
-
-/** 'Monthly — UGX 25,000 — expires 12/31/2026' */
-export const planOptionLabel = (plan: AdminPlan) =>
-  `${plan.plan_name} — ${formatUgx(plan.price_ugx)} — expires ${formatDate(plan.expires_at)}`;
-
-/** Plans a subscriber can be put on now: the server refuses an expired one. */
-export const choosablePlans = (plans: AdminPlan[], now: Date) =>
-  plans.filter((plan) => new Date(plan.expires_at).getTime() > now.getTime());
 
 /** SPEC §2 Manage Subscription: activate/extend on a plan, or deactivate; shows where the subscriber stands now. */
 export function ManageSubscriptionDialog({
