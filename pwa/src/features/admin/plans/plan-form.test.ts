@@ -77,7 +77,9 @@ describe('plan form', () => {
     expect(validatePlanForm({ ...filled, price: '-1' }).errors.price).toMatch(/whole number/);
     expect(validatePlanForm({ ...filled, displayOrder: '-3' }).input?.display_order).toBe(-3);
     expect(validatePlanForm({ ...filled, price: '0' }).input?.price_ugx).toBe(0);
-    expect(validatePlanForm({ ...filled, expiryDate: '2027-02-30' }).errors.expiryDate).toBe('Enter a real calendar date.');
+    expect(validatePlanForm({ ...filled, expiryDate: '2027-02-30' }).errors.expiryDate).toBe(
+      'Enter a real calendar date.',
+    );
   });
 
   it('drops blank feature lines and trims the rest', () => {

@@ -96,7 +96,8 @@ export function validatePlanForm(values: PlanFormValues): { errors: PlanFormErro
   const order = values.displayOrder.trim();
   if (!order) errors.displayOrder = 'Display order is required.';
   else if (!/^-?\d+$/.test(order)) errors.displayOrder = 'Display order must be a whole number.';
-  else if (Math.abs(Number(order)) > MAX_ORDER) errors.displayOrder = 'Display order must be between -100000 and 100000.';
+  else if (Math.abs(Number(order)) > MAX_ORDER)
+    errors.displayOrder = 'Display order must be between -100000 and 100000.';
 
   const hour = values.hour.trim();
   const minute = values.minute.trim();
