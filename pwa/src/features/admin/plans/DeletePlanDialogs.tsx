@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog.tsx';
 import { errorMessage, isApiError } from '../../../lib/api.ts';
+import { queryClient, queryKeys } from '../../../lib/query-client.ts';
 import { toast } from '../../../lib/toast.ts';
 import { FormDialog } from '../components/FormDialog.tsx';
 import { useDeletePlan, useUpdatePlan } from './queries.ts';
@@ -41,8 +42,10 @@ function PlanInUseDialog({ plan, reason, onClose }: { plan: AdminPlan; reason: s
       <div className="space-y-3 text-sm text-stone-700 dark:text-stone-300">
         <p>
           This plan is in use:{' '}
-          {n > 0 ? `${n} current subscriber${n === 1 ? '' : 's'} hold it, or ` : 'a subscriber holds it or '}
-          payments were made for it. Payment records must keep the plan they bought, so it stays.
+          {n > 0
+            ? `${n} current subscriber${n === 1 ? ' holds' : 's hold'} it.`
+            : 'a past subscriber held it or a payment was made for it.'}{' '}
+          Payment records and subscriptions must keep the plan they rest on, so it cannot be removed.
         </p>
         <p>
           To stop selling it, <strong>hide</strong> it (customers no longer see it; you can still assign it) or{' '}
@@ -106,6 +109,8 @@ export function DeletePlanDialogs({
       onError: (e) => {
         if (isApiError(e) && e.status === 409) {
           setInUse({ plan, reason: e.message });
+          // The list may be older than the subscription that blocked the delete: refresh its counts.
+          void queryClient.invalidateQueries({ queryKey: queryKeys.adminSubscriptionPlans });
           close();
         } else setError(`Failed to delete plan: ${errorMessage(e, 'Please check your connection and try again.')}`);
       },
