@@ -58,6 +58,16 @@ function planItem(page: Page, name: string): Locator {
     .filter({ has: page.getByRole('heading', { level: 3, name, exact: true }) });
 }
 
+/**
+ * A Headless UI dialog by its title, once shown (its outer element has no box of its own, so Playwright
+ * never calls the dialog itself visible: wait for the title inside).
+ */
+async function openDialog(page: Page, name: string): Promise<Locator> {
+  const dialog = page.getByRole('dialog', { name });
+  await dialog.getByRole('heading', { name }).waitFor();
+  return dialog;
+}
+
 async function adminPlans(): Promise<AdminPlanJson[]> {
   return (await apiCall<{ plans: AdminPlanJson[] }>('/admin/subscription-plans', admin)).plans;
 }
@@ -67,7 +77,7 @@ async function fillRequired(page: Page, name: string, price: string, order: stri
   await page.getByLabel('Price (UGX)').fill(price);
   await page.getByLabel('Display order').fill(order);
   await page.getByLabel('Expiry date').fill(`${year}-12-31`);
-  await page.getByLabel('Features').fill('  HD downloads \n\n Two devices\n');
+  await page.getByLabel('Features', { exact: true }).fill('  HD downloads \n\n Two devices\n');
 }
 
 /** The focused element's name as a screen reader would say it (label, aria-label/labelledby, or text). */
@@ -103,7 +113,7 @@ describe('Admin → Plans', () => {
     const { context, page } = await openPlans();
     try {
       await fillRequired(page, name, '25000', '-50');
-      await page.getByLabel('Description').fill('Until the last minute of the year');
+      await page.getByLabel('Description', { exact: true }).fill('Until the last minute of the year');
       await page.getByRole('button', { name: '11:59 PM' }).click();
       await page.getByText(`Access ends 12/31/${year}, 11:59 PM Kampala time.`).waitFor();
       await page.getByRole('button', { name: 'Create Plan' }).click();
@@ -169,7 +179,7 @@ describe('Admin → Plans', () => {
       expect(await page.getByLabel('Hour').inputValue()).toBe('12');
       expect(await page.getByLabel('Minute').inputValue()).toBe('30');
       expect(await page.getByLabel('AM/PM').inputValue()).toBe('PM');
-      expect(await page.getByLabel('Features').inputValue()).toBe('HD downloads\nTwo devices');
+      expect(await page.getByLabel('Features', { exact: true }).inputValue()).toBe('HD downloads\nTwo devices');
       expect(await page.getByRole('switch', { name: 'Visible to customers' }).getAttribute('aria-checked')).toBe(
         'false',
       );
@@ -203,14 +213,13 @@ describe('Admin → Plans', () => {
       const item = planItem(page, plan.plan_name);
       await item.getByText('1 current subscriber').waitFor();
       await item.getByRole('button', { name: `Delete ${plan.plan_name}` }).click();
-      const confirm = page.getByRole('dialog', { name: 'Delete plan?' });
+      const confirm = await openDialog(page, 'Delete plan?');
       await confirm
         .getByText(`Are you sure you want to delete the "${plan.plan_name}" plan? This action cannot be undone.`)
         .waitFor();
-      await confirm.getByRole('button', { name: 'Delete' }).click();
+      await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
 
-      const explain = page.getByRole('dialog', { name: `“${plan.plan_name}” cannot be deleted` });
-      await explain.waitFor();
+      const explain = await openDialog(page, `“${plan.plan_name}” cannot be deleted`);
       const said = await explain.innerText();
       expect(said).toContain(
         'Failed to delete plan: This plan has subscribers or payments and cannot be deleted. Deactivate or hide it instead.',
@@ -233,13 +242,14 @@ describe('Admin → Plans', () => {
     try {
       const item = planItem(page, plan.plan_name);
       await item.getByRole('button', { name: `Delete ${plan.plan_name}` }).click();
-      const confirm = page.getByRole('dialog', { name: 'Delete plan?' });
+      const confirm = await openDialog(page, 'Delete plan?');
       // Cancel first: nothing happens.
       await confirm.getByRole('button', { name: 'Cancel' }).click();
       await confirm.waitFor({ state: 'detached' });
       await item.waitFor();
       await item.getByRole('button', { name: `Delete ${plan.plan_name}` }).click();
-      await confirm.getByRole('button', { name: 'Delete' }).click();
+      await openDialog(page, 'Delete plan?');
+      await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
       await page.getByText('Plan deleted successfully').waitFor();
       await item.waitFor({ state: 'detached' });
       expect((await adminPlans()).some((p) => p.id === plan.id)).toBe(false);
@@ -316,8 +326,7 @@ describe('Admin → Plans', () => {
       // Edit and Delete are reachable too; Escape closes the confirm dialog without deleting.
       await item.getByRole('button', { name: `Delete ${name}` }).focus();
       await page.keyboard.press('Enter');
-      const confirm = page.getByRole('dialog', { name: 'Delete plan?' });
-      await confirm.waitFor();
+      const confirm = await openDialog(page, 'Delete plan?');
       await page.keyboard.press('Escape');
       await confirm.waitFor({ state: 'detached' });
       expect(await focusedName(page)).toBe(`Delete ${name}`);
@@ -341,7 +350,7 @@ describe('Admin → Plans', () => {
         await planItem(page, plan.plan_name)
           .getByRole('button', { name: `Delete ${plan.plan_name}` })
           .click();
-        await page.getByRole('dialog', { name: 'Delete plan?' }).waitFor();
+        await openDialog(page, 'Delete plan?');
         await expectAccessible(page, `/admin/plans delete dialog (${theme})`);
         await page.keyboard.press('Escape');
       } finally {
