@@ -2,7 +2,6 @@ import { formatUgx, type AdminPlan } from '@filamu/shared';
 import { useId } from 'react';
 import { Badge } from '../../../components/ui/Badge.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
-import { Card } from '../../../components/ui/Card.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatKampalaLocal } from './time12.ts';
@@ -90,7 +89,7 @@ export function PlanList({
   const headingId = useId();
   const sorted = plans ? [...plans].sort((a, b) => a.display_order - b.display_order) : [];
   return (
-    <Card className="mt-6 p-0">
+    <section className="mt-6 overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm dark:border-stone-800 dark:bg-stone-900">
       <div className="flex items-center justify-between gap-3 border-b border-stone-200 px-5 py-4 dark:border-stone-800">
         <h2 id={headingId} className="text-lg font-semibold text-stone-900 dark:text-stone-50">
           Subscription plans{plans ? ` (${plans.length})` : ''}
@@ -130,6 +129,6 @@ export function PlanList({
           </ul>
         </div>
       )}
-    </Card>
+    </section>
   );
 }
