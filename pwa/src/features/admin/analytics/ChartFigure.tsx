@@ -42,11 +42,11 @@ export function ChartFigure({
       aria-labelledby={headingId}
       className="rounded-2xl border border-stone-200 bg-white p-5 shadow-sm dark:border-stone-800 dark:bg-stone-900"
     >
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
+      <div>
         <h2 id={headingId} className="text-lg font-semibold text-stone-900 dark:text-stone-50">
           {title}
         </h2>
-        <p className="text-sm text-stone-600 dark:text-stone-400">
+        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
           Total <span className="text-lg font-bold tabular-nums text-stone-900 dark:text-stone-50">{total}</span>
         </p>
       </div>

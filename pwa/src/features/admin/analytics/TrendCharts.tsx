@@ -10,7 +10,7 @@ const TITLES = ['Downloads per day', 'Revenue per day (UGX)', 'New subscribers p
 export function TrendCharts({ daily, days }: { daily: DailyFigures[] | undefined; days: number }) {
   if (!daily) {
     return (
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid gap-6 lg:grid-cols-2 xl:grid-cols-3">
         {TITLES.map((title) => (
           <ChartSkeleton key={title} title={title} />
         ))}
@@ -27,7 +27,7 @@ export function TrendCharts({ daily, days }: { daily: DailyFigures[] | undefined
     daily.map((d) => ({ key: d.date, label: formatDate(d.date), value: pick(d) }));
 
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid gap-6 lg:grid-cols-2 xl:grid-cols-3">
       <ChartFigure
         title={TITLES[0]}
         total={formatCount(downloads)}
