@@ -192,6 +192,51 @@ describe('Admin analytics', () => {
     }
   });
 
+  it('says when a range has nothing to draw, and explains a failure with a Retry that works', async () => {
+    const context = await browser.newContext({ baseURL: baseURL(), viewport: { width: 1280, height: 900 } });
+    await signInContext(context, await adminSession());
+    const page = await context.newPage();
+    try {
+      const zeros = {
+        ...after,
+        daily: after.daily.map((d) => ({ ...d, downloads: 0, revenueUgx: 0, newSubscribers: 0 })),
+      };
+      await page.route('**/api/admin/analytics?*', (route) => route.fulfill({ json: zeros }));
+      await page.route('**/api/admin/download-stats', (route) => route.fulfill({ json: { stats: [] } }));
+      await page.goto('/admin/analytics');
+      await page.getByText('No completed downloads in the last 30 days.').waitFor();
+      await page.getByText('No completed payments in the last 30 days.').waitFor();
+      await page.getByText('No new subscribers in the last 30 days.').waitFor();
+      await page
+        .getByRole('region', { name: 'Top Downloaded Movies' })
+        .getByText('No download data available yet.')
+        .waitFor();
+
+      await page.unrouteAll();
+      const failure = { error: { code: 'unavailable', message: 'The database is not answering.', requestId: 'r1' } };
+      await page.route('**/api/admin/analytics?*', (route) => route.fulfill({ status: 400, json: failure }));
+      await page.route('**/api/admin/download-stats', (route) => route.fulfill({ status: 400, json: failure }));
+      await page.reload();
+      await page.getByText('Failed to load analytics: The database is not answering.').waitFor();
+      await page.getByText('Failed to load download stats: The database is not answering.').waitFor();
+
+      await page.unrouteAll();
+      for (const what of ['analytics', 'download stats']) {
+        const alert = page.getByRole('alert').filter({ hasText: `Failed to load ${what}` });
+        await alert.getByRole('button', { name: 'Retry' }).click();
+      }
+      await page
+        .getByRole('figure', { name: 'Downloads per day' })
+        .locator('svg .recharts-bar-rectangle')
+        .first()
+        .waitFor();
+      await page.getByRole('region', { name: 'Top Downloaded Movies' }).getByText(movies[0]!.title).waitFor();
+      expect(await page.getByText(/^Failed to load/).count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   for (const theme of ['light', 'dark'] as const) {
     it(`is accessible and photographed in ${theme} mode`, async () => {
       const { context, page } = await openAdmin('/admin/analytics?days=30', theme);
