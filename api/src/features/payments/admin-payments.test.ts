@@ -73,7 +73,7 @@ describe.each(testDatabases)('admin payments on %s', (kind) => {
   let quiet: TestApp;
   let adminToken: string;
   const list = async (query: Record<string, unknown>) => {
-    const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+    const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
     const res = await t.request('GET', `/api/admin/payments?${params}`, { token: adminToken });
     expect(res.status, res.text).toBe(200);
     return AdminPaymentList.parse(res.json);
