@@ -1,6 +1,6 @@
 import { AdminPaymentList, AdminPaymentResult, InitiatePaymentResponse, contracts } from '@filamu/shared';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ADMIN,
   type TestApp,
@@ -11,6 +11,8 @@ import {
   testDatabases,
 } from '../../../test/harness.ts';
 import { mailOutbox, payments, subscriptionPlans, users } from '../../db/schema.ts';
+import { GatewayError } from './dpo/adapter.ts';
+import { reconcile } from './reconciler.ts';
 
 const { payments: api, adminPayments: admin } = contracts;
 const DAY = 86_400_000;
@@ -275,6 +277,41 @@ describe.each(testDatabases)('admin payments on %s', (kind) => {
       message: 'Still pending: DPO has not received the money yet.',
       payment: { status: 'pending', resultCode: '900' },
     });
+  });
+
+  it('activates once when re-checks race the reconciler and the payer’s verify', async () => {
+    const paid = await chargedPayment(quiet, PHONE.paid);
+    quiet.clock.advance(60_000);
+    const [checks] = await Promise.all([
+      Promise.all([recheck(quiet, paid.id), recheck(quiet, paid.id), recheck(quiet, paid.id)]),
+      reconcile(quiet.deps),
+      quiet.call(api.verify, { token: paid.token, params: { token: paid.dpoToken } }),
+    ]);
+    // Each click either settled it or found it settled by someone else: never a second activation.
+    for (const res of checks) expect([200, 409]).toContain(res.status);
+    expect(await receipts(quiet, paid.email)).toHaveLength(1);
+    expect((await list({ search: paid.email })).payments[0]!.status).toBe('completed');
+  });
+
+  it('answers 503 with the generic message when DPO cannot be reached, and leaves the payment pending', async () => {
+    const payment = await chargedPayment(quiet, PHONE.paid);
+    quiet.clock.advance(DELAY);
+    const spy = vi
+      .spyOn(quiet.deps.payments, 'verifyToken')
+      .mockRejectedValueOnce(
+        new GatewayError({ kind: 'transport', operation: 'verifyToken', message: 'DPO: timed out', attempts: 2 }),
+      );
+    try {
+      expectErrorEnvelope(
+        await recheck(quiet, payment.id),
+        503,
+        'unavailable',
+        'The payment service is not available right now. Please try again in a moment.',
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await list({ search: payment.email })).payments[0]!.status).toBe('pending');
   });
 
   it('is for admins only', async () => {
