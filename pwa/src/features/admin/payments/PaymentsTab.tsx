@@ -32,6 +32,9 @@ export default function PaymentsTab() {
 
   const { data, error, isPending, isFetching, refetch } = useAdminPayments({ status, search, page });
   const columns = useMemo(() => paymentColumns(setResolving), []);
+  // A decision can empty the last page of a filter (the row leaves Review): step back to a page that exists.
+  const lastPage = data?.pageCount;
+  if (lastPage !== undefined && page > lastPage) setPage(lastPage);
   const banner = reviewBanner(data?.needsReview ?? 0);
 
   const chooseStatus = (next: PaymentStatus | null) => {
