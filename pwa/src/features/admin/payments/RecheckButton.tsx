@@ -26,6 +26,7 @@ export function RecheckButton({ payment }: { payment: AdminPayment }) {
     <Button
       size="sm"
       variant="outline"
+      className="whitespace-nowrap"
       loading={recheck.isPending}
       onClick={() => recheck.mutate()}
       aria-label={`Check with DPO: payment by ${payment.user?.email ?? 'deleted account'}`}
