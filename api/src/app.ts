@@ -8,6 +8,7 @@ import { createAuthorize } from './features/auth/authorize.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { catalogRoutes } from './features/catalog/routes.ts';
 import { downloadRoutes } from './features/downloads/routes.ts';
+import { adminPaymentRoutes } from './features/payments/admin-routes.ts';
 import { SANDBOX_MOUNT } from './features/payments/gateway.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { planRoutes } from './features/plans/routes.ts';
@@ -58,6 +59,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   authRoutes(router, deps);
   agentRoutes(router, deps);
   paymentRoutes(router, deps);
+  adminPaymentRoutes(router, deps);
   planRoutes(router, deps);
   subscriberRoutes(router, deps);
   catalogRoutes(router, deps);

@@ -186,8 +186,17 @@ export const payments = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** What DPO's verifyToken reported as paid when the payment left `pending` (shown to the admin reviewing it). */
+    reportedAmount: text('reported_amount'),
+    reportedCurrency: text('reported_currency'),
+    /** An admin's decision on a `review` payment (ADR 0052): once set it never changes. */
+    reviewResolution: text('review_resolution', { enum: ['activated', 'refused'] }),
+    reviewNote: text('review_note'),
+    reviewedBy: uuid('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
   },
   (t) => [
+    index('payments_status_created').on(t.status, t.createdAt),
     uniqueIndex('payments_dpo_token_unique').on(t.dpoToken),
     index('payments_user_created').on(t.userId, t.createdAt),
     index('payments_pending_due')

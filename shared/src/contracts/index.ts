@@ -1,4 +1,5 @@
 import type { Contract } from '../contract.ts';
+import * as adminPayments from './admin-payments.ts';
 import * as agents from './agents.ts';
 import * as analytics from './analytics.ts';
 import * as auth from './auth.ts';
@@ -10,6 +11,7 @@ import * as subscribers from './subscribers.ts';
 import * as system from './system.ts';
 
 export { agents, analytics, auth, downloads, movies, payments, plans, subscribers, system };
+export { adminPayments };
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
 export const allContracts: Contract[] = [
@@ -18,6 +20,7 @@ export const allContracts: Contract[] = [
   ...Object.values(agents),
   ...Object.values(plans),
   ...Object.values(payments),
+  ...Object.values(adminPayments),
   ...Object.values(subscribers),
   ...Object.values(movies),
   ...Object.values(downloads),

@@ -83,3 +83,89 @@ export const PaymentHistoryEntry = z.object({
 });
 export type PaymentHistoryEntry = z.infer<typeof PaymentHistoryEntry>;
 export const PaymentHistory = z.object({ payments: z.array(PaymentHistoryEntry) });
+
+/* ---- Admin: every payment, and review decisions (ADR 0052) ---- */
+
+export const PAYMENT_STATUSES = PaymentStatus.options;
+export const ADMIN_PAYMENTS_PAGE_SIZE_MAX = 100;
+export const REVIEW_NOTE_MAX = 500;
+
+export const AdminPaymentListQuery = z.object({
+  status: PaymentStatus.optional(),
+  /** Matches the payer's email or name, the phone, the DPO token or reference, or the payment id. */
+  search: z.string().trim().max(100).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(ADMIN_PAYMENTS_PAGE_SIZE_MAX).default(25),
+});
+export type AdminPaymentListQuery = z.input<typeof AdminPaymentListQuery>;
+
+export const ReviewResolution = z.enum(['activated', 'refused']);
+export type ReviewResolution = z.infer<typeof ReviewResolution>;
+
+export const AdminPayment = z.object({
+  id: z.string(),
+  user: z.object({ id: z.string(), fullName: z.string(), email: z.string() }).nullable(),
+  planId: z.string(),
+  planName: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  phone: z.string().nullable(),
+  mno: z.string().nullable(),
+  dpoToken: z.string().nullable(),
+  dpoReference: z.string().nullable(),
+  status: PaymentStatus,
+  resultCode: z.string().nullable(),
+  explanation: z.string(),
+  /** What DPO reported as paid when it settled the payment (decimal text as DPO sends it), if it said. */
+  reportedAmount: z.string().nullable(),
+  reportedCurrency: z.string().nullable(),
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime,
+  settledAt: IsoDateTime.nullable(),
+  resolution: z
+    .object({
+      action: ReviewResolution,
+      note: z.string(),
+      at: IsoDateTime,
+      by: z.object({ id: z.string(), fullName: z.string(), email: z.string() }).nullable(),
+    })
+    .nullable(),
+});
+export type AdminPayment = z.infer<typeof AdminPayment>;
+
+export const PaymentStatusCounts = z.object({
+  all: z.number().int(),
+  pending: z.number().int(),
+  completed: z.number().int(),
+  failed: z.number().int(),
+  expired: z.number().int(),
+  review: z.number().int(),
+});
+export type PaymentStatusCounts = z.infer<typeof PaymentStatusCounts>;
+
+export const AdminPaymentList = z.object({
+  payments: z.array(AdminPayment),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** Payments matching the status and search (all pages). */
+  total: z.number().int(),
+  pageCount: z.number().int(),
+  /** Per status for the search alone, for the filter chips. */
+  counts: PaymentStatusCounts,
+  /** Every payment waiting for review, whatever the filters. */
+  needsReview: z.number().int(),
+});
+export type AdminPaymentList = z.infer<typeof AdminPaymentList>;
+
+export const ResolvePaymentRequest = z.object({
+  action: z.enum(['activate', 'refuse'], { message: 'Choose to activate the subscription or refuse the payment.' }),
+  note: z
+    .string({ message: 'A note is required.' })
+    .trim()
+    .min(1, 'A note is required.')
+    .max(REVIEW_NOTE_MAX, `The note must be at most ${REVIEW_NOTE_MAX} characters.`),
+});
+export type ResolvePaymentRequest = z.input<typeof ResolvePaymentRequest>;
+
+export const AdminPaymentResult = z.object({ payment: AdminPayment, message: z.string() });
+export type AdminPaymentResult = z.infer<typeof AdminPaymentResult>;

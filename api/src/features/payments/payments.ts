@@ -33,7 +33,7 @@ export const NOT_PURCHASABLE = 'This plan is not available for purchase.';
 export const AMOUNT_MISMATCH = 'Amount does not match the plan price.';
 const UNAVAILABLE = 'The payment service is not available right now. Please try again in a moment.';
 
-const DEFAULT_EXPLANATION: Record<PaymentStatus, string> = {
+export const DEFAULT_EXPLANATION: Record<PaymentStatus, string> = {
   pending: 'Waiting for the payment to be confirmed.',
   completed: 'Transaction Paid',
   failed: 'The payment did not go through.',
@@ -46,7 +46,7 @@ export function nextCheckDelay(attempts: number): number {
 }
 
 /** A gateway failure as the client sees it: never DPO's raw text unless it is about the client's input. */
-function gatewayFailure(deps: PaymentDeps, error: unknown, context: Record<string, unknown>): never {
+export function gatewayFailure(deps: PaymentDeps, error: unknown, context: Record<string, unknown>): never {
   if (error instanceof GatewayError) {
     deps.logger.warn(
       {
@@ -288,6 +288,8 @@ export async function settle(deps: PaymentDeps, payment: PaymentRow, result: Ver
         resultCode: result.code || null,
         resultExplanation: decision.explanation,
         dpoTransRef: result.transRef || payment.dpoTransRef,
+        reportedAmount: result.transactionAmount ?? result.transactionFinalAmount ?? null,
+        reportedCurrency: result.transactionCurrency ?? result.transactionFinalCurrency ?? null,
         completedAt: decision.status === 'completed' ? now : null,
         updatedAt: now,
       })
@@ -300,7 +302,8 @@ export async function settle(deps: PaymentDeps, payment: PaymentRow, result: Ver
   });
 }
 
-async function activate(deps: PaymentDeps, tx: Executor, payment: PaymentRow, now: Date) {
+/** Puts the payer on the payment's plan and queues the receipt; run it in the transaction that completed the payment. */
+export async function activate(deps: PaymentDeps, tx: Executor, payment: PaymentRow, now: Date) {
   const [plan] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, payment.planId));
   const [user] = await tx
     .select({ email: users.email, fullName: users.fullName })
@@ -325,7 +328,7 @@ async function activate(deps: PaymentDeps, tx: Executor, payment: PaymentRow, no
   });
 }
 
-async function reload(exec: Executor, id: string): Promise<PaymentRow> {
+export async function reload(exec: Executor, id: string): Promise<PaymentRow> {
   const [row] = await exec.select().from(payments).where(eq(payments.id, id));
   return row!;
 }

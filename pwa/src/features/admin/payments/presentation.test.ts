@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { formatDateTime, pageLabel, reportedAmount, reviewBanner } from './presentation.ts';
+
+describe('payments tab presentation', () => {
+  it('shows dates as MM/DD/YYYY with the Kampala time', () => {
+    expect(formatDateTime('2026-11-22T09:05:00.000Z')).toBe('11/22/2026 12:05');
+    expect(formatDateTime('2026-12-31T22:30:00.000Z')).toBe('01/01/2027 01:30');
+    expect(formatDateTime(null)).toBe('—');
+  });
+
+  it("shows DPO's reported amount in UGX with thousands separators", () => {
+    expect(reportedAmount({ reportedAmount: '24000.00', reportedCurrency: 'UGX' })).toBe('UGX 24,000');
+    expect(reportedAmount({ reportedAmount: '10.50', reportedCurrency: 'usd' })).toBe('USD 10.50');
+    expect(reportedAmount({ reportedAmount: null, reportedCurrency: null })).toBeNull();
+    expect(reportedAmount({ reportedAmount: 'n/a', reportedCurrency: 'UGX' })).toBeNull();
+  });
+
+  it('words the review banner for one and many, and says nothing for none', () => {
+    expect(reviewBanner(0)).toBeNull();
+    expect(reviewBanner(1)).toBe(
+      '1 payment needs review — the amount or reference did not match. Check DPO, then activate or refuse.',
+    );
+    expect(reviewBanner(3)).toMatch(/^3 payments need review — /);
+  });
+
+  it('labels the page', () => {
+    expect(pageLabel(2, 3, 51)).toBe('Page 2 of 3 · 51 payments');
+    expect(pageLabel(1, 1, 1)).toBe('Page 1 of 1 · 1 payment');
+  });
+});
