@@ -72,7 +72,20 @@ const ROUTES: Record<Role, () => string[]> = {
     `/checkout/${planId}`,
   ],
   agent: () => ['/', '/dashboard', '/movies', `/movies/${movieId}`, '/downloads', '/profile', '/subscription'],
-  admin: () => ['/', '/admin', '/dashboard', '/movies', '/profile', '/subscription'],
+  admin: () => [
+    '/',
+    '/admin',
+    '/admin/movies',
+    '/admin/subscribers',
+    '/admin/payments',
+    '/admin/analytics',
+    '/admin/plans',
+    '/admin/agents',
+    '/dashboard',
+    '/movies',
+    '/profile',
+    '/subscription',
+  ],
 };
 
 async function contextFor(role: Role, theme: Theme): Promise<BrowserContext> {

@@ -62,7 +62,21 @@ export const routes: RouteObject[] = [
           {
             path: 'admin',
             Component: RequireAdmin,
-            children: [{ index: true, lazy: page(() => import('../features/admin/AdminPage.tsx')) }],
+            children: [
+              {
+                // The console is its own lazy chunks: a subscriber never downloads any of it.
+                lazy: page(() => import('../features/admin/AdminLayout.tsx')),
+                children: [
+                  { index: true, lazy: page(() => import('../features/admin/overview/OverviewTab.tsx')) },
+                  { path: 'movies', lazy: page(() => import('../features/admin/movies/MoviesTab.tsx')) },
+                  { path: 'subscribers', lazy: page(() => import('../features/admin/subscribers/SubscribersTab.tsx')) },
+                  { path: 'payments', lazy: page(() => import('../features/admin/payments/PaymentsTab.tsx')) },
+                  { path: 'analytics', lazy: page(() => import('../features/admin/analytics/AnalyticsTab.tsx')) },
+                  { path: 'plans', lazy: page(() => import('../features/admin/plans/PlansTab.tsx')) },
+                  { path: 'agents', lazy: page(() => import('../features/admin/agents/AgentsTab.tsx')) },
+                ],
+              },
+            ],
           },
           // The short addresses people type or say on the phone (docs/decisions/0042).
           ...Object.entries(SHORT_URLS).map(([path, to]) => ({ path, element: <Navigate to={to} replace /> })),

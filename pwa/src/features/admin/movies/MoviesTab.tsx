@@ -1,0 +1,14 @@
+import { Card } from '../../../components/ui/Card.tsx';
+import { TabHeading } from '../components/TabHeading.tsx';
+
+/** Placeholder until the Movies tab lands (issue 10). */
+export default function MoviesTab() {
+  return (
+    <>
+      <TabHeading title="Movies" />
+      <Card>
+        <p className="text-stone-700 dark:text-stone-300">This part of the console is on its way.</p>
+      </Card>
+    </>
+  );
+}
