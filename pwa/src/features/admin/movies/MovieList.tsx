@@ -96,7 +96,7 @@ export function MovieList() {
           >
             {movie.is_active ? 'Deactivate' : 'Activate'}
           </Button>
-          <Button size="sm" variant="danger" onClick={() => setDeleting(movie)} aria-label={`Delete ${movie.title}`}>
+          <Button size="sm" variant="outline" onClick={() => setDeleting(movie)} aria-label={`Delete ${movie.title}`}>
             Delete
           </Button>
         </div>
