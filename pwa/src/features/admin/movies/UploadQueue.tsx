@@ -3,7 +3,7 @@ import { Badge } from '../../../components/ui/Badge.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../../components/ui/Card.tsx';
 import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
-import { isRunning, percentOf } from './upload/machine.ts';
+import { percentOf } from './upload/machine.ts';
 import {
   cancelUpload,
   dismissUpload,
@@ -18,22 +18,10 @@ import { megabytes, speedText } from './thumbnail.ts';
 /** One row per upload item: progress with % and speed, then processing, completed, or the error with Retry. */
 export function UploadQueue() {
   const items = useUploads((state) => state.items);
-  const running = items.some((item) => isRunning(item.state));
 
   useEffect(() => {
     void loadUnfinishedUploads();
   }, []);
-
-  // Leaving would cut the upload off (it resumes later, but only when the admin comes back and picks the file).
-  useEffect(() => {
-    if (!running) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [running]);
 
   if (items.length === 0) return null;
   return (

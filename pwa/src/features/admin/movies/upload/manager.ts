@@ -4,7 +4,7 @@ import { api } from '../../../../lib/api.ts';
 import { queryClient, queryKeys } from '../../../../lib/query-client.ts';
 import { toast } from '../../../../lib/toast.ts';
 import { abortStored, runUpload, type UploadDeps } from './engine.ts';
-import { initialUploadState, transition } from './machine.ts';
+import { initialUploadState, isRunning, transition } from './machine.ts';
 import { identityOf, sameFile } from './parts.ts';
 import type { StoredUpload, UploadForm } from './record.ts';
 import { indexedDbRecords, memoryRecords, type UploadRecords } from './store.ts';
@@ -22,6 +22,24 @@ interface UploadsState {
 }
 
 export const useUploads = create<UploadsState>(() => ({ items: [], loaded: false }));
+
+/**
+ * Leaving the app while an upload runs cuts it off (it resumes later, but only once the admin comes back and
+ * picks the file again), so the browser asks first. Here rather than in a screen: the upload runs on when the
+ * admin switches to another tab of the console.
+ */
+const warnBeforeLeaving = (event: BeforeUnloadEvent) => {
+  event.preventDefault();
+  event.returnValue = '';
+};
+let warning = false;
+useUploads.subscribe((state) => {
+  const running = state.items.some((item) => isRunning(item.state));
+  if (running === warning || typeof window === 'undefined') return;
+  warning = running;
+  if (running) window.addEventListener('beforeunload', warnBeforeLeaving);
+  else window.removeEventListener('beforeunload', warnBeforeLeaving);
+});
 
 /** Files picked in this page's life; a reload loses them (the admin picks the movie again). */
 const files = new Map<string, { movie: File | null; thumbnail: Blob | null }>();
