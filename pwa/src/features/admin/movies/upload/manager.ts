@@ -99,8 +99,18 @@ function pump(): void {
   const controller = new AbortController();
   running.set(next.id, controller);
   const picked = files.get(next.id) ?? { movie: null, thumbnail: null };
-  void runUpload(deps(), next, picked, controller.signal)
+  const run = () => runUpload(deps(), next, picked, controller.signal);
+  // One tab runs an upload: another tab of the console that also lists it leaves it to the one holding the lock.
+  const owned: Promise<StoredUpload | null> =
+    typeof navigator !== 'undefined' && navigator.locks
+      ? navigator.locks.request(`filamu-upload-${next.id}`, { ifAvailable: true }, (lock) => (lock ? run() : null))
+      : run();
+  void owned
     .then(async (done) => {
+      if (!done) {
+        remove(next.id);
+        return;
+      }
       if (done.state.status === 'completed') {
         await records.delete(done.id);
         files.delete(done.id);
