@@ -1,15 +1,21 @@
 import { defineContract } from '../contract.ts';
 import { IdParams, Message } from '../schemas/common.ts';
-import { ManageSubscriptionRequest, ManageSubscriptionResponse, SubscriberList } from '../schemas/subscribers.ts';
+import {
+  ManageSubscriptionRequest,
+  ManageSubscriptionResponse,
+  SubscriberList,
+  SubscriberListQuery,
+} from '../schemas/subscribers.ts';
 
 const tag = 'Subscribers';
 
 export const listSubscribers = defineContract({
   method: 'get',
   path: '/admin/subscribers',
-  summary: 'Every user account with its subscription',
+  summary: 'User accounts with their subscription, newest first; optional search (name, email, phone) and paging',
   tag,
   access: 'admin',
+  query: SubscriberListQuery,
   response: SubscriberList,
 });
 

@@ -18,7 +18,26 @@ export const Subscriber = z.object({
 });
 export type Subscriber = z.infer<typeof Subscriber>;
 
-export const SubscriberList = z.object({ subscribers: z.array(Subscriber) });
+export const SUBSCRIBER_PAGE_SIZE_MAX = 100;
+
+/** Optional filters (decision 0055): without `pageSize` the whole list comes back, as before. */
+export const SubscriberListQuery = z.object({
+  /** Case-insensitive substring of the name, email or phone. */
+  search: z.string().trim().max(100).optional(),
+  /** 1-based. */
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(SUBSCRIBER_PAGE_SIZE_MAX).optional(),
+});
+export type SubscriberListQuery = z.input<typeof SubscriberListQuery>;
+
+export const SubscriberList = z.object({
+  subscribers: z.array(Subscriber),
+  /** Users matching the search, on all pages. */
+  total: z.number().int(),
+  page: z.number().int(),
+  /** Null when the whole list was asked for. */
+  pageSize: z.number().int().nullable(),
+});
 
 export const ManageSubscriptionRequest = z.discriminatedUnion(
   'action',

@@ -16,7 +16,7 @@ export function subscriberRoutes(router: ContractRouter, deps: Deps): void {
   };
 
   router
-    .on(subscribers.listSubscribers, () => listSubscribers(deps))
+    .on(subscribers.listSubscribers, ({ query }) => listSubscribers(deps, query))
     .on(subscribers.manageSubscription, ({ params, body }) => manageSubscription(deps, params.id, body))
     .on(subscribers.deleteSubscriber, ({ params }, c) => deleteSubscriber(deps, admin(c), params.id));
 }

@@ -107,6 +107,41 @@ describe.each(testDatabases)('admin subscribers on %s', (kind) => {
       });
     });
 
+    it('searches name, email and phone (local 07… form too) and pages newest first', async () => {
+      const stamp = `pg${Date.now().toString(36)}`;
+      const made = [];
+      for (let i = 0; i < 3; i += 1) {
+        t.clock.advance(1000);
+        made.push(await registerUser(t, { fullName: `Paging ${stamp} ${i}` }));
+      }
+      const get = async (query: string) => {
+        const res = await t.request('GET', `/api/admin/subscribers?${query}`, { token: adminToken });
+        expect(res.status).toBe(200);
+        return SubscriberList.parse(res.json);
+      };
+      const first = await get(`search=${stamp}&page=1&pageSize=2`);
+      expect(first).toMatchObject({ total: 3, page: 1, pageSize: 2 });
+      expect(first.subscribers.map((s) => s.id)).toEqual([made[2]!.user.id, made[1]!.user.id]);
+      const second = await get(`search=${stamp.toUpperCase()}&page=2&pageSize=2`);
+      expect(second.subscribers.map((s) => s.id)).toEqual([made[0]!.user.id]);
+
+      const byEmail = await get(`search=${encodeURIComponent(String(made[1]!.body.email))}`);
+      expect(byEmail.subscribers.map((s) => s.id)).toEqual([made[1]!.user.id]);
+      expect(byEmail.pageSize).toBeNull();
+      const byPhone = await get(`search=${String(made[0]!.body.phone)}`);
+      expect(byPhone.subscribers.map((s) => s.id)).toEqual([made[0]!.user.id]);
+      // A typed % is a percent sign, not a wildcard.
+      expect((await get('search=%25')).total).toBe(0);
+
+      const all = await get('');
+      expect(all.subscribers).toHaveLength(all.total);
+      expectErrorEnvelope(
+        await t.request('GET', '/api/admin/subscribers?pageSize=0', { token: adminToken }),
+        400,
+        'validation_error',
+      );
+    });
+
     it('is for admins only', async () => {
       const { token } = await registerUser(t);
       expectErrorEnvelope(await t.request('GET', '/api/admin/subscribers', { token }), 403, 'forbidden');

@@ -1,5 +1,11 @@
-import { type ManageSubscriptionRequest, type Subscriber, formatDate } from '@filamu/shared';
-import { desc, eq } from 'drizzle-orm';
+import {
+  type ManageSubscriptionRequest,
+  type Subscriber,
+  type SubscriberList,
+  type SubscriberListQuery,
+  formatDate,
+} from '@filamu/shared';
+import { count, desc, eq, ilike, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Executor } from '../../db/client.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
@@ -52,15 +58,45 @@ async function manageableUser(exec: Executor, id: string): Promise<UserRow> {
   return user;
 }
 
-/** Every user account (admins too), newest first. */
-export async function listSubscribers(deps: SubscriberDeps): Promise<{ subscribers: Subscriber[] }> {
+/** `%`, `_` and `\` typed by a person match themselves, not any character. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+/**
+ * User accounts (admins too), newest first, optionally narrowed by a substring of name, email or phone
+ * and cut into pages (decision 0055); without `pageSize` every match comes back.
+ */
+export async function listSubscribers(
+  deps: SubscriberDeps,
+  query: z.output<typeof SubscriberListQuery>,
+): Promise<z.output<typeof SubscriberList>> {
   const now = deps.clock.now();
-  const rows = await deps.database.db
+  const pattern = query.search ? likePattern(query.search) : null;
+  // Phones are stored as 256…; an admin is as likely to type the local 07… form.
+  const localPhone = query.search?.match(/^0(\d+)$/);
+  const filter = pattern
+    ? or(
+        ilike(users.fullName, pattern),
+        ilike(users.email, pattern),
+        ilike(users.phone, localPhone ? likePattern(`256${localPhone[1]}`) : pattern),
+      )
+    : undefined;
+  const rowsQuery = deps.database.db
     .select(subscriberColumns)
     .from(users)
     .leftJoin(subscriptionPlans, eq(subscriptionPlans.id, users.subscriptionPlanId))
+    .where(filter)
     .orderBy(desc(users.createdAt), desc(users.id));
-  return { subscribers: rows.map((row) => toSubscriber(row, now)) };
+  const pageSize = query.pageSize ?? null;
+  const [rows, [counted]] = await Promise.all([
+    pageSize === null ? rowsQuery : rowsQuery.limit(pageSize).offset((query.page - 1) * pageSize),
+    deps.database.db.select({ n: count() }).from(users).where(filter),
+  ]);
+  return {
+    subscribers: rows.map((row) => toSubscriber(row, now)),
+    total: Number(counted?.n ?? 0),
+    page: pageSize === null ? 1 : query.page,
+    pageSize,
+  };
 }
 
 /** Puts a user on a plan until the plan's expiry, or ends their subscription now. */

@@ -18,7 +18,7 @@ const variants: Record<ButtonVariant, string> = {
   outline:
     'border border-stone-300 bg-transparent text-stone-900 hover:bg-stone-100 dark:border-stone-600 dark:text-stone-100 dark:hover:bg-stone-800',
   ghost: 'bg-transparent text-stone-700 hover:bg-stone-100 dark:text-stone-200 dark:hover:bg-stone-800',
-  danger: 'bg-red-600 text-white hover:bg-red-700 dark:bg-red-500 dark:hover:bg-red-400',
+  danger: 'bg-red-700 text-white hover:bg-red-800 dark:bg-red-700 dark:hover:bg-red-600',
   /** On dark or photographic backgrounds (the hero), in either theme. */
   inverse: 'bg-white text-stone-950 shadow-lg hover:bg-brand-50 focus-visible:outline-white',
   inverseOutline: 'border border-white/80 bg-black/10 text-white hover:bg-white/15 focus-visible:outline-white',

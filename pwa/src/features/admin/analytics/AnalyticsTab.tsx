@@ -1,14 +1,68 @@
-import { Card } from '../../../components/ui/Card.tsx';
+import { useSearchParams } from 'react-router';
+import { Button } from '../../../components/ui/Button.tsx';
+import { Spinner } from '../../../components/ui/Spinner.tsx';
+import { errorMessage } from '../../../lib/api.ts';
 import { TabHeading } from '../components/TabHeading.tsx';
+import { AnalyticsCards } from './Cards.tsx';
+import { usePlatformAnalytics } from './queries.ts';
+import { RangePicker } from './RangePicker.tsx';
+import { parseRange, type Range } from './range.ts';
+import { TopDownloads } from './TopDownloads.tsx';
+import { TrendCharts } from './TrendCharts.tsx';
 
-/** Placeholder until the Analytics tab lands (issue 10). */
+/** SPEC §2 Analytics (issue 10): the cards, daily/weekly charts for 7/30/90 days (`?days=`) and Top Downloaded. */
 export default function AnalyticsTab() {
+  const [params, setParams] = useSearchParams();
+  const days = parseRange(params.get('days'));
+  const analytics = usePlatformAnalytics(days);
+  // keepPreviousData: the old range stays drawn while the new one loads.
+  const switching = analytics.isPlaceholderData && analytics.isFetching;
+
+  const choose = (range: Range) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set('days', String(range));
+        return next;
+      },
+      { replace: true },
+    );
+
   return (
     <>
-      <TabHeading title="Analytics" />
-      <Card>
-        <p className="text-stone-700 dark:text-stone-300">This part of the console is on its way.</p>
-      </Card>
+      <TabHeading
+        title="Analytics"
+        description="Downloads, revenue and sign-ups over time, and the most downloaded movies."
+        actions={
+          <>
+            {switching && <Spinner className="size-5 text-brand-700 dark:text-brand-400" label="Loading the range" />}
+            <RangePicker value={days} onChange={choose} busy={switching} />
+          </>
+        }
+      />
+      <div className="space-y-6">
+        {analytics.isError && (
+          <div
+            role="alert"
+            className="rounded-2xl border border-red-200 bg-red-50 p-5 dark:border-red-900 dark:bg-red-950/40"
+          >
+            <p className="text-red-800 dark:text-red-300">
+              Failed to load analytics: {errorMessage(analytics.error, 'Please try again.')}
+            </p>
+            <Button size="sm" variant="outline" className="mt-3" onClick={() => void analytics.refetch()}>
+              Retry
+            </Button>
+          </div>
+        )}
+        {/* After a failed range switch the previous range stays visible under the error. */}
+        {(analytics.data || !analytics.isError) && (
+          <>
+            <AnalyticsCards data={analytics.data} />
+            <TrendCharts daily={analytics.data?.daily} days={analytics.data?.daily.length ?? days} />
+          </>
+        )}
+        <TopDownloads />
+      </div>
     </>
   );
 }

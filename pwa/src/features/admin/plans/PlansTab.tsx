@@ -1,14 +1,39 @@
-import { Card } from '../../../components/ui/Card.tsx';
+import type { AdminPlan } from '@filamu/shared';
+import { useState } from 'react';
 import { TabHeading } from '../components/TabHeading.tsx';
+import { DeletePlanDialogs } from './DeletePlanDialogs.tsx';
+import { PlanForm } from './PlanForm.tsx';
+import { PlanList } from './PlanList.tsx';
+import { useAdminPlans } from './queries.ts';
 
-/** Placeholder until the Plans tab lands (issue 10). */
+/** Admin → Plans (SPEC §2, §4, §5): the create/edit form above the list of every plan. */
 export default function PlansTab() {
+  const plans = useAdminPlans();
+  const [editing, setEditing] = useState<AdminPlan | null>(null);
+  const [deleting, setDeleting] = useState<AdminPlan | null>(null);
   return (
     <>
-      <TabHeading title="Plans" />
-      <Card>
-        <p className="text-stone-700 dark:text-stone-300">This part of the console is on its way.</p>
-      </Card>
+      <TabHeading
+        title="Plans"
+        description="What customers can buy. Each plan ends for all its subscribers at one moment, Kampala time."
+      />
+      <PlanForm key={editing?.id ?? 'new'} plan={editing} onFinished={() => setEditing(null)} />
+      <PlanList
+        plans={plans.data}
+        loading={plans.isPending}
+        error={plans.error}
+        onRetry={() => void plans.refetch()}
+        editingId={editing?.id ?? null}
+        onEdit={setEditing}
+        onDelete={setDeleting}
+      />
+      <DeletePlanDialogs
+        plan={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={(plan) => {
+          if (editing?.id === plan.id) setEditing(null);
+        }}
+      />
     </>
   );
 }

@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCall } from './support/api.ts';
+import { expectAccessible } from './support/axe.ts';
+import { adminCredentials, baseURL, launchBrowser, login } from './support/browser.ts';
+import { adminSession, createPlan, registerUser, type SeededPlan, signInContext, uniqueStamp } from './support/seed.ts';
+
+/**
+ * Issue 10: the admin's Subscribers and Agents tabs, driven as an admin would. The admin session is the one
+ * the seed helpers share, so no test here logs the admin out.
+ */
+let browser: Browser;
+let plan: SeededPlan;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  plan = await createPlan({ price_ugx: 25000 });
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+});
+
+async function adminPage(
+  path: string,
+  options: { theme?: 'light' | 'dark'; width?: number } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: baseURL(),
+    viewport: { width: options.width ?? 1280, height: 900 },
+  });
+  contexts.push(context);
+  await signInContext(context, await adminSession(), options.theme ?? 'light');
+  const page = await context.newPage();
+  await page.goto(path);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  return { context, page };
+}
+
+async function searchSubscriber(page: Page, text: string): Promise<Locator> {
+  await page.getByLabel('Search subscribers').fill(text);
+  const row = page.getByRole('row').filter({ hasText: text });
+  await row.first().waitFor();
+  return row;
+}
+
+const dialog = (page: Page) => page.getByRole('dialog');
+/** Headless UI's `role=dialog` element has no box of its own (its panel is fixed), so wait on the title. */
+const dialogOpen = (page: Page) => dialog(page).getByRole('heading').first().waitFor();
+
+async function expectNoPageOverflow(page: Page, label: string): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `${label}: page is wider than the window`).toBeLessThanOrEqual(innerWidth);
+}
+
+/** Focus stays inside the open dialog however far Tab goes, and Escape closes it. */
+async function expectFocusTrapped(page: Page): Promise<void> {
+  for (let i = 0; i < 12; i += 1) {
+    await page.keyboard.press('Tab');
+    expect(await dialog(page).evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await dialog(page).waitFor({ state: 'detached' });
+}
+
+describe('Subscribers tab', () => {
+  it('activates a subscriber on a plan, the user becomes subscribed, then deactivates them', async () => {
+    const user = await registerUser();
+    const { page } = await adminPage('/admin/subscribers');
+    const row = await searchSubscriber(page, user.email);
+    await expect.poll(() => row.getByText('None').count()).toBe(1);
+    await expect.poll(() => row.getByText('No Plan').count()).toBe(1);
+    await row.getByRole('button', { name: `Manage subscription of ${user.email}` }).click();
+
+    const box = dialog(page);
+    await box.getByText('Current status').waitFor();
+    await box.getByRole('button', { name: 'Save Changes' }).click();
+    await box.getByText('Please select a subscription plan.').waitFor();
+
+    const year = new Date().getFullYear() + 1;
+    await box
+      .getByLabel('Subscription plan')
+      .selectOption({ label: `${plan.plan_name} — UGX 25,000 — expires 12/31/${year}` });
+    await box.getByRole('button', { name: 'Save Changes' }).click();
+    await box.waitFor({ state: 'detached' });
+    await page.getByText('Subscription updated').waitFor();
+    await row.getByText('Active', { exact: true }).waitFor();
+    await row.getByText(plan.plan_name).waitFor();
+    await row.getByText(`12/31/${year}`).waitFor();
+
+    const profile = await apiCall<{ isSubscribed: boolean; subscriptionPlan: string | null }>('/auth/profile', user);
+    expect(profile.isSubscribed).toBe(true);
+
+    await row.getByRole('button', { name: `Manage subscription of ${user.email}` }).click();
+    await dialog(page).getByLabel('Action').selectOption('deactivate');
+    expect(await dialog(page).getByLabel('Subscription plan').count()).toBe(0);
+    await dialog(page).getByRole('button', { name: 'Save Changes' }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+    // Deactivating ends the subscription now; the row keeps the plan it was on.
+    await row.getByText('None', { exact: true }).waitFor();
+    expect((await apiCall<{ isSubscribed: boolean }>('/auth/profile', user)).isSubscribed).toBe(false);
+  });
+
+  it('deletes a subscriber after the confirm; their session ends', async () => {
+    const user = await registerUser();
+    const { page } = await adminPage('/admin/subscribers');
+    const row = await searchSubscriber(page, user.email);
+    await row.getByRole('button', { name: `Delete ${user.email}` }).click();
+    await dialog(page)
+      .getByText(
+        `Are you sure you want to delete subscriber "${user.email}"? This will permanently remove their access to the platform.`,
+      )
+      .waitFor();
+    await dialog(page).getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText(`Subscriber ${user.email} has been deleted successfully`).waitFor();
+    await page.getByText(`No subscribers match “${user.email}”.`).waitFor();
+    await expect(apiCall('/auth/profile', user)).rejects.toThrow(/→ 401/);
+  });
+
+  it('shows the protected admin without buttons', async () => {
+    const { page } = await adminPage('/admin/subscribers');
+    const row = await searchSubscriber(page, adminCredentials().email);
+    await row.getByText('Protected account').waitFor();
+    await row.getByText('Admin', { exact: true }).waitFor();
+    expect(await row.getByRole('button').count()).toBe(0);
+  });
+
+  it('traps focus in the Manage Subscription dialog and closes it on Escape', async () => {
+    const user = await registerUser();
+    const { page } = await adminPage('/admin/subscribers');
+    const row = await searchSubscriber(page, user.email);
+    const manage = row.getByRole('button', { name: `Manage subscription of ${user.email}` });
+    await manage.focus();
+    await page.keyboard.press('Enter');
+    await dialogOpen(page);
+    await expectFocusTrapped(page);
+    expect(await manage.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
+});
+
+describe('Agents tab', () => {
+  it('creates an agent who signs in with the shown-once password; reset, deactivate and delete it', async () => {
+    const stamp = uniqueStamp();
+    const name = `People Agent ${stamp}`;
+    const email = `people-agent-${stamp}@filamu.test`;
+    const { page } = await adminPage('/admin/agents');
+
+    await page.getByRole('button', { name: 'Add Agent' }).click();
+    const form = dialog(page);
+    await form.getByRole('button', { name: 'Create Agent' }).click();
+    await form.getByText('Full name is required.').waitFor();
+    await form.getByLabel('Full name').fill(name);
+    await form.getByLabel('Phone number').fill(`07${String(Date.now()).slice(-8)}`);
+    await form.getByLabel('Email').fill('not-an-email');
+    await form.getByRole('button', { name: 'Create Agent' }).click();
+    await form.getByText('Please enter a valid email address.').waitFor();
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Send credentials via').selectOption('none');
+    await form.getByRole('button', { name: 'Create Agent' }).click();
+
+    await form.getByText('This password is shown only once.', { exact: false }).waitFor();
+    const firstPassword = await form.getByLabel('Generated password').inputValue();
+    expect(firstPassword.length).toBeGreaterThanOrEqual(8);
+    await form.getByRole('button', { name: 'Done' }).click();
+    await form.waitFor({ state: 'detached' });
+    const row = page.getByRole('row').filter({ hasText: email });
+    await row.getByText('Active', { exact: true }).waitFor();
+    await row.getByText(adminCredentials().email).waitFor();
+
+    // The agent signs in on a browser of its own with the password just shown.
+    const agentContext = await browser.newContext({ baseURL: baseURL(), viewport: { width: 390, height: 844 } });
+    contexts.push(agentContext);
+    const agentPage = await agentContext.newPage();
+    await login(agentPage, email, firstPassword, 'agent');
+    await agentPage.waitForURL('**/dashboard');
+
+    // Reset: the toast carries the new password; the old one stops working, the new one works.
+    await row.getByRole('button', { name: `Reset password of ${name}` }).click();
+    await dialog(page).getByRole('button', { name: 'Reset Password' }).click();
+    // The open dialog hides the toast from the accessibility tree, so it is found by its text.
+    await page.getByText('Password Reset', { exact: true }).waitFor();
+    const toastText = (await page.getByText(/^New password: /).textContent()) ?? '';
+    const newPassword = toastText.replace('New password: ', '').trim();
+    expect(newPassword).not.toBe(firstPassword);
+    expect(await dialog(page).getByLabel('Generated password').inputValue()).toBe(newPassword);
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'detached' });
+    const deviceId = randomUUID();
+    const oldLogin = await fetch(`${baseURL()}/api/auth/agent/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Device-Id': deviceId },
+      body: JSON.stringify({ email, password: firstPassword, currentDeviceId: deviceId }),
+    });
+    expect(oldLogin.status).toBe(401);
+    await login(agentPage, email, newPassword, 'agent');
+    await agentPage.waitForURL('**/dashboard');
+
+    // Deactivate: the agent's next request is refused and the app sends it to the login page.
+    await row.getByRole('button', { name: `Deactivate ${name}` }).click();
+    await row.getByText('Inactive', { exact: true }).waitFor();
+    await agentPage.reload();
+    await agentPage.waitForURL('**/login');
+
+    await row.getByRole('button', { name: `Delete ${name}` }).click();
+    await dialog(page)
+      .getByText(`Are you sure you want to delete agent "${name}"? This action cannot be undone.`)
+      .waitFor();
+    await dialog(page).getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText('Agent deleted successfully').waitFor();
+    await row.waitFor({ state: 'detached' });
+  });
+
+  it('edits an agent with the email locked; the dialog traps focus and closes on Escape', async () => {
+    const stamp = uniqueStamp();
+    const admin = await adminSession();
+    const email = `edit-agent-${stamp}@filamu.test`;
+    await apiCall('/agents', {
+      method: 'POST',
+      ...admin,
+      body: {
+        full_name: `Edit Me ${stamp}`,
+        phone: `07${String(Date.now()).slice(-8)}`,
+        email,
+        send_credentials_via: 'none',
+      },
+    });
+    const { page } = await adminPage('/admin/agents');
+    const row = page.getByRole('row').filter({ hasText: email });
+    await row.getByRole('button', { name: `Edit Edit Me ${stamp}` }).click();
+    expect(await dialog(page).getByLabel('Email').isDisabled()).toBe(true);
+    await dialog(page).getByLabel('Full name').fill(`Edited ${stamp}`);
+    await dialog(page).getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('Agent updated successfully').waitFor();
+    await row.getByText(`Edited ${stamp}`).waitFor();
+
+    await page.getByRole('button', { name: 'Add Agent' }).click();
+    await dialogOpen(page);
+    await expectFocusTrapped(page);
+  });
+});
+
+describe('both tabs', () => {
+  for (const theme of ['light', 'dark'] as const) {
+    it(`pass axe in ${theme} mode`, async () => {
+      for (const path of ['/admin/subscribers', '/admin/agents']) {
+        const { page } = await adminPage(path, { theme });
+        await page.locator('table:not([aria-busy])').waitFor();
+        await expectAccessible(page, `${path} (${theme})`);
+      }
+      const { page } = await adminPage('/admin/agents', { theme });
+      await page.getByRole('button', { name: 'Add Agent' }).click();
+      await dialogOpen(page);
+      await expectAccessible(page, `Add Agent dialog (${theme})`);
+    });
+  }
+
+  for (const width of [1280, 1024]) {
+    it(`do not widen the page at ${width} px`, async () => {
+      for (const path of ['/admin/subscribers', '/admin/agents']) {
+        const { page } = await adminPage(path, { width });
+        await page.locator('table:not([aria-busy])').waitFor();
+        await expectNoPageOverflow(page, `${path} at ${width}`);
+      }
+    });
+  }
+});
