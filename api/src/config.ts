@@ -91,6 +91,13 @@ export const EnvSchema = z
       .int()
       .min(5 * 1024 ** 2)
       .default(100 * 1024 ** 2),
+    // S3's smallest part (except the last) is 5 MiB; the local driver uses the same rule so one setting fits both.
+    UPLOAD_PART_SIZE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(5 * 1024 ** 2)
+      .max(5 * 1024 ** 3)
+      .default(16 * 1024 ** 2),
     STALE_DOWNLOAD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
   })
   .refine((env) => !env.DPO_COMPANY_TOKEN || env.DPO_SERVICE_TYPE, {
@@ -168,8 +175,10 @@ export interface StorageConfig {
   backgroundDownloadUrlTtlSeconds: number;
   /** Time to start an upload with a signed upload link. */
   uploadUrlTtlSeconds: number;
-  /** S3 only: movies above this size are uploaded in parts. */
+  /** Movies above this size are uploaded in parts (both drivers; resumable part by part). */
   multipartThresholdBytes: number;
+  /** The smallest part size (bigger when a movie would need more than 10,000 parts). */
+  multipartPartSizeBytes: number;
 }
 
 export interface PaymentsConfig {
@@ -258,6 +267,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       backgroundDownloadUrlTtlSeconds: e.BACKGROUND_DOWNLOAD_URL_TTL_SECONDS,
       uploadUrlTtlSeconds: e.UPLOAD_URL_TTL_SECONDS,
       multipartThresholdBytes: e.S3_MULTIPART_THRESHOLD_BYTES,
+      multipartPartSizeBytes: e.UPLOAD_PART_SIZE_BYTES,
     },
     staleDownloadSweepIntervalMs: e.STALE_DOWNLOAD_SWEEP_INTERVAL_MS,
   };

@@ -63,9 +63,10 @@ export interface BuiltServer {
  * Starts the built app (`node api/dist/server.js`) on a free 127.0.0.1 port with a fresh data dir and a known
  * admin, and waits until `GET /api/health` answers. Used by the e2e global setup, the download bench and the
  * screenshot script. `appRoot` is the checkout whose build to run: this one unless given (the screenshot script
- * passes another worktree's to photograph an older build).
+ * passes another worktree's to photograph an older build). `env` adds or overrides environment variables (e.g. a small
+ * multipart threshold); the defaults are unchanged without it.
  */
-export async function startBuiltServer(appRoot: string = root): Promise<BuiltServer> {
+export async function startBuiltServer(appRoot: string = root, env: Record<string, string> = {}): Promise<BuiltServer> {
   appRoot = resolve(appRoot);
   const serverJs = join(appRoot, 'api', 'dist', 'server.js');
   if (!existsSync(serverJs)) throw new Error(`${serverJs} not found: run the build first (npx pnpm@10 build).`);
@@ -95,6 +96,7 @@ export async function startBuiltServer(appRoot: string = root): Promise<BuiltSer
       LOG_LEVEL: 'warn',
       // The embedded DPO sandbox pays ~1 s after the charge instead of 3 s (payments.e2e.ts).
       SANDBOX_PAYMENT_DELAY_MS: '1000',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

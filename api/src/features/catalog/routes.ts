@@ -24,9 +24,21 @@ export function catalogRoutes(router: ContractRouter, deps: Deps): void {
     .on(movies.adminListMovies, (_input, c) => listAdminMovies(deps, origin(c)))
     .on(movies.adminUploadUrl, async ({ body }, c) => {
       const upload = await createUploadUrl(deps, body);
-      return { ...upload, presignedUrl: upload.presignedUrl && absoluteUrl(upload.presignedUrl, origin(c)) };
+      const absolute = (url: string) => absoluteUrl(url, origin(c));
+      return {
+        ...upload,
+        presignedUrl: upload.presignedUrl && absolute(upload.presignedUrl),
+        // Local part links are /files paths like the single PUT's; S3's are absolute already.
+        multipart: upload.multipart && {
+          ...upload.multipart,
+          parts: upload.multipart.parts.map((part) => ({ ...part, url: absolute(part.url) })),
+        },
+      };
     })
-    .on(movies.adminMultipartPartUrls, ({ body }) => refreshPartUrls(deps, body))
+    .on(movies.adminMultipartPartUrls, async ({ body }, c) => {
+      const fresh = await refreshPartUrls(deps, body);
+      return { ...fresh, parts: fresh.parts.map((part) => ({ ...part, url: absoluteUrl(part.url, origin(c)) })) };
+    })
     .on(movies.adminMultipartComplete, ({ body }) => completeMultipart(deps, body))
     .on(movies.adminMultipartAbort, ({ body }) => abortMultipart(deps, body))
     .on(movies.adminCreateMovie, ({ body }, c) => createMovie(deps, admin(c), body, origin(c)))

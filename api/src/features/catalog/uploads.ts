@@ -8,13 +8,12 @@ import {
 import type { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
-import { type Folder, type MultipartStorage, newObjectKey } from '../storage/storage.ts';
+import { type Folder, type MultipartStorage, newObjectKey, UnknownUploadError } from '../storage/storage.ts';
 
 type UploadDeps = Pick<Deps, 'storage' | 'config' | 'clock'>;
 
 const MIB = 1024 * 1024;
-/** S3 allows at most 10,000 parts of at least 5 MiB; 16 MiB parts keep a retried part cheap on a slow line. */
-const MIN_PART_SIZE = 16 * MIB;
+/** S3 allows at most 10,000 parts (of at least 5 MiB); the configured part size grows only past that. */
 const MAX_PARTS = 10_000;
 
 const TYPE_NAMES: Record<Folder, string> = {
@@ -29,8 +28,9 @@ export function maxUploadBytes(deps: Pick<Deps, 'config'>, folder: Folder): numb
   return folder === 'movies' ? deps.config.storage.maxMovieBytes : deps.config.storage.maxThumbnailBytes;
 }
 
-export function partSizeFor(fileSize: number): number {
-  return Math.max(MIN_PART_SIZE, Math.ceil(fileSize / MAX_PARTS / MIB) * MIB);
+/** `minPartSize` is the configured part size (16 MiB by default: a retried part stays cheap on a slow line). */
+export function partSizeFor(fileSize: number, minPartSize: number): number {
+  return Math.max(minPartSize, Math.ceil(fileSize / MAX_PARTS / MIB) * MIB);
 }
 
 function expiresAt(deps: UploadDeps): string {
@@ -75,9 +75,9 @@ export async function createUploadUrl(
   const { multipart } = deps.storage;
   const { uploadUrlTtlSeconds, multipartThresholdBytes } = deps.config.storage;
   if (multipart && input.folder === 'movies' && input.fileSize > multipartThresholdBytes) {
-    const partSize = partSizeFor(input.fileSize);
+    const partSize = partSizeFor(input.fileSize, deps.config.storage.multipartPartSizeBytes);
     const partCount = Math.ceil(input.fileSize / partSize);
-    const uploadId = await multipart.create(key, input.fileType);
+    const uploadId = await multipart.create(key, input.fileType, { partSize });
     const numbers = Array.from({ length: partCount }, (_, i) => i + 1);
     return {
       s3Key: key,
@@ -110,8 +110,22 @@ function multipartOf(deps: UploadDeps): MultipartStorage {
   return deps.storage.multipart;
 }
 
+const uploadEnded = () =>
+  new AppError('bad_request', 'This upload has ended or was cancelled. Start the upload again.');
+
+/** Local driver: an unknown upload id is the client's mistake (S3 reports its own NoSuchUpload). */
+async function knownUpload<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof UnknownUploadError) throw uploadEnded();
+    throw error;
+  }
+}
+
 export async function refreshPartUrls(deps: UploadDeps, input: z.output<typeof MultipartPartUrlsRequest>) {
-  const parts = await partUrls(deps, multipartOf(deps), input.s3Key, input.uploadId, input.partNumbers);
+  const multipart = multipartOf(deps);
+  const parts = await knownUpload(() => partUrls(deps, multipart, input.s3Key, input.uploadId, input.partNumbers));
   return { parts, expiresAt: expiresAt(deps) };
 }
 
@@ -121,6 +135,7 @@ export async function completeMultipart(deps: UploadDeps, input: z.output<typeof
   try {
     await multipart.complete(input.s3Key, input.uploadId, input.parts);
   } catch (error) {
+    if (error instanceof UnknownUploadError) throw uploadEnded();
     throw new AppError('bad_request', `The upload could not be completed: ${(error as Error).message}`);
   }
   const info = await deps.storage.head(input.s3Key);
@@ -133,6 +148,7 @@ export async function completeMultipart(deps: UploadDeps, input: z.output<typeof
 }
 
 export async function abortMultipart(deps: UploadDeps, input: z.output<typeof MultipartAbortRequest>) {
-  await multipartOf(deps).abort(input.s3Key, input.uploadId);
+  const multipart = multipartOf(deps);
+  await knownUpload(() => multipart.abort(input.s3Key, input.uploadId));
   return { message: 'Upload cancelled.' };
 }

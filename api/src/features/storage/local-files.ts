@@ -13,7 +13,8 @@ import { checkLink, hasSignature, type LinkFields } from './local-signing.ts';
 import { receiveUpload, UploadInterruptedError, UploadTooLargeError } from './local-upload.ts';
 import { decideRange } from './ranges.ts';
 import { attachmentDisposition } from './content-disposition.ts';
-import { contentTypeOfKey, isServerKey } from './storage.ts';
+import { contentTypeOfKey, isServerKey, UnknownUploadError } from './storage.ts';
+import { receivePart } from './local-multipart.ts';
 
 /**
  * The `/files` server of the local driver: signed, ranged GET/HEAD of objects (RFC 9110 §14), public thumbnails,
@@ -169,6 +170,7 @@ async function receiveObject(c: Context<AppEnv>, options: FileServerOptions): Pr
   if (!finalPath) throw missingFile();
   const check = checkLink(options.secret, { method: 'PUT', key, query: queryOf(c), now: options.clock.now() });
   if (!check.ok) throw invalidLink();
+  if (check.fields.uploadId) return receivePartOf(c, options, key, check.fields);
   const { contentType, maxBytes } = check.fields;
   // A GET link has neither; it cannot be replayed as an upload (its signature would not match anyway).
   if (contentType === null || maxBytes === null) throw invalidLink();
@@ -188,6 +190,33 @@ async function receiveObject(c: Context<AppEnv>, options: FileServerOptions): Pr
   } catch (error) {
     if (error instanceof UploadTooLargeError) throw tooLarge(maxBytes);
     if (error instanceof ObjectExistsError) throw objectExists();
+    if (error instanceof UploadInterruptedError) {
+      throw new AppError('bad_request', 'The upload was interrupted before it was complete. Please try again.');
+    }
+    throw error;
+  }
+}
+
+/** PUT of one part of a multipart upload: a re-sent part replaces the old one; answers with the part's ETag. */
+async function receivePartOf(
+  c: Context<AppEnv>,
+  options: FileServerOptions,
+  key: string,
+  fields: LinkFields,
+): Promise<Response> {
+  const { maxBytes, uploadId, partNumber } = fields;
+  if (maxBytes === null || !uploadId || !partNumber) throw invalidLink();
+  const declaredLength = c.req.header('Content-Length');
+  if (declaredLength !== undefined && Number(declaredLength) > maxBytes) throw tooLarge(maxBytes);
+  try {
+    const etag = await receivePart({ dir: options.dir, key, uploadId, partNumber, maxBytes, body: requestBodyOf(c) });
+    c.header('ETag', etag);
+    return c.body(null, 200);
+  } catch (error) {
+    if (error instanceof UploadTooLargeError) throw tooLarge(maxBytes);
+    if (error instanceof UnknownUploadError) {
+      throw new AppError('not_found', 'This upload has ended or was cancelled. Start the upload again.');
+    }
     if (error instanceof UploadInterruptedError) {
       throw new AppError('bad_request', 'The upload was interrupted before it was complete. Please try again.');
     }

@@ -22,6 +22,9 @@ export interface LinkFields {
   contentType: string | null;
   /** PUT only: the most bytes the upload may have. */
   maxBytes: number | null;
+  /** Part links of a multipart upload only: which upload and which part the bytes are (absent elsewhere). */
+  uploadId?: string | null;
+  partNumber?: number | null;
 }
 
 /** Query parameter names, short because the URL is handed around a lot. */
@@ -31,6 +34,8 @@ const PARAM = {
   downloadName: 'name',
   contentType: 'type',
   maxBytes: 'max',
+  uploadId: 'upload',
+  partNumber: 'part',
   signature: 'sig',
 } as const;
 
@@ -38,13 +43,14 @@ const SIGNED_PARAMS = Object.values(PARAM);
 /** Canonical decimals only (no leading zeros), so one value has exactly one spelling; both stay below 2^53. */
 const UNIX_SECONDS = /^(?:0|[1-9]\d{0,11})$/;
 const BYTE_COUNT = /^(?:0|[1-9]\d{0,14})$/;
+const PART_NUMBER = /^[1-9]\d{0,4}$/;
 
 /**
  * The canonical string: a JSON array, so no field can run into the next (a name containing a separator, or
  * `null` vs an empty string, always give different strings). Versioned so the format can change later.
  */
 function canonical(fields: LinkFields): string {
-  return JSON.stringify([
+  const base = [
     'filamu-files-v1',
     fields.method,
     fields.key,
@@ -53,7 +59,11 @@ function canonical(fields: LinkFields): string {
     fields.downloadName,
     fields.contentType,
     fields.maxBytes,
-  ]);
+  ];
+  // Part links append the upload and part (a longer array never equals a shorter one), so every link signed
+  // before multipart existed keeps its signature.
+  const uploadId = fields.uploadId ?? null;
+  return JSON.stringify(uploadId === null ? base : [...base, uploadId, fields.partNumber ?? null]);
 }
 
 function signatureOf(secret: string, fields: LinkFields): string {
@@ -67,6 +77,8 @@ export function signedQuery(secret: string, fields: LinkFields): string {
   if (fields.downloadName !== null) query.set(PARAM.downloadName, fields.downloadName);
   if (fields.contentType !== null) query.set(PARAM.contentType, fields.contentType);
   if (fields.maxBytes !== null) query.set(PARAM.maxBytes, String(fields.maxBytes));
+  if (fields.uploadId != null) query.set(PARAM.uploadId, fields.uploadId);
+  if (fields.partNumber != null) query.set(PARAM.partNumber, String(fields.partNumber));
   query.set(PARAM.signature, signatureOf(secret, fields));
   return query.toString();
 }
@@ -94,6 +106,11 @@ export function checkLink(
   const signature = query.get(PARAM.signature);
   if (expires === null || !UNIX_SECONDS.test(expires) || signature === null) return { ok: false, reason: 'invalid' };
   if (maxBytes !== null && !BYTE_COUNT.test(maxBytes)) return { ok: false, reason: 'invalid' };
+  const uploadId = query.get(PARAM.uploadId);
+  const partNumber = query.get(PARAM.partNumber);
+  // Both or neither: a part number outside the signature must never ride along on another link.
+  if ((uploadId === null) !== (partNumber === null)) return { ok: false, reason: 'invalid' };
+  if (partNumber !== null && !PART_NUMBER.test(partNumber)) return { ok: false, reason: 'invalid' };
 
   const fields: LinkFields = {
     method: request.method,
@@ -103,6 +120,7 @@ export function checkLink(
     downloadName: query.get(PARAM.downloadName),
     contentType: query.get(PARAM.contentType),
     maxBytes: maxBytes === null ? null : Number(maxBytes),
+    ...(uploadId !== null && partNumber !== null ? { uploadId, partNumber: Number(partNumber) } : {}),
   };
   // The text itself is compared (not decoded bytes): base64url decoding is lenient, and two spellings of one
   // signature must not both be accepted. timingSafeEqual needs equal lengths, and the length is no secret.

@@ -41,7 +41,7 @@ export async function receiveUpload(options: {
  * soon as it passes `maxBytes`, which is what cuts off a chunked body with no Content-Length. On failure the
  * body is left paused, not destroyed, so the server can still send its error answer on the connection.
  */
-function copyAtMost(body: Readable, file: FileHandle, maxBytes: number): Promise<number> {
+export function copyAtMost(body: Readable, file: FileHandle, maxBytes: number): Promise<number> {
   return new Promise((resolve, reject) => {
     let received = 0;
     let ended = false;

@@ -4,6 +4,7 @@ import type { AppEnv } from '../../http/env.ts';
 import { conflict } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createFileServer } from './local-files.ts';
+import { createLocalMultipart } from './local-multipart.ts';
 import { infoOf, ObjectExistsError, objectPath, removeQuietly, statObject, writeObject } from './local-objects.ts';
 import { expiryFrom, signedQuery } from './local-signing.ts';
 import { isServerKey, type ObjectInfo, type ObjectStorage, type PresignedUpload } from './storage.ts';
@@ -12,7 +13,7 @@ import { isServerKey, type ObjectInfo, type ObjectStorage, type PresignedUpload 
 export const FILES_MOUNT = '/files';
 
 export interface LocalStorageOptions {
-  /** Objects live at `dir/<key>`, uploads in progress in `dir/.uploads/`. */
+  /** Objects live at `dir/<key>`, uploads in progress in `dir/.uploads/`, multipart parts in `dir/.multipart/`. */
   dir: string;
   /** HMAC-SHA256 key of the signed links (≥ 256 bits of randomness). */
   secret: string;
@@ -24,7 +25,7 @@ export interface LocalStorageOptions {
 
 /**
  * The default driver: a folder on the server, served by `/files` with HMAC-signed links (and public thumbnails).
- * No multipart: a single signed PUT streams straight to disk, so there is no size at which parts are needed.
+ * Big movies go up in parts (local-multipart.ts) so a dropped connection on office Wi-Fi costs one part.
  */
 export function createLocalStorage(options: LocalStorageOptions): { storage: ObjectStorage; fileServer: Hono<AppEnv> } {
   const { dir, secret, clock } = options;
@@ -111,7 +112,7 @@ export function createLocalStorage(options: LocalStorageOptions): { storage: Obj
       return cdnBaseUrl ? `${cdnBaseUrl}/${key}` : `${FILES_MOUNT}/${key}`;
     },
 
-    multipart: null,
+    multipart: createLocalMultipart({ dir, secret, clock, linkTo }),
   };
 
   return {

@@ -252,7 +252,7 @@ describe('multipart upload', () => {
     const key = movieKey();
     // S3's rule: every part but the last is at least 5 MiB (s3rver does not enforce it; S3 does).
     const parts = [randomBytes(5 * MiB), randomBytes(5 * MiB), randomBytes(12_345)];
-    const uploadId = await multipart.create(key, 'video/mp4');
+    const uploadId = await multipart.create(key, 'video/mp4', { partSize: 5 * MiB });
 
     const uploaded: { partNumber: number; etag: string }[] = [];
     for (const [index, part] of parts.entries()) {
@@ -282,7 +282,7 @@ describe('multipart upload', () => {
 
   it('abort discards the upload: it can no longer be completed and no object appears', async () => {
     const key = movieKey();
-    const uploadId = await multipart.create(key, 'video/mp4');
+    const uploadId = await multipart.create(key, 'video/mp4', { partSize: 5 * MiB });
     const url = await multipart.presignPart(key, uploadId, 1, 900);
     const response = await fetch(url, { method: 'PUT', body: randomBytes(1000) });
     const etag = response.headers.get('etag')!;

@@ -38,9 +38,17 @@ export interface PresignedUpload {
   headers: Record<string, string>;
 }
 
-/** S3 multipart upload, for movies over the configured threshold (resumable part by part). */
+/** An upload id that names no upload in progress (never created, for another key, completed or aborted). */
+export class UnknownUploadError extends Error {
+  constructor() {
+    super('this upload is unknown or has already ended');
+  }
+}
+
+/** Multipart upload (both drivers), for movies over the configured threshold (resumable part by part). */
 export interface MultipartStorage {
-  create(key: string, contentType: string): Promise<string>;
+  /** `partSize`: the size of every part but the last (the local driver refuses bigger parts; S3 ignores it). */
+  create(key: string, contentType: string, options: { partSize: number }): Promise<string>;
   presignPart(key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<string>;
   complete(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<void>;
   abort(key: string, uploadId: string): Promise<void>;
@@ -64,7 +72,7 @@ export interface ObjectStorage {
   delete(key: string): Promise<void>;
   /** A stable public URL for a thumbnail (CDN, or the local public path); null when it must be presigned. */
   publicUrl(key: string): string | null;
-  /** Present on drivers that support multipart uploads (S3). */
+  /** Multipart uploads (both drivers; null only for a driver without them). */
   readonly multipart: MultipartStorage | null;
 }
 

@@ -1,14 +1,21 @@
-import { Card } from '../../../components/ui/Card.tsx';
 import { TabHeading } from '../components/TabHeading.tsx';
+import { MovieList } from './MovieList.tsx';
+import { UploadForms } from './UploadForm.tsx';
+import { UploadQueue } from './UploadQueue.tsx';
 
-/** Placeholder until the Movies tab lands (issue 10). */
+/** Admin → Movies: upload (English / Kinayuganda), the uploads in progress, and the library to manage. */
 export default function MoviesTab() {
   return (
     <>
-      <TabHeading title="Movies" />
-      <Card>
-        <p className="text-stone-700 dark:text-stone-300">This part of the console is on its way.</p>
-      </Card>
+      <TabHeading
+        title="Movies"
+        description="Upload movies, attach them to plans, and show, hide or delete them. Big uploads carry on after a dropped connection."
+      />
+      <div className="space-y-8">
+        <UploadForms />
+        <UploadQueue />
+        <MovieList />
+      </div>
     </>
   );
 }

@@ -1,0 +1,239 @@
+import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '../../../components/ui/Button.tsx';
+import { Card } from '../../../components/ui/Card.tsx';
+import { cn } from '../../../components/ui/cn.ts';
+import { fieldClasses, Input } from '../../../components/ui/Input.tsx';
+import { Spinner } from '../../../components/ui/Spinner.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import { useActivePlans } from './queries.ts';
+import { enqueueUpload } from './upload/manager.ts';
+import { uploadProblems } from './validation.ts';
+
+type Category = 'English' | 'Kinayuganda';
+const CATEGORIES: { category: Category; label: string }[] = [
+  { category: 'English', label: 'Upload English' },
+  { category: 'Kinayuganda', label: 'Upload Kinayuganda' },
+];
+
+/** The two upload sub-tabs (SPEC §2): English needs a VJ and has a description; Kinayuganda has neither rule. */
+export function UploadForms() {
+  return (
+    <Card>
+      <TabGroup>
+        <TabList aria-label="Upload a movie" className="mb-5 flex flex-wrap gap-2">
+          {CATEGORIES.map(({ category, label }) => (
+            <Tab
+              key={category}
+              className={({ selected }) =>
+                cn(
+                  'min-h-11 rounded-xl px-4 text-sm font-semibold',
+                  selected
+                    ? 'bg-brand-700 text-white dark:bg-brand-400 dark:text-stone-950'
+                    : 'bg-stone-100 text-stone-800 hover:bg-stone-200 dark:bg-stone-800 dark:text-stone-200 dark:hover:bg-stone-700',
+                )
+              }
+            >
+              {label}
+            </Tab>
+          ))}
+        </TabList>
+        <TabPanels>
+          {CATEGORIES.map(({ category }) => (
+            <TabPanel key={category}>
+              <UploadForm category={category} />
+            </TabPanel>
+          ))}
+        </TabPanels>
+      </TabGroup>
+    </Card>
+  );
+}
+
+function UploadForm({ category }: { category: Category }) {
+  const id = useId();
+  const plans = useActivePlans();
+  const [title, setTitle] = useState('');
+  const [vj, setVj] = useState('');
+  const [description, setDescription] = useState('');
+  const [movie, setMovie] = useState<File | null>(null);
+  const [thumbnail, setThumbnail] = useState<File | null>(null);
+  const [planIds, setPlanIds] = useState<string[]>([]);
+  /** Bumped to clear the file inputs after a submit (a file input cannot be set from script). */
+  const [formKey, setFormKey] = useState(0);
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const english = category === 'English';
+  const problems = uploadProblems({ category, title, vj, movie, thumbnail, planIds });
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (problems.length > 0 || !movie) return;
+    try {
+      await enqueueUpload(
+        { title: title.trim(), vj: vj.trim(), description: english ? description.trim() : '', category, planIds },
+        movie,
+        thumbnail,
+      );
+      setTitle('');
+      setVj('');
+      setDescription('');
+      setMovie(null);
+      setThumbnail(null);
+      setPlanIds([]);
+      setSubmitError(null);
+      setFormKey((k) => k + 1);
+    } catch (error) {
+      setSubmitError(errorMessage(error, 'The upload could not be started. Please try again.'));
+    }
+  };
+
+  const togglePlan = (planId: string, checked: boolean) =>
+    setPlanIds((ids) => (checked ? [...ids, planId] : ids.filter((existing) => existing !== planId)));
+
+  return (
+    <form key={formKey} onSubmit={submit} noValidate className="grid gap-5 lg:grid-cols-2">
+      <div className="space-y-4">
+        <Input label="Movie title" required value={title} onChange={(e) => setTitle(e.target.value)} />
+        <Input
+          label="VJ/Uploader"
+          required={english}
+          hint={english ? undefined : 'Optional for Kinayuganda movies.'}
+          value={vj}
+          onChange={(e) => setVj(e.target.value)}
+        />
+        {english && (
+          <div>
+            <label
+              htmlFor={`${id}-description`}
+              className="mb-1.5 block text-sm font-medium text-stone-800 dark:text-stone-200"
+            >
+              Description
+            </label>
+            <textarea
+              id={`${id}-description`}
+              rows={3}
+              maxLength={5000}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+              className={cn(fieldClasses, 'border-stone-300 dark:border-stone-700')}
+            />
+          </div>
+        )}
+        <FileField
+          label="Movie file"
+          required
+          accept="video/*"
+          hint="A video: MP4, WebM, MKV, MOV or 3GP."
+          onPick={setMovie}
+        />
+        <FileField
+          label="Thumbnail"
+          accept="image/*"
+          hint="Optional. A JPEG, PNG or WebP image."
+          onPick={setThumbnail}
+        />
+      </div>
+      <div className="flex flex-col gap-4">
+        <fieldset>
+          <legend className="mb-1.5 text-sm font-medium text-stone-800 dark:text-stone-200">
+            Subscription plans{' '}
+            <span className="text-red-600 dark:text-red-400" aria-hidden="true">
+              *
+            </span>
+          </legend>
+          {plans.isPending ? (
+            <Spinner className="size-5 text-brand-700 dark:text-brand-400" label="Loading plans" />
+          ) : plans.isError ? (
+            <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+              Failed to load subscription plans: {errorMessage(plans.error, 'please reload the page.')}
+            </p>
+          ) : plans.data.length === 0 ? (
+            <p className="text-sm text-stone-600 dark:text-stone-400">
+              There are no active plans. Create or activate one in the Plans tab first.
+            </p>
+          ) : (
+            <ul className="max-h-48 space-y-1 overflow-y-auto rounded-xl border border-stone-300 p-2 dark:border-stone-700">
+              {plans.data.map((plan) => (
+                <li key={plan.id}>
+                  <label className="flex min-h-11 cursor-pointer items-center gap-3 rounded-lg px-2 hover:bg-stone-100 dark:hover:bg-stone-800">
+                    <input
+                      type="checkbox"
+                      className="size-4 accent-brand-700 dark:accent-brand-400"
+                      checked={planIds.includes(plan.id)}
+                      onChange={(e) => togglePlan(plan.id, e.target.checked)}
+                    />
+                    <span className="text-sm">
+                      {plan.plan_name}{' '}
+                      <span className="text-stone-600 dark:text-stone-400">
+                        · UGX {plan.price_ugx.toLocaleString('en-US')}
+                      </span>
+                    </span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )}
+        </fieldset>
+        <div className="mt-auto space-y-2">
+          <Button type="submit" disabled={problems.length > 0} aria-describedby={`${id}-problems`} className="w-full">
+            Upload Movie
+          </Button>
+          <div id={`${id}-problems`} aria-live="polite" className="text-sm text-stone-700 dark:text-stone-300">
+            {problems.length > 0 && (
+              <ul className="list-inside list-disc space-y-0.5">
+                {problems.map((problem) => (
+                  <li key={problem}>{problem}</li>
+                ))}
+              </ul>
+            )}
+          </div>
+          {submitError && (
+            <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+              {submitError}
+            </p>
+          )}
+        </div>
+      </div>
+    </form>
+  );
+}
+
+function FileField({
+  label,
+  required,
+  accept,
+  hint,
+  onPick,
+}: {
+  label: string;
+  required?: boolean;
+  accept: string;
+  hint: string;
+  onPick: (file: File | null) => void;
+}) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1.5 flex gap-1 text-sm font-medium text-stone-800 dark:text-stone-200">
+        {label}
+        {required && (
+          <span className="text-red-600 dark:text-red-400" aria-hidden="true">
+            *
+          </span>
+        )}
+      </label>
+      <input
+        id={id}
+        type="file"
+        accept={accept}
+        required={required}
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => onPick(e.target.files?.[0] ?? null)}
+        className="block w-full text-sm text-stone-800 file:mr-3 file:min-h-11 file:rounded-xl file:border-0 file:bg-stone-100 file:px-4 file:font-semibold file:text-stone-900 hover:file:bg-stone-200 dark:text-stone-200 dark:file:bg-stone-800 dark:file:text-stone-100 dark:hover:file:bg-stone-700"
+      />
+      <p id={`${id}-hint`} className="mt-1.5 text-sm text-stone-600 dark:text-stone-400">
+        {hint}
+      </p>
+    </div>
+  );
+}

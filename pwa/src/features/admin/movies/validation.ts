@@ -1,0 +1,25 @@
+import { MOVIE_TITLE_REQUIRED, PLAN_REQUIRED, VJ_REQUIRED } from '@filamu/shared';
+
+/** The upload form's rules (SPEC §5), first unmet one first; the submit button stays disabled while any is. */
+
+export interface UploadDraft {
+  category: 'English' | 'Kinayuganda';
+  title: string;
+  vj: string;
+  movie: { type: string } | null;
+  thumbnail: { type: string } | null;
+  planIds: string[];
+}
+
+export const MOVIE_NOT_VIDEO = 'The movie file must be a video (MP4, WebM, MKV, MOV or 3GP).';
+export const THUMBNAIL_NOT_IMAGE = 'The thumbnail must be an image (JPEG, PNG or WebP).';
+
+export function uploadProblems(draft: UploadDraft): string[] {
+  const problems: string[] = [];
+  if (!draft.title.trim() || !draft.movie) problems.push(`Validation Error: ${MOVIE_TITLE_REQUIRED}`);
+  if (draft.movie && !draft.movie.type.startsWith('video/')) problems.push(MOVIE_NOT_VIDEO);
+  if (draft.thumbnail && !draft.thumbnail.type.startsWith('image/')) problems.push(THUMBNAIL_NOT_IMAGE);
+  if (draft.category === 'English' && !draft.vj.trim()) problems.push(VJ_REQUIRED);
+  if (draft.planIds.length === 0) problems.push(PLAN_REQUIRED);
+  return problems;
+}
