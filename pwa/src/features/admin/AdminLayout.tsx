@@ -14,7 +14,7 @@ export default function AdminLayout() {
     <div className="min-h-screen">
       <AccountHeader />
       <div className="border-b border-stone-200 bg-white dark:border-stone-800 dark:bg-stone-950">
-        <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 sm:px-6">
+        <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 sm:px-6">
           <Badge tone="brand" className="shrink-0">
             Admin
           </Badge>
@@ -42,7 +42,7 @@ export default function AdminLayout() {
           </nav>
         </div>
       </div>
-      <main id="main" className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
+      <main id="main" className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
         <Outlet />
       </main>
     </div>
