@@ -55,7 +55,13 @@ async function openTab(page: Page): Promise<void> {
 
 async function searchFor(page: Page, text: string): Promise<void> {
   await page.getByLabel('Search payments').fill(text);
-  await page.getByRole('cell', { name: text }).first().waitFor();
+  // The search is debounced: wait until the table lists only matching payments, not just one that matches.
+  await expect
+    .poll(async () => {
+      const rows = await page.locator('tbody tr').allInnerTexts();
+      return rows.length > 0 && rows.every((row) => row.includes(text));
+    })
+    .toBe(true);
 }
 
 beforeAll(async () => {
