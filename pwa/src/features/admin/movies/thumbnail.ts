@@ -1,3 +1,5 @@
+import { formatDate } from '@filamu/shared';
+
 /**
  * Where a movie's thumbnail comes from (SPEC §2 Movies): a full URL is used as is; a path starting `/thumbnails/`
  * is put on the content-delivery domain; anything else has no image. The API resolves thumbnails to full URLs
@@ -10,11 +12,10 @@ export function thumbnailSource(value: string | null | undefined, cdnBaseUrl: st
   return null;
 }
 
-/** Upload date as the list shows it; 'N/A Date' for a value that is not a date (SPEC §2). */
+/** Upload date as the lists show it (SPEC §9 MM/DD/YYYY); 'N/A Date' for a value that is not a date (SPEC §2). */
 export function uploadDate(value: string | null | undefined): string {
-  const date = value ? new Date(value) : null;
-  if (!date || Number.isNaN(date.getTime())) return 'N/A Date';
-  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+  const formatted = formatDate(value);
+  return formatted === 'N/A' ? 'N/A Date' : formatted;
 }
 
 export function megabytes(bytes: number): string {

@@ -1,15 +1,9 @@
-import { formatDate } from '@filamu/shared';
 import { Badge } from '../../../components/ui/Badge.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../../components/ui/Card.tsx';
 import { errorMessage } from '../../../lib/api.ts';
+import { uploadDate } from '../movies/thumbnail.ts';
 import { useRecentMovies } from './queries.ts';
-
-/** SPEC: a date that can't be read shows as 'N/A Date'. */
-const uploadDate = (value: string) => {
-  const formatted = formatDate(value);
-  return formatted === 'N/A' ? 'N/A Date' : formatted;
-};
 
 /** SPEC §2 Overview: the first five movies of the admin list (newest first) with category and upload date. */
 export function RecentMovies() {
