@@ -116,7 +116,11 @@ describe('download manager', () => {
     const { context, page } = await subscriber();
     try {
       proxy.faults.push({ dropAfter: 4 * MiB }, { status: 403 });
+      // Slow enough that the fresh link is minted in a later second than the first (links are signed to the second).
+      proxy.throttleBps = 2 * MiB;
       await tapDownload(page, id);
+      await waitForRecord(page, id, (r) => r.committed >= 6 * MiB);
+      proxy.throttleBps = null;
       const done = await waitForRecord(page, id, complete);
       expect(done.state).toBe('complete');
       const [first, refused, fresh] = proxy.log;

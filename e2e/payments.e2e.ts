@@ -31,9 +31,13 @@ afterAll(async () => {
 async function payForBasic(page: Page, phone: string): Promise<void> {
   await register(page, newUser());
   await page.waitForURL('**/subscription');
-  await page.getByRole('heading', { name: 'Basic' }).waitFor();
-  await page.getByText('Most Popular').waitFor();
-  await page.getByRole('button', { name: 'Subscribe Now' }).first().click();
+  // Other test files leave plans on the shared server: pick the Basic card itself, not the first one.
+  const basic = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: 'Basic', exact: true }) })
+    .first();
+  await basic.getByText('Most Popular').waitFor();
+  await basic.getByRole('button', { name: 'Subscribe Now' }).click();
 
   await page.waitForURL('**/checkout/*');
   await page.getByRole('heading', { name: 'Order Summary' }).waitFor();
