@@ -16,6 +16,23 @@ export const fieldClasses =
   'disabled:cursor-not-allowed disabled:bg-stone-100 disabled:text-stone-500 ' +
   'dark:bg-stone-900 dark:text-stone-100 dark:placeholder:text-stone-500 dark:disabled:bg-stone-800 dark:disabled:text-stone-400';
 
+/** A field's label, with a red asterisk (hidden from screen readers, which hear "required") when it must be filled. */
+export function FieldLabel({ htmlFor, label, required }: { htmlFor: string; label: string; required?: boolean }) {
+  return (
+    // The asterisk sits outside the <label> so the field's name stays exactly `label`.
+    <div className="mb-1.5 flex gap-1 text-sm font-medium">
+      <label htmlFor={htmlFor} className="text-stone-800 dark:text-stone-200">
+        {label}
+      </label>
+      {required && (
+        <span className="text-red-600 dark:text-red-400" aria-hidden="true">
+          *
+        </span>
+      )}
+    </div>
+  );
+}
+
 export function Input({ label, hint, error, trailing, id, className, ...rest }: InputProps) {
   const generated = useId();
   const inputId = id ?? generated;
@@ -23,16 +40,7 @@ export function Input({ label, hint, error, trailing, id, className, ...rest }: 
   const errorId = error ? `${inputId}-error` : undefined;
   return (
     <div className={className}>
-      <div className="mb-1.5 flex gap-1 text-sm font-medium">
-        <label htmlFor={inputId} className="text-stone-800 dark:text-stone-200">
-          {label}
-        </label>
-        {rest.required && (
-          <span className="text-red-600 dark:text-red-400" aria-hidden="true">
-            *
-          </span>
-        )}
-      </div>
+      <FieldLabel htmlFor={inputId} label={label} required={rest.required} />
       <div className="relative">
         <input
           id={inputId}

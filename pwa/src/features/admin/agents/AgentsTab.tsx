@@ -9,6 +9,7 @@ import { DataTable, type Column } from '../components/DataTable.tsx';
 import { TabHeading } from '../components/TabHeading.tsx';
 import { AgentDialog, type AgentDialogState } from './AgentDialog.tsx';
 import { useAgents, useDeleteAgent, useResetAgentPassword, useUpdateAgent } from './queries.ts';
+import { LoadFailure } from '../components/LoadFailure.tsx';
 
 /** SPEC §8: the new password stays on screen for 10 seconds. */
 const RESET_TOAST_MS = 10_000;
@@ -163,15 +164,7 @@ export default function AgentsTab() {
         actions={addButton('Add Agent')}
       />
       {agents.isError ? (
-        <div
-          role="alert"
-          className="rounded-2xl border border-red-300 bg-red-50 p-5 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
-        >
-          <p className="font-semibold">Failed to load agents: {errorMessage(agents.error, 'Please try again.')}</p>
-          <Button className="mt-3" size="sm" variant="outline" onClick={() => void agents.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadFailure what="agents" error={agents.error} onRetry={() => void agents.refetch()} />
       ) : (
         <DataTable
           columns={columns}

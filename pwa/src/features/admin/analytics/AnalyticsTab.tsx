@@ -1,7 +1,5 @@
 import { useSearchParams } from 'react-router';
-import { Button } from '../../../components/ui/Button.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
-import { errorMessage } from '../../../lib/api.ts';
 import { TabHeading } from '../components/TabHeading.tsx';
 import { AnalyticsCards } from './Cards.tsx';
 import { usePlatformAnalytics } from './queries.ts';
@@ -9,6 +7,7 @@ import { RangePicker } from './RangePicker.tsx';
 import { parseRange, type Range } from './range.ts';
 import { TopDownloads } from './TopDownloads.tsx';
 import { TrendCharts } from './TrendCharts.tsx';
+import { LoadFailure } from '../components/LoadFailure.tsx';
 
 /** SPEC §2 Analytics (issue 10): the cards, daily/weekly charts for 7/30/90 days (`?days=`) and Top Downloaded. */
 export default function AnalyticsTab() {
@@ -42,17 +41,7 @@ export default function AnalyticsTab() {
       />
       <div className="space-y-6">
         {analytics.isError && (
-          <div
-            role="alert"
-            className="rounded-2xl border border-red-200 bg-red-50 p-5 dark:border-red-900 dark:bg-red-950/40"
-          >
-            <p className="text-red-800 dark:text-red-300">
-              Failed to load analytics: {errorMessage(analytics.error, 'Please try again.')}
-            </p>
-            <Button size="sm" variant="outline" className="mt-3" onClick={() => void analytics.refetch()}>
-              Retry
-            </Button>
-          </div>
+          <LoadFailure what="analytics" error={analytics.error} onRetry={() => void analytics.refetch()} />
         )}
         {/* After a failed range switch the previous range stays visible under the error. */}
         {(analytics.data || !analytics.isError) && (

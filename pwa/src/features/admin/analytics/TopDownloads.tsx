@@ -1,9 +1,8 @@
-import { Button } from '../../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../../components/ui/Card.tsx';
-import { errorMessage } from '../../../lib/api.ts';
 import { DataTable, type Column } from '../components/DataTable.tsx';
 import { formatCount } from './format.ts';
 import { useTopDownloads } from './queries.ts';
+import { LoadFailure } from '../components/LoadFailure.tsx';
 
 interface Row {
   rank: number;
@@ -45,14 +44,7 @@ export function TopDownloads() {
         Top Downloaded Movies
       </CardTitle>
       {top.isError ? (
-        <div role="alert">
-          <p className="text-red-700 dark:text-red-400">
-            Failed to load download stats: {errorMessage(top.error, 'Please try again.')}
-          </p>
-          <Button size="sm" variant="outline" className="mt-3" onClick={() => void top.refetch()}>
-            Retry
-          </Button>
-        </div>
+        <LoadFailure what="download stats" error={top.error} onRetry={() => void top.refetch()} />
       ) : (
         <DataTable
           columns={columns}

@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Card } from '../../../components/ui/Card.tsx';
 import { cn } from '../../../components/ui/cn.ts';
-import { fieldClasses, Input } from '../../../components/ui/Input.tsx';
+import { fieldClasses, Input, FieldLabel } from '../../../components/ui/Input.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useActivePlans } from './queries.ts';
@@ -214,14 +214,7 @@ function FileField({
   const id = useId();
   return (
     <div>
-      <label htmlFor={id} className="mb-1.5 flex gap-1 text-sm font-medium text-stone-800 dark:text-stone-200">
-        {label}
-        {required && (
-          <span className="text-red-600 dark:text-red-400" aria-hidden="true">
-            *
-          </span>
-        )}
-      </label>
+      <FieldLabel htmlFor={id} label={label} required={required} />
       <input
         id={id}
         type="file"

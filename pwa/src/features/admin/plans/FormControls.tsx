@@ -1,7 +1,7 @@
 import { Description, Field, Label, Switch } from '@headlessui/react';
 import { useId, type TextareaHTMLAttributes } from 'react';
 import { cn } from '../../../components/ui/cn.ts';
-import { fieldClasses } from '../../../components/ui/Input.tsx';
+import { FieldLabel, fieldClasses } from '../../../components/ui/Input.tsx';
 
 /** A labelled multi-line field drawn like `Input`: hint or error under it, linked for screen readers. */
 export function TextArea({
@@ -15,16 +15,7 @@ export function TextArea({
   const noteId = `${id}-note`;
   return (
     <div className={className}>
-      <div className="mb-1.5 flex gap-1 text-sm font-medium">
-        <label htmlFor={id} className="text-stone-800 dark:text-stone-200">
-          {label}
-        </label>
-        {rest.required && (
-          <span className="text-red-600 dark:text-red-400" aria-hidden="true">
-            *
-          </span>
-        )}
-      </div>
+      <FieldLabel htmlFor={id} label={label} required={rest.required} />
       <textarea
         id={id}
         aria-invalid={error ? true : undefined}

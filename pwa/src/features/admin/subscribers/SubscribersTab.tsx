@@ -11,6 +11,7 @@ import { TabHeading } from '../components/TabHeading.tsx';
 import { ManageSubscriptionDialog } from './ManageSubscriptionDialog.tsx';
 import { Pager } from './Pager.tsx';
 import { SUBSCRIBERS_PAGE_SIZE, useDeleteSubscriber, useSubscribers } from './queries.ts';
+import { LoadFailure } from '../components/LoadFailure.tsx';
 
 /** Waits for typing to pause before searching, so each keystroke is not a request. */
 function useDebounced(value: string, ms: number): string {
@@ -132,15 +133,7 @@ export default function SubscribersTab() {
       </div>
 
       {list.isError ? (
-        <div
-          role="alert"
-          className="rounded-2xl border border-red-300 bg-red-50 p-5 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
-        >
-          <p className="font-semibold">Failed to load subscribers: {errorMessage(list.error, 'Please try again.')}</p>
-          <Button className="mt-3" size="sm" variant="outline" onClick={() => void list.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadFailure what="subscribers" error={list.error} onRetry={() => void list.refetch()} />
       ) : (
         <DataTable
           columns={columns}
