@@ -201,18 +201,21 @@ describe('download manager', () => {
       await page.reload();
       const resume = page.getByRole('button', { name: 'Resume' });
       await resume.waitFor();
-      // The server heard of the pause too (SPEC §4: progress saved, status paused).
-      const status = await page.evaluate(
-        async ({ id, auth }) =>
-          (
-            await fetch(`/api/users/downloads/${id}/status`, {
-              headers: { Authorization: `Bearer ${auth}`, 'X-Device-Id': localStorage.getItem('filamu.deviceId')! },
-            })
-          ).json() as Promise<{ status: string; downloadedBytes: number }>,
-        { id, auth: (await browserSession(page)).token },
-      );
-      expect(status.status).toBe('paused');
-      expect(status.downloadedBytes).toBeGreaterThan(0);
+      // The server hears of the pause too (SPEC §4: progress saved, status paused). The report is sent in the
+      // background, so a reload right after Pause may land first: the reloaded app sends it then.
+      const auth = (await browserSession(page)).token;
+      const serverStatus = () =>
+        page.evaluate(
+          async ({ id, auth }) =>
+            (
+              await fetch(`/api/users/downloads/${id}/status`, {
+                headers: { Authorization: `Bearer ${auth}`, 'X-Device-Id': localStorage.getItem('filamu.deviceId')! },
+              })
+            ).json() as Promise<{ status: string; downloadedBytes: number }>,
+          { id, auth },
+        );
+      await expect.poll(async () => (await serverStatus()).status, { timeout: 10_000 }).toBe('paused');
+      expect((await serverStatus()).downloadedBytes).toBeGreaterThan(0);
 
       const before = (await readRecord(page, id))!;
       expect(before.state).toBe('paused');
