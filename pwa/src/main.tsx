@@ -1,27 +1,39 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/App.tsx';
+import { startTransition, StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { config as zodConfig } from 'zod/v4/core';
+import { createAppRouter } from './app/router.tsx';
 import { loadMeta } from './lib/meta.ts';
 import { startServiceWorker } from './lib/pwa.ts';
 import { startSessionBootstrap, useSessionStore } from './lib/session.ts';
 import { initTheme } from './lib/theme.ts';
 import './index.css';
 
+// Zod would probe `new Function` to compile parsers, which the CSP forbids (and reports as a violation).
+zodConfig({ jitless: true });
 initTheme();
 void loadMeta();
 startSessionBootstrap();
 startServiceWorker();
 // Downloads pick up where they stopped as soon as the app opens, whatever the first screen.
 if (useSessionStore.getState().token) {
-  window.addEventListener(
-    'load',
-    () => void import('./features/downloads/autostart.ts').then((m) => m.ensureDownloadManager()),
-    { once: true },
-  );
+  const resumeDownloads = () => void import('./features/downloads/autostart.ts').then((m) => m.ensureDownloadManager());
+  // On a prerendered page this bundle itself arrives after the load event.
+  if (document.readyState === 'complete') resumeDownloads();
+  else window.addEventListener('load', resumeDownloads, { once: true });
 }
 
-createRoot(document.getElementById('root')!).render(
+// The landing and the policy pages arrive prerendered (docs/decisions/0076): those are hydrated, the rest rendered.
+const container = document.getElementById('root')!;
+const prerendered = container.hasChildNodes();
+const app = (router: Awaited<ReturnType<typeof createAppRouter>>) => (
   <StrictMode>
-    <App />
-  </StrictMode>,
+    <RouterProvider router={router} />
+  </StrictMode>
 );
+void createAppRouter(prerendered).then((router) => {
+  // As a transition, hydration yields to the browser every few milliseconds instead of holding a slow phone's
+  // main thread in one long task; the page is already on screen meanwhile.
+  if (prerendered) startTransition(() => void hydrateRoot(container, app(router)));
+  else createRoot(container).render(app(router));
+});

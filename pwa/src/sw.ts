@@ -1,4 +1,5 @@
 /// <reference lib="webworker" />
+import { pageFileFor } from '@filamu/shared';
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
@@ -12,18 +13,25 @@ declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<string | { url: string; revision: string | null }>;
 };
 
-// The app shell: every built asset, index.html, offline.html, icons and the manifest.
+// The app shell: every built asset, the pages (prerendered ones and app.html), offline.html, icons, manifest.
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 clientsClaim();
 
-// Navigations load the precached shell (so the app opens offline); API, files and the payment sandbox pass through.
-const shell = createHandlerBoundToURL('/index.html');
+// Navigations load the precached page for that address, as the server would answer it (a prerendered page or the
+// app shell), so the app opens offline; API, files and the payment sandbox pass through.
+const pageHandlers = new Map<string, ReturnType<typeof createHandlerBoundToURL>>();
+const pageHandler = (path: string) => {
+  const file = `/${pageFileFor(path)}`;
+  let handler = pageHandlers.get(file);
+  if (!handler) pageHandlers.set(file, (handler = createHandlerBoundToURL(file)));
+  return handler;
+};
 registerRoute(
   new NavigationRoute(
     async (options) => {
       try {
-        return await shell(options);
+        return await pageHandler(options.url.pathname)(options);
       } catch {
         return (await matchPrecache('/offline.html')) ?? Response.error();
       }

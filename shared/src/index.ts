@@ -19,3 +19,4 @@ export { allContracts } from './contracts/index.ts';
 export * from './mobile-money.ts';
 export * from './payment-instructions.ts';
 export * from './plan-change.ts';
+export * from './web-shell.ts';

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { INLINE_SCRIPTS } from '@filamu/shared';
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
@@ -27,9 +29,14 @@ export function requestLogging(logger: Logger): MiddlewareHandler<AppEnv> {
   };
 }
 
+/** The inline scripts the pages carry (the theme before first paint, the app loader), allowed by their hashes. */
+const INLINE_SCRIPT_HASHES = INLINE_SCRIPTS.map(
+  (script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`,
+);
+
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
+  scriptSrc: ["'self'", ...INLINE_SCRIPT_HASHES],
   styleSrc: ["'self'", "'unsafe-inline'"],
   imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
   mediaSrc: ["'self'", 'blob:', 'https:'],

@@ -9,7 +9,9 @@ import { mountPwa } from './static-app.ts';
 function builtPwa(): string {
   const dir = mkdtempSync(join(tmpdir(), 'filamu-pwa-'));
   mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Filamu</title><div id="root"></div>');
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Filamu</title><div id="root"><h1>Landing</h1></div>');
+  writeFileSync(join(dir, 'terms.html'), '<!doctype html><title>Terms</title><div id="root"><h1>Terms</h1></div>');
+  writeFileSync(join(dir, 'app.html'), '<!doctype html><title>Filamu</title><div id="root"></div>');
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
   writeFileSync(join(dir, 'sw.js'), 'self.addEventListener("install", () => {})');
   return dir;
@@ -19,12 +21,20 @@ describe('serving the built PWA', () => {
   const app = new Hono<AppEnv>();
   mountPwa(app, builtPwa());
 
-  it('serves index.html for client-side routes (history fallback), revalidated', async () => {
-    for (const path of ['/', '/dashboard', '/movies/123', '/no/such/page']) {
+  it('serves the prerendered pages, and the app shell for client-side routes (history fallback), revalidated', async () => {
+    const expected: Record<string, string> = {
+      '/': '<h1>Landing</h1>',
+      '/terms': '<h1>Terms</h1>',
+      '/terms/': '<h1>Terms</h1>',
+      '/dashboard': '<div id="root"></div>',
+      '/movies/123': '<div id="root"></div>',
+      '/no/such/page': '<div id="root"></div>',
+    };
+    for (const [path, body] of Object.entries(expected)) {
       const res = await app.request(path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toContain('text/html');
-      expect(await res.text()).toContain('<div id="root">');
+      expect(await res.text(), path).toContain(body);
       expect(res.headers.get('cache-control')).toBe('no-cache');
     }
   });

@@ -1,92 +1,27 @@
-import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { LandingPage } from '../features/landing/LandingPage.tsx';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { setNavigate } from '../lib/navigation.ts';
-import { RequireAdmin, RequireAuth } from './guards.tsx';
-import { RootError } from './RootError.tsx';
-import { RootLayout } from './RootLayout.tsx';
-import { PageSpinner } from '../components/ui/Spinner.tsx';
+import { routes } from './routes.tsx';
 
-/** A lazily loaded route module whose default export is the screen. */
-const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
+type AppRouter = ReturnType<typeof createBrowserRouter>;
 
-/** Short addresses for the policy and contact pages, redirected to the SPEC's real routes. */
-export const SHORT_URLS: Record<string, string> = {
-  privacy: '/privacy-policy',
-  refund: '/refund-cancellation',
-  refunds: '/refund-cancellation',
-  cancellation: '/refund-cancellation',
-  dmca: '/dmca-policy',
-  contact: '/contact-us',
-  support: '/contact-us',
-  'terms-of-service': '/terms',
-  'terms-of-use': '/terms',
-};
+/**
+ * Loads the lazy route modules the current address needs before the router starts, so that hydrating a
+ * prerendered page renders that page at once instead of the loading fallback (which would not match the HTML).
+ */
+async function loadMatchedRoutes(): Promise<void> {
+  const lazyMatches = matchRoutes(routes, window.location)?.filter((match) => match.route.lazy) ?? [];
+  await Promise.all(
+    lazyMatches.map(async ({ route }) => {
+      const load = route.lazy as () => Promise<Partial<RouteObject>>;
+      Object.assign(route, { ...(await load()), lazy: undefined });
+    }),
+  );
+}
 
-/** SPEC §2 route table. Only the landing page is in the entry chunk; everything else loads on demand. */
-export const routes: RouteObject[] = [
-  {
-    Component: RootLayout,
-    ErrorBoundary: RootError,
-    // Shown while the first screen's lazy chunk loads.
-    HydrateFallback: PageSpinner,
-    children: [
-      { index: true, Component: LandingPage },
-      {
-        // Everything below shares the query client (TanStack Query stays out of the landing chunk).
-        lazy: page(() => import('./AppShell.tsx')),
-        children: [
-          { path: 'login', lazy: page(() => import('../features/auth/LoginPage.tsx')) },
-          { path: 'register', lazy: page(() => import('../features/auth/RegisterPage.tsx')) },
-          { path: 'terms', lazy: page(() => import('../features/static-pages/TermsPage.tsx')) },
-          { path: 'refund-cancellation', lazy: page(() => import('../features/static-pages/RefundPage.tsx')) },
-          { path: 'privacy-policy', lazy: page(() => import('../features/static-pages/PrivacyPage.tsx')) },
-          { path: 'dmca-policy', lazy: page(() => import('../features/static-pages/DmcaPage.tsx')) },
-          { path: 'contact-us', lazy: page(() => import('../features/static-pages/ContactPage.tsx')) },
-          { path: 'checkout/success', lazy: page(() => import('../features/payments/CheckoutSuccessPage.tsx')) },
-          { path: 'checkout/failed', lazy: page(() => import('../features/payments/CheckoutFailedPage.tsx')) },
-          { path: 'payment-flow', lazy: page(() => import('../features/payments/PaymentFlowPage.tsx')) },
-          {
-            Component: RequireAuth,
-            children: [
-              { path: 'dashboard', lazy: page(() => import('../features/dashboard/DashboardPage.tsx')) },
-              { path: 'profile', lazy: page(() => import('../features/profile/ProfilePage.tsx')) },
-              { path: 'movies', lazy: page(() => import('../features/catalog/MovieLibraryPage.tsx')) },
-              { path: 'movies/:id', lazy: page(() => import('../features/catalog/MovieDetailPage.tsx')) },
-              { path: 'downloads', lazy: page(() => import('../features/downloads/DownloadsPage.tsx')) },
-              { path: 'downloads/:movieId/play', lazy: page(() => import('../features/downloads/PlayPage.tsx')) },
-              { path: 'subscription', lazy: page(() => import('../features/payments/SubscriptionPage.tsx')) },
-              { path: 'checkout/:planId', lazy: page(() => import('../features/payments/CheckoutPage.tsx')) },
-            ],
-          },
-          {
-            path: 'admin',
-            Component: RequireAdmin,
-            children: [
-              {
-                // The console is its own lazy chunks: a subscriber never downloads any of it.
-                lazy: page(() => import('../features/admin/AdminLayout.tsx')),
-                children: [
-                  { index: true, lazy: page(() => import('../features/admin/overview/OverviewTab.tsx')) },
-                  { path: 'movies', lazy: page(() => import('../features/admin/movies/MoviesTab.tsx')) },
-                  { path: 'subscribers', lazy: page(() => import('../features/admin/subscribers/SubscribersTab.tsx')) },
-                  { path: 'payments', lazy: page(() => import('../features/admin/payments/PaymentsTab.tsx')) },
-                  { path: 'analytics', lazy: page(() => import('../features/admin/analytics/AnalyticsTab.tsx')) },
-                  { path: 'plans', lazy: page(() => import('../features/admin/plans/PlansTab.tsx')) },
-                  { path: 'agents', lazy: page(() => import('../features/admin/agents/AgentsTab.tsx')) },
-                ],
-              },
-            ],
-          },
-          // The short addresses people type or say on the phone (docs/decisions/0042).
-          ...Object.entries(SHORT_URLS).map(([path, to]) => ({ path, element: <Navigate to={to} replace /> })),
-          { path: '*', lazy: page(() => import('../features/system/NotFoundPage.tsx')) },
-        ],
-      },
-    ],
-  },
-];
-
-export const router = createBrowserRouter(routes);
-
-setNavigate((to) => void router.navigate(to, { replace: true }));
+/** The browser router over the route table; `prerendered` when it is about to hydrate HTML rendered at build time. */
+export async function createAppRouter(prerendered: boolean): Promise<AppRouter> {
+  if (prerendered) await loadMatchedRoutes();
+  const router = createBrowserRouter(routes);
+  setNavigate((to) => void router.navigate(to, { replace: true }));
+  return router;
+}

@@ -9,7 +9,7 @@ function subscribe(callback: () => void): () => void {
   };
 }
 
-/** `navigator.onLine`, kept current. */
+/** `navigator.onLine`, kept current (online while prerendering and hydrating). */
 export function useOnline(): boolean {
   return useSyncExternalStore(
     subscribe,

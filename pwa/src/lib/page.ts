@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 
 const APP_NAME = 'Filamu';
 
@@ -7,8 +7,13 @@ export function documentTitle(title?: string | null): string {
   return title ? `${title} · ${APP_NAME}` : `${APP_NAME} — Movie downloads for Uganda`;
 }
 
+/** Where a page rendered at build time leaves its title (effects, which set it in the browser, do not run there). */
+export const PrerenderedTitle = createContext<((title: string | null) => void) | null>(null);
+
 /** Sets the document title while the screen is shown; `undefined` keeps the last one (e.g. still loading). */
 export function useDocumentTitle(title: string | null | undefined): void {
+  const reportPrerenderedTitle = useContext(PrerenderedTitle);
+  if (reportPrerenderedTitle && title !== undefined) reportPrerenderedTitle(title);
   useEffect(() => {
     if (title !== undefined) document.title = documentTitle(title);
   }, [title]);

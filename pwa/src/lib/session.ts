@@ -1,5 +1,6 @@
 import type { AgentProfile, UserProfile } from '@filamu/shared';
 import { create } from 'zustand';
+import { useHydrated } from './hydration.ts';
 
 /**
  * The signed-in session. Kept free of zod and the API client so it can live in the entry chunk;
@@ -159,11 +160,24 @@ export interface SessionView {
   hasAccess: boolean;
 }
 
+/** What a prerendered page shows, and what its first client render must match: nobody known yet. */
+const PRERENDERED: SessionView = {
+  status: 'loading',
+  user: null,
+  agent: null,
+  profile: null,
+  name: null,
+  isAdmin: false,
+  hasAccess: false,
+};
+
 /** Session status and profile for components. */
 export function useSession(): SessionView {
+  const hydrated = useHydrated();
   const status = useSessionStore((s) => s.status);
   const user = useSessionStore((s) => s.user);
   const agent = useSessionStore((s) => s.agent);
+  if (!hydrated) return PRERENDERED;
   return {
     status,
     user,

@@ -1,4 +1,5 @@
 import { useThemeStore, type Theme } from '../../lib/theme.ts';
+import { useHydrated } from '../../lib/hydration.ts';
 import { cn } from './cn.ts';
 import { MonitorIcon, MoonIcon, SunIcon } from './icons.tsx';
 
@@ -10,7 +11,9 @@ const OPTIONS: Array<{ value: Theme; label: string; Icon: typeof SunIcon }> = [
 
 /** Light / dark / system switch (three pressed-state buttons). */
 export function ThemeToggle({ className }: { className?: string }) {
-  const theme = useThemeStore((s) => s.theme);
+  const saved = useThemeStore((s) => s.theme);
+  // The prerendered page cannot know the saved choice: no option is pressed until the app has hydrated.
+  const theme = useHydrated() ? saved : null;
   const setTheme = useThemeStore((s) => s.setTheme);
   return (
     <div

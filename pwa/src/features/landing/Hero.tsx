@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FocusEvent } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore, type FocusEvent } from 'react';
 import { LinkButton } from '../../components/ui/Button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { PlayIcon } from '../../components/ui/icons.tsx';
@@ -44,8 +44,19 @@ const SLIDES: Slide[] = [
   },
 ];
 
-function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+const reducedMotionQuery = () => window.matchMedia('(prefers-reduced-motion: reduce)');
+
+/** The OS asks for less motion (never known while prerendering, so the first render always matches). */
+function usePrefersReducedMotion(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const query = reducedMotionQuery();
+      query.addEventListener('change', onChange);
+      return () => query.removeEventListener('change', onChange);
+    },
+    () => reducedMotionQuery().matches,
+    () => false,
+  );
 }
 
 /** Decorative film strip and spotlight drawn in SVG (no external images). */
@@ -126,7 +137,10 @@ export function Hero() {
   const [index, setIndex] = useState(0);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
-  const [stopped, setStopped] = useState(prefersReducedMotion);
+  // The person's Play/Pause choice; until they make one, the OS's reduced-motion setting decides.
+  const [stoppedByChoice, setStopped] = useState<boolean | null>(null);
+  const reducedMotion = usePrefersReducedMotion();
+  const stopped = stoppedByChoice ?? reducedMotion;
   const paused = hovered || focused || stopped;
 
   const go = useCallback((next: number) => setIndex((next + SLIDES.length) % SLIDES.length), []);
@@ -210,7 +224,7 @@ export function Hero() {
         ))}
         <button
           type="button"
-          onClick={() => setStopped((s) => !s)}
+          onClick={() => setStopped(!stopped)}
           aria-label={stopped ? 'Play slideshow' : 'Pause slideshow'}
           className="ml-2 min-h-6 rounded-full bg-black/40 px-3 py-1 text-xs font-semibold hover:bg-black/60 focus-visible:outline-white"
         >
