@@ -8,9 +8,15 @@ interface PwaState {
 
 export const usePwaStore = create<PwaState>()(() => ({ updateAvailable: false, applyUpdate: null }));
 
+/**
+ * Registers the service worker once the page has loaded and the main thread is idle: installing it downloads the
+ * whole app for offline use, which must not compete with the first screen on a slow link (docs/decisions/0078).
+ */
 export function startServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  const run = () => void import('./pwa-register.ts').then((m) => m.registerServiceWorker());
-  if (document.readyState === 'complete') run();
-  else window.addEventListener('load', run, { once: true });
+  const register = () => void import('./pwa-register.ts').then((m) => m.registerServiceWorker());
+  const whenIdle = () =>
+    'requestIdleCallback' in window ? requestIdleCallback(register, { timeout: 5000 }) : setTimeout(register, 2000);
+  if (document.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
 }
