@@ -28,36 +28,36 @@ export default defineConfig(({ isSsrBuild }) => ({
     inlineThemeScript(),
     !isSsrBuild && prerenderPages(SSR_BUNDLE),
     !isSsrBuild &&
-    VitePWA({
-      strategies: 'injectManifest',
-      srcDir: 'src',
-      filename: 'sw.ts',
-      registerType: 'prompt',
-      // We register ourselves with workbox-window (src/lib/pwa.ts): no injected inline script (CSP).
-      injectRegister: false,
-      manifest: {
-        name: 'Filamu',
-        short_name: 'Filamu',
-        description: 'Download Kinayuganda and English movies with a simple mobile-money subscription.',
-        theme_color: '#7c2d12',
-        background_color: '#0c0a09',
-        display: 'standalone',
-        start_url: '/',
-        scope: '/',
-        icons: [
-          { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
-          { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
-          { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-        ],
-      },
-      injectManifest: {
-        rollupFormat: 'iife',
-        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
-        // The admin console is used online, on a desktop: a subscriber's phone never downloads it (0078).
-        globIgnores: [`${ADMIN_CHUNKS}/**`],
-      },
-      devOptions: { enabled: false },
-    }),
+      VitePWA({
+        strategies: 'injectManifest',
+        srcDir: 'src',
+        filename: 'sw.ts',
+        registerType: 'prompt',
+        // We register ourselves with workbox-window (src/lib/pwa.ts): no injected inline script (CSP).
+        injectRegister: false,
+        manifest: {
+          name: 'Filamu',
+          short_name: 'Filamu',
+          description: 'Download Kinayuganda and English movies with a simple mobile-money subscription.',
+          theme_color: '#7c2d12',
+          background_color: '#0c0a09',
+          display: 'standalone',
+          start_url: '/',
+          scope: '/',
+          icons: [
+            { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+            { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+            { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          ],
+        },
+        injectManifest: {
+          rollupFormat: 'iife',
+          globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+          // The admin console is used online, on a desktop: a subscriber's phone never downloads it (0078).
+          globIgnores: [`${ADMIN_CHUNKS}/**`],
+        },
+        devOptions: { enabled: false },
+      }),
   ],
   build: {
     outDir: 'dist',
