@@ -35,6 +35,8 @@ export default defineConfig({
       injectManifest: {
         rollupFormat: 'iife',
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // The precompressed copies (scripts/precompress.mjs, run after this) are the server's business only.
+        globIgnores: ['**/node_modules/**/*', '**/*.br', '**/*.gz'],
       },
       devOptions: { enabled: false },
     }),
