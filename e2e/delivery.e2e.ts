@@ -12,7 +12,7 @@ import {
   type SeededUser,
 } from './support/seed.ts';
 
-/** Compressed delivery (decision 0070–0072) as Chromium receives it from the built server. */
+/** Compressed delivery (decisions 0070–0073) as Chromium receives it from the built server. */
 
 let browser: Browser;
 let subscriber: SeededUser;

@@ -8,11 +8,12 @@
  *   library  the Movies link → the library, scrolled to the end, until idle
  *
  * The visit runs twice. First with service workers blocked: what the screens themselves fetch, per step
- * (requests, KB transferred — headers and bodies as they came over the wire, Chromium's encodedDataLength — and
- * KB decoded). Then as a real first visit, the service worker free to install: its precache downloads run in the
- * background beside the steps, and whichever of the page and the worker asks for a chunk first takes it from the
- * network while the other then finds it in the HTTP cache, so only the totals of that visit are stable: the
- * steps, the worker's own fetches, and both together. Answers from a cache cost no bytes and are counted apart.
+ * (requests; KB transferred, headers and bodies as they came over the wire, Chromium's encodedDataLength; how
+ * much of that was response headers; KB decoded). Then as a real first visit, the service worker free to install:
+ * its precache downloads run in the background beside the steps, and whichever of the page and the worker asks
+ * for a chunk first takes it from the network while the other then finds it in the HTTP cache, so only the totals
+ * of that visit are stable: the steps, the worker's own fetches, and both together. Answers from a cache cost no
+ * bytes and are counted apart.
  *
  * Build first (`npx pnpm@10 build`), then, from the repository root:
  *
@@ -80,6 +81,8 @@ interface Transfer {
   encoding: string;
   /** Response headers and body as received (encoded), in bytes. */
   transferred: number;
+  /** Of which the response headers. */
+  headers: number;
   /** The body after decoding, in bytes. */
   decoded: number;
 }
@@ -189,6 +192,7 @@ async function measure(request: Request, row: Transfer['row']): Promise<Transfer
     status: response.status(),
     encoding: (await response.headerValue('content-encoding')) ?? 'identity',
     transferred: headerBytes + bodyBytes,
+    headers: Math.max(0, headerBytes),
     decoded: body?.length ?? 0,
   };
 }
@@ -208,6 +212,7 @@ function printTable(title: string, transfers: Transfer[], rows: Row[]): void {
     'requests'.padStart(9),
     'cached'.padStart(8),
     'transferred KB'.padStart(16),
+    'of it headers'.padStart(15),
     'decoded KB'.padStart(12),
   ];
   console.log(['step'.padEnd(26), ...columns].join(''));
@@ -220,6 +225,7 @@ function printTable(title: string, transfers: Transfer[], rows: Row[]): void {
         String(network.length).padStart(9),
         String(list.length - network.length).padStart(8),
         kb(network.reduce((sum, t) => sum + t.transferred, 0)).padStart(16),
+        kb(network.reduce((sum, t) => sum + t.headers, 0)).padStart(15),
         kb(network.reduce((sum, t) => sum + t.decoded, 0)).padStart(12),
       ].join(''),
     );

@@ -4,7 +4,7 @@ import type { MiddlewareHandler } from 'hono';
 import { negotiateCoding, varyOnAcceptEncoding, type ContentCoding } from './content-coding.ts';
 import type { AppEnv } from './env.ts';
 
-/** Below this, the saving is a few hundred bytes at most, less than the headers of the answer (decision 0072). */
+/** Below this, the saving is a few hundred bytes at most, less than the headers of the answer (decision 0073). */
 export const COMPRESS_JSON_MIN_BYTES = 1024;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;

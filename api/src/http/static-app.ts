@@ -13,7 +13,7 @@ const REVALIDATE = 'no-cache';
 
 /**
  * Serves the built PWA from memory: each file in the smallest coding the browser accepts (its precompressed
- * br or gzip copy, decision 0070), hashed assets cached for a year, everything else revalidated by ETag, and any
+ * br or gzip copy; decisions 0070–0072), hashed assets cached for a year, everything else revalidated by ETag, and any
  * page path answered with its HTML file (pwa-pages.ts: the SPA shell unless a page has one of its own).
  */
 export function mountPwa(app: Hono<AppEnv>, distDir: string): void {
