@@ -54,7 +54,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           rollupFormat: 'iife',
           globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
           // The admin console is used online, on a desktop: a subscriber's phone never downloads it (0078).
-          globIgnores: [`${ADMIN_CHUNKS}/**`],
+          // The precompressed copies (scripts/precompress.mjs, run after this) are the server's business only.
+          globIgnores: ['**/node_modules/**/*', '**/*.br', '**/*.gz', `${ADMIN_CHUNKS}/**`],
         },
         devOptions: { enabled: false },
       }),

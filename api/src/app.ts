@@ -17,6 +17,7 @@ import { subscriberRoutes } from './features/subscribers/routes.ts';
 import { systemRoutes } from './features/system/routes.ts';
 import { ContractRouter } from './http/contract-router.ts';
 import type { AppEnv } from './http/env.ts';
+import { compressJson } from './http/compress-json.ts';
 import { AppError, errorResponse, handleError } from './http/errors.ts';
 import { corsPolicy, rejectUnusedMethods, requestLogging, securityHeaders } from './http/middleware.ts';
 import { mountPwa } from './http/static-app.ts';
@@ -41,6 +42,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
 
   const api = new Hono<AppEnv>();
   api.onError(handleError);
+  // Outermost, so it sees the final answer, errors included.
+  api.use(compressJson());
   api.use(corsPolicy(deps.config));
   api.use(
     bodyLimit({

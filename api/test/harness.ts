@@ -121,6 +121,8 @@ export async function createTestApp(
     dpo?: { notify?: boolean };
     /** A payment gateway of the test's own (e.g. one that fails); wins over `dpo`. */
     payments?: PaymentsRuntime;
+    /** A built PWA to serve at `/` (createApp's option). */
+    pwaDistDir?: string;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new TestClock();
@@ -144,7 +146,7 @@ export async function createTestApp(
     payments = notify ? runtime.current : { ...runtime.current, bindNotify: () => {} };
   }
   const deps = await createDeps(config, { database, logger, clock, payments });
-  const app = createApp(deps);
+  const app = createApp(deps, { pwaDistDir: options.pwaDistDir });
 
   const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...opts.headers };
