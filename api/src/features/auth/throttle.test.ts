@@ -28,7 +28,8 @@ function expectRetryAfter(res: TestResponse, message: RegExp) {
   return seconds;
 }
 
-const ACCOUNT_PAUSED = /^Sign-in to this account is paused after several wrong passwords\. Try again in \d+ seconds?\.$/;
+const ACCOUNT_PAUSED =
+  /^Sign-in to this account is paused after several wrong passwords\. Try again in \d+ seconds?\.$/;
 const NETWORK_CEILING = /^Too many failed sign-ins from your network\. Try again in \d+ (seconds|minutes)\.$/;
 
 function expectAccountPaused(res: TestResponse) {
