@@ -1,4 +1,4 @@
-import { lte, sql } from 'drizzle-orm';
+import { and, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { rateLimitCounters } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -24,34 +24,48 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 const nextSweep = new WeakMap<object, number>();
 
 /**
- * Counts one hit on every limit, in order, and refuses with 429 `rate_limited` and Retry-After at the first one
- * over its maximum (later ones are then not counted). Each counter is a window that opens at its first hit and
- * lapses `windowSeconds` later (ADR 0061); one atomic upsert per key, so concurrent hits are all counted and
- * every server process shares the counts.
+ * Counts one hit on every limit and refuses with 429 `rate_limited` and Retry-After when one is over its maximum
+ * (ADR 0061). Each counter is a window that opens at its first hit and lapses `windowSeconds` later. All counters
+ * are raised by one atomic multi-row upsert (one round trip; concurrent hits are all counted, on every replica).
+ * Limits are listed narrowest first: the hit is given back to the limits after the first one over, so a refused
+ * re-send of one payment does not use up the payer's or the address's allowance.
  */
 export async function hitLimits(exec: Executor, now: Date, hits: LimitHit[]): Promise<void> {
   await sweepNowAndThen(exec, now);
-  for (const { limit, subject } of hits) {
-    const expiresAt = new Date(now.getTime() + limit.windowSeconds * 1000);
-    const open = sql`${rateLimitCounters.expiresAt} > ${iso(now)}::timestamptz`;
-    const [counter] = await exec
-      .insert(rateLimitCounters)
-      .values({ key: `${limit.name}:${subject}`, hits: 1, expiresAt })
-      .onConflictDoUpdate({
-        target: rateLimitCounters.key,
-        set: {
-          hits: sql`case when ${open} then ${rateLimitCounters.hits} + 1 else 1 end`,
-          expiresAt: sql`case when ${open} then ${rateLimitCounters.expiresAt} else ${iso(expiresAt)}::timestamptz end`,
-        },
-      })
-      .returning({ hits: rateLimitCounters.hits, expiresAt: rateLimitCounters.expiresAt });
-    if (counter && counter.hits > limit.max) {
-      const retryAfterSeconds = secondsUntil(counter.expiresAt, now);
-      throw new AppError('rate_limited', `${limit.refusal}. Please try again ${waitPhrase(retryAfterSeconds)}.`, {
-        retryAfterSeconds,
-      });
-    }
+  const keyed = hits.map((hit) => ({ ...hit, key: `${hit.limit.name}:${hit.subject}` }));
+  const open = sql`${rateLimitCounters.expiresAt} > ${iso(now)}::timestamptz`;
+  const counters = await exec
+    .insert(rateLimitCounters)
+    .values(
+      // In key order, so two requests sharing counters always lock them in the same order (no deadlock).
+      [...keyed]
+        .sort((a, b) => (a.key < b.key ? -1 : 1))
+        .map(({ key, limit }) => ({ key, hits: 1, expiresAt: new Date(now.getTime() + limit.windowSeconds * 1000) })),
+    )
+    .onConflictDoUpdate({
+      target: rateLimitCounters.key,
+      set: {
+        hits: sql`case when ${open} then ${rateLimitCounters.hits} + 1 else 1 end`,
+        expiresAt: sql`case when ${open} then ${rateLimitCounters.expiresAt} else excluded.expires_at end`,
+      },
+    })
+    .returning({ key: rateLimitCounters.key, hits: rateLimitCounters.hits, expiresAt: rateLimitCounters.expiresAt });
+  const byKey = new Map(counters.map((c) => [c.key, c]));
+
+  const refusedAt = keyed.findIndex(({ key, limit }) => (byKey.get(key)?.hits ?? 0) > limit.max);
+  if (refusedAt < 0) return;
+  const givenBack = keyed.slice(refusedAt + 1).map(({ key }) => key);
+  if (givenBack.length > 0) {
+    await exec
+      .update(rateLimitCounters)
+      .set({ hits: sql`greatest(${rateLimitCounters.hits} - 1, 0)` })
+      .where(and(inArray(rateLimitCounters.key, givenBack), open));
   }
+  const refused = keyed[refusedAt]!;
+  const retryAfterSeconds = secondsUntil(byKey.get(refused.key)!.expiresAt, now);
+  throw new AppError('rate_limited', `${refused.limit.refusal}. Please try again ${waitPhrase(retryAfterSeconds)}.`, {
+    retryAfterSeconds,
+  });
 }
 
 /** Lapsed counters are deleted by the hits themselves, at most every ten minutes per process. */

@@ -127,6 +127,7 @@ describe.each(testDatabases)('rate limits on %s', (kind) => {
       const wait = expectRateLimited(burst[3]!, /^Too many payment prompts sent\. /, 60);
       expect(burst.slice(3).every((r) => r.status === 429)).toBe(true);
 
+      // The 27 refused ones did not spend the payer's allowance (10 an hour) nor the phone's: a minute later, 2 more.
       t.clock.advance(wait * 1000);
       expect((await charge(token, started.transaction_id, phone)).status).toBe(200);
       expect((await charge(token, started.transaction_id, phone)).status).toBe(200);
