@@ -18,7 +18,8 @@ export const registrationPerIp = (max: number): Limit => ({
 const PAYMENT_REFUSAL = 'Too many payments started';
 export const paymentInitiation = {
   perAccount: { name: 'pay:user', max: 10, windowSeconds: HOUR, refusal: PAYMENT_REFUSAL },
-  perIp: { name: 'pay:ip', max: 300, windowSeconds: HOUR, refusal: 'Too many payments started from your network' },
+  /** Every subscriber of a plan renews at its global expiry: a carrier address may carry hundreds in one hour. */
+  perIp: { name: 'pay:ip', max: 3000, windowSeconds: HOUR, refusal: 'Too many payments started from your network' },
 } satisfies Record<string, Limit>;
 
 /** Each charge pushes a prompt to a real phone: a payer re-sends one or two, nobody needs more. */
@@ -29,7 +30,7 @@ export const mobileCharge = {
   perAccount: { name: 'charge:user', max: 10, windowSeconds: HOUR, refusal: CHARGE_REFUSAL },
   /** Whoever asks: nobody's phone is bombed with prompts from many accounts. */
   perPhone: { name: 'charge:phone', max: 10, windowSeconds: HOUR, refusal: `${CHARGE_REFUSAL} to this phone` },
-  perIp: { name: 'charge:ip', max: 300, windowSeconds: HOUR, refusal: `${CHARGE_REFUSAL} from your network` },
+  perIp: { name: 'charge:ip', max: 3000, windowSeconds: HOUR, refusal: `${CHARGE_REFUSAL} from your network` },
 } satisfies Record<string, Limit>;
 
 /**
@@ -39,5 +40,6 @@ export const mobileCharge = {
 const LINK_REFUSAL = 'Too many download links requested';
 export const downloadLinks = {
   perAccount: { name: 'link:user', max: 300, windowSeconds: HOUR, refusal: LINK_REFUSAL },
-  perIp: { name: 'link:ip', max: 3000, windowSeconds: HOUR, refusal: `${LINK_REFUSAL} from your network` },
+  /** A flood guard only: hundreds of subscribers downloading behind one carrier address mint thousands an hour. */
+  perIp: { name: 'link:ip', max: 20_000, windowSeconds: HOUR, refusal: `${LINK_REFUSAL} from your network` },
 } satisfies Record<string, Limit>;
