@@ -99,6 +99,7 @@ export const EnvSchema = z
       .max(5 * 1024 ** 3)
       .default(16 * 1024 ** 2),
     STALE_DOWNLOAD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
+    REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(200),
   })
   .refine((env) => !env.DPO_COMPANY_TOKEN || env.DPO_SERVICE_TYPE, {
     message: 'DPO_SERVICE_TYPE is required when DPO_COMPANY_TOKEN is set',
@@ -145,6 +146,8 @@ export interface Config {
   storage: StorageConfig;
   /** How often downloads silent for an hour are marked paused; 0 disables the background sweep. */
   staleDownloadSweepIntervalMs: number;
+  /** New accounts per client address per hour (ADR 0061); the other rate limits are constants. */
+  registrationsPerIpPerHour: number;
 }
 
 export interface S3Config {
@@ -270,5 +273,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       multipartPartSizeBytes: e.UPLOAD_PART_SIZE_BYTES,
     },
     staleDownloadSweepIntervalMs: e.STALE_DOWNLOAD_SWEEP_INTERVAL_MS,
+    registrationsPerIpPerHour: e.REGISTRATIONS_PER_IP_PER_HOUR,
   };
 }

@@ -18,6 +18,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   throttled: 429,
+  /** A rate limit on a costly flow (registration, payments, download links); Retry-After says when. */
+  rate_limited: 429,
   internal: 500,
   unavailable: 503,
 } as const;

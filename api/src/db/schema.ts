@@ -115,13 +115,41 @@ export const sessions = pgTable(
   ],
 );
 
-/** Failed sign-in counters per account and per client IP (shared by every server process). */
+/**
+ * Per-account sign-in counters (shared by every server process): confirmed failures, the backoff they earned,
+ * and the password checks in flight (`pending`, trusted until `pending_until` so a crashed process cannot wedge it).
+ */
 export const authThrottle = pgTable('auth_throttle', {
   key: text('key').primaryKey(),
   failures: integer('failures').notNull().default(0),
-  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }),
   blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+  pending: integer('pending').notNull().default(0),
+  pendingUntil: timestamp('pending_until', { withTimezone: true }),
 });
+
+/** Failed sign-ins per client IP and account tried: the per-IP ceiling against bulk guessing (ADR 0060). */
+export const loginIpFailures = pgTable(
+  'login_ip_failures',
+  {
+    ip: text('ip').notNull(),
+    accountKey: text('account_key').notNull(),
+    failures: integer('failures').notNull(),
+    lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ip, t.accountKey] }), index('login_ip_failures_last').on(t.lastFailureAt)],
+);
+
+/** Fixed-window request counters for the rate limits on costly flows (ADR 0061); a row lapses at `expires_at`. */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_counters_expiry').on(t.expiresAt)],
+);
 
 /** Every mail the product sends goes through here first; a sender marks it sent. */
 export const mailOutbox = pgTable(

@@ -20,7 +20,7 @@ import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.
 import type { Principal } from './principal.ts';
 import { agentProfile, userProfile } from './profile.ts';
 import { revokeSessions, startSession, type Subject } from './sessions.ts';
-import { ACCOUNT_POLICY, IP_POLICY, type ThrottleKey, claimAttempt, clearFailures } from './throttle.ts';
+import { guardedPasswordCheck } from './sign-in-guard.ts';
 
 type AuthDeps = Pick<Deps, 'database' | 'clock' | 'tokens' | 'config'>;
 export interface RequestContext {
@@ -112,19 +112,15 @@ export async function login(
   const [user] = lookup ? await db.select().from(users).where(lookup.where) : [];
   // An existing account is counted once whichever identifier (email or phone) names it.
   const accountKey = user ? `id:${user.id}` : (lookup?.key ?? input.identifier.toLowerCase());
-  const keys: ThrottleKey[] = [
-    { key: `login:ip:${ctx.ip}`, policy: IP_POLICY },
-    { key: `login:user:${accountKey}`, policy: ACCOUNT_POLICY },
-  ];
-  await claimAttempt(db, keys, deps.clock.now());
-
-  const valid = user
-    ? await verifyPassword(user.passwordHash, input.password)
-    : await verifyAgainstNothing(input.password);
+  const valid = await guardedPasswordCheck(
+    db,
+    () => deps.clock.now(),
+    { accountKey: `login:user:${accountKey}`, ip: ctx.ip },
+    () => (user ? verifyPassword(user.passwordHash, input.password) : verifyAgainstNothing(input.password)),
+  );
   if (!user || !valid) {
     throw new AppError('unauthenticated', INVALID_CREDENTIALS);
   }
-  await clearFailures(db, keys);
   const now = deps.clock.now();
   return db.transaction(async (tx) => {
     const { token, sessionId } = await openSession(
@@ -146,21 +142,20 @@ export async function agentLogin(
 ): Promise<AgentAuthResponse> {
   const { db } = deps.database;
   const email = input.email.trim().toLowerCase();
-  const keys: ThrottleKey[] = [
-    { key: `login:ip:${ctx.ip}`, policy: IP_POLICY },
-    { key: `login:agent:${email}`, policy: ACCOUNT_POLICY },
-  ];
-  await claimAttempt(db, keys, deps.clock.now());
-
   const [agent] = await db.select().from(agents).where(eq(agents.email, email));
-  const valid = agent
-    ? await verifyPassword(agent.passwordHash, input.password)
-    : await verifyAgainstNothing(input.password);
-  // An inactive agent gets exactly the answer a wrong password gets.
-  if (!agent || !valid || !agent.isActive) {
+  // An inactive agent gets exactly the answer (and the count) a wrong password gets.
+  const valid = await guardedPasswordCheck(
+    db,
+    () => deps.clock.now(),
+    { accountKey: `login:agent:${email}`, ip: ctx.ip },
+    async () =>
+      agent
+        ? (await verifyPassword(agent.passwordHash, input.password)) && agent.isActive
+        : verifyAgainstNothing(input.password),
+  );
+  if (!agent || !valid) {
     throw new AppError('unauthenticated', INVALID_AGENT_CREDENTIALS);
   }
-  await clearFailures(db, keys);
   return db.transaction(async (tx) => {
     const { token } = await openSession(deps, tx, { kind: 'agent', id: agent.id }, false, input.currentDeviceId, ctx);
     return { token, agent: agentProfile(agent) };
@@ -204,15 +199,18 @@ export async function changePassword(
   input: z.output<typeof ChangePasswordRequest>,
 ): Promise<{ message: string }> {
   const { db } = deps.database;
-  const keys: ThrottleKey[] = [{ key: `password:user:${principal.user.id}`, policy: ACCOUNT_POLICY }];
-  await claimAttempt(db, keys, deps.clock.now());
-  if (!(await verifyPassword(principal.user.passwordHash, input.currentPassword))) {
+  const valid = await guardedPasswordCheck(
+    db,
+    () => deps.clock.now(),
+    { accountKey: `password:user:${principal.user.id}` },
+    () => verifyPassword(principal.user.passwordHash, input.currentPassword),
+  );
+  if (!valid) {
     // Not 401: the session is fine, only the typed password is wrong.
     throw new AppError('bad_request', 'Current password is incorrect.', {
       issues: [{ path: 'currentPassword', message: 'Current password is incorrect.' }],
     });
   }
-  await clearFailures(db, keys);
   const passwordHash = await hashPassword(input.newPassword);
   const now = deps.clock.now();
   await db.transaction(async (tx) => {

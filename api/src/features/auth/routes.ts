@@ -5,6 +5,8 @@ import type { ContractRouter } from '../../http/contract-router.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { forbidden } from '../../http/errors.ts';
 import { agentLogin, changePassword, login, logout, register, type RequestContext, updateProfile } from './accounts.ts';
+import { hitLimits } from '../rate-limit/limiter.ts';
+import { registrationPerIp } from '../rate-limit/limits.ts';
 import { clientIp } from './client-ip.ts';
 import type { Principal } from './principal.ts';
 import { agentProfile, userProfile } from './profile.ts';
@@ -26,7 +28,12 @@ export function authRoutes(router: ContractRouter, deps: Deps): void {
   });
 
   router
-    .on(auth.register, ({ body }, c) => register(deps, body, requestContext(c)))
+    .on(auth.register, async ({ body }, c) => {
+      const ctx = requestContext(c);
+      const limit = registrationPerIp(deps.config.registrationsPerIpPerHour);
+      await hitLimits(deps.database.db, deps.clock.now(), [{ limit, subject: ctx.ip }]);
+      return register(deps, body, ctx);
+    })
     .on(auth.login, ({ body }, c) => login(deps, body, requestContext(c)))
     .on(auth.agentLogin, ({ body }, c) => agentLogin(deps, body, requestContext(c)))
     .on(auth.logout, (_input, c) => logout(deps, c.get('principal')))

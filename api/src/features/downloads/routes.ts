@@ -14,6 +14,9 @@ import {
   kinayugandaStatus,
   reportProgress,
 } from './bookkeeping.ts';
+import { clientIp } from '../auth/client-ip.ts';
+import { hitLimits } from '../rate-limit/limiter.ts';
+import { downloadLinks } from '../rate-limit/limits.ts';
 import { downloaderOf } from './entitlement.ts';
 import { grantDownload } from './grants.ts';
 import { downloadFileName } from './records.ts';
@@ -24,7 +27,12 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
   const caller = (c: Context<AppEnv>) => downloaderOf(c.get('principal'), deps.clock.now());
   router
     .on(downloads.downloadUrl, async ({ body }, c): Promise<DownloadUrlResponse> => {
-      const { download, movie, file } = await grantDownload(deps, caller(c), body);
+      const downloader = caller(c);
+      await hitLimits(deps.database.db, deps.clock.now(), [
+        { limit: downloadLinks.perAccount, subject: `${downloader.kind}:${downloader.id}` },
+        { limit: downloadLinks.perIp, subject: clientIp(c, deps.config.trustProxy) },
+      ]);
+      const { download, movie, file } = await grantDownload(deps, downloader, body);
       const { storage: config } = deps.config;
       const ttl = body.purpose === 'background' ? config.backgroundDownloadUrlTtlSeconds : config.downloadUrlTtlSeconds;
       const fileName = downloadFileName(movie);

@@ -5,6 +5,10 @@ import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { AppError } from '../../http/errors.ts';
+import { clientIp } from '../auth/client-ip.ts';
+import { hitLimits } from '../rate-limit/limiter.ts';
+import { mobileCharge, paymentInitiation } from '../rate-limit/limits.ts';
+import { normaliseUgandaPhone } from './dpo/adapter.ts';
 import { parseApi3g, text } from './dpo/xml.ts';
 import {
   chargeMobile,
@@ -23,10 +27,30 @@ export const NOTIFY_PATH = '/payments/dpo/notify';
 
 export function paymentRoutes(router: ContractRouter, deps: Deps): void {
   const user = (c: Context<AppEnv>) => payingUser(c.get('principal'));
+  const ip = (c: Context<AppEnv>) => clientIp(c, deps.config.trustProxy);
   router
-    .on(payments.initiate, ({ body }, c) => initiatePayment(deps, user(c), body))
+    .on(payments.initiate, async ({ body }, c) => {
+      const payer = user(c);
+      await hitLimits(deps.database.db, deps.clock.now(), [
+        { limit: paymentInitiation.perAccount, subject: payer.id },
+        { limit: paymentInitiation.perIp, subject: ip(c) },
+      ]);
+      return initiatePayment(deps, payer, body);
+    })
     .on(payments.paymentOptions, ({ params }, c) => paymentOptions(deps, user(c), params.token))
-    .on(payments.chargeMobile, ({ body }, c) => chargeMobile(deps, user(c), body))
+    .on(payments.chargeMobile, async ({ body }, c) => {
+      const payer = user(c);
+      // Before the gateway is asked: every charge that reaches it pushes a prompt to a phone.
+      // Narrowest first: a refused re-send of one payment does not use up the payer's or the address's allowance.
+      await hitLimits(deps.database.db, deps.clock.now(), [
+        { limit: mobileCharge.perPaymentMinute, subject: `${payer.id}:${body.transaction_id}` },
+        { limit: mobileCharge.perPayment, subject: `${payer.id}:${body.transaction_id}` },
+        { limit: mobileCharge.perPhone, subject: normaliseUgandaPhone(body.phoneNumber) },
+        { limit: mobileCharge.perAccount, subject: payer.id },
+        { limit: mobileCharge.perIp, subject: ip(c) },
+      ]);
+      return chargeMobile(deps, payer, body);
+    })
     .on(payments.verify, ({ params }, c) => verifyPayment(deps, user(c), params.token))
     .on(payments.transaction, ({ params }, c) => paymentByTransaction(deps, user(c), params.transaction_id))
     .on(payments.history, (_input, c) => paymentHistory(deps, user(c)));

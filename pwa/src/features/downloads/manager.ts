@@ -13,6 +13,7 @@ import {
   type LocalDownload,
   type NewDownloadInput,
 } from './engine/record.ts';
+import { rateLimitedMessage } from './engine/retry-after.ts';
 import {
   announce,
   createDownload,
@@ -266,6 +267,12 @@ export async function startDownload(movie: DownloadableMovie): Promise<void> {
       const record = newDownload(recordInput(ownerId, movie), Date.now());
       await createDownload({ ...record, state: 'waiting-network', message: 'Waiting for network' });
       toast.info('Waiting for network', `${movie.title} will download when you are back online.`);
+    } else if (isApiError(error) && error.status === 429) {
+      // Too many links asked for (ADR 0061): keep the intent too; the engine waits out Retry-After, then asks.
+      const message = rateLimitedMessage((error.retryAfter ?? 0) * 1000);
+      const record = newDownload(recordInput(ownerId, movie), Date.now());
+      await createDownload({ ...record, state: 'waiting-network', message });
+      toast.info('Download queued', `${movie.title}: ${message}.`);
     } else {
       const refusal = grantRefusal(error);
       toast.error(refusal.title, refusal.description);

@@ -4,6 +4,7 @@ import { backoffMs } from './http-range.ts';
 import { RUNNABLE_STATES, type LocalDownload } from './record.ts';
 import { mintLink, reportComplete, reportFailure, reportProgress, type Session } from './server.ts';
 import { announce, dispatch, getDownload, listDownloads } from './store.ts';
+import { rateLimitedMessage, waitAfterRateLimit } from './retry-after.ts';
 import { runTransfer, type TransferOutcome, type TransferResult } from './transfer.ts';
 
 /**
@@ -33,8 +34,11 @@ export class Engine {
   private auth: Auth | null = null;
   private wake: (() => void) | null = null;
   private active: { key: string; controller: AbortController } | null = null;
-  /** Network failures in a row and when to try again, per record (memory only: a restart retries at once). */
-  private retry = new Map<string, { failures: number; at: number }>();
+  /**
+   * Network failures in a row and when to try again, per record (memory only: a restart retries at once).
+   * `notBefore`: the server's Retry-After, which a kick does not cut short.
+   */
+  private retry = new Map<string, { failures: number; at: number; notBefore?: number }>();
   private lapses = new Map<string, number>();
   private wifiOnly = false;
 
@@ -53,7 +57,7 @@ export class Engine {
 
   /** Something changed: retry waiting downloads now and look at the records again. */
   kick(): void {
-    this.retry.forEach((entry) => (entry.at = 0));
+    this.retry.forEach((entry) => (entry.at = entry.notBefore ?? 0));
     this.wake?.();
   }
 
@@ -154,7 +158,14 @@ export class Engine {
         etag: link.etag,
       });
     }
-    if (answer.status === 0 || answer.status >= 500 || answer.status === 429) {
+    if (answer.status === 429) {
+      // Too many links asked for (ADR 0061): not a failure of the download; wait as long as the server says.
+      const failures = (this.retry.get(record.key)?.failures ?? 0) + 1;
+      const waitMs = waitAfterRateLimit(failures, answer.retryAfterMs);
+      const at = Date.now() + waitMs;
+      this.retry.set(record.key, { failures, at, notBefore: at });
+      await dispatch(record.key, { type: 'offline', message: rateLimitedMessage(waitMs) });
+    } else if (answer.status === 0 || answer.status >= 500) {
       this.networkTrouble(record.key);
       await dispatch(record.key, { type: 'offline' });
     } else if (answer.status === 401) {

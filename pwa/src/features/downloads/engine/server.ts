@@ -1,4 +1,5 @@
 import { contracts, DEVICE_ID_HEADER, fillPath, type Contract, type RequestOf, type ResponseOf } from '@filamu/shared';
+import { parseRetryAfter } from './retry-after.ts';
 
 /**
  * The engine's calls to the API from the worker (no localStorage, no router there): the page hands over the
@@ -9,7 +10,10 @@ export interface Session {
   deviceId: string;
 }
 
-export type ServerAnswer<T> = { ok: true; value: T } | { ok: false; status: number; code: string; message: string };
+export type ServerAnswer<T> =
+  | { ok: true; value: T }
+  /** `retryAfterMs`: the server's Retry-After (on 429 and 503), null when it gave none. */
+  | { ok: false; status: number; code: string; message: string; retryAfterMs: number | null };
 
 const TIMEOUT_MS = 30_000;
 
@@ -33,7 +37,7 @@ export async function callApi<C extends Contract>(
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch {
-    return { ok: false, status: 0, code: 'network', message: 'Network error' };
+    return { ok: false, status: 0, code: 'network', message: 'Network error', retryAfterMs: null };
   }
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
@@ -43,10 +47,13 @@ export async function callApi<C extends Contract>(
       status: response.status,
       code: typeof error?.code === 'string' ? error.code : 'unknown',
       message: typeof error?.message === 'string' ? error.message : `HTTP status: ${response.status}`,
+      retryAfterMs: parseRetryAfter(response.headers.get('Retry-After'), Date.now()),
     };
   }
   const parsed = contract.response.safeParse(json);
-  if (!parsed.success) return { ok: false, status: response.status, code: 'bad_response', message: 'Bad response' };
+  if (!parsed.success) {
+    return { ok: false, status: response.status, code: 'bad_response', message: 'Bad response', retryAfterMs: null };
+  }
   return { ok: true, value: parsed.data as ResponseOf<C> };
 }
 

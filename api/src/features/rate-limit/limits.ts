@@ -1,0 +1,45 @@
+import type { Limit } from './limiter.ts';
+
+/**
+ * Every rate limit on a costly flow, in one place (security bar R19, ADR 0061). Chosen so a real person never meets
+ * them: per account they sit far above a normal session's use; per address they are generous because most
+ * Ugandan subscribers share a few carrier NAT addresses.
+ */
+const HOUR = 3600;
+
+/** New accounts per client address; REGISTRATIONS_PER_IP_PER_HOUR (default 200) since campaigns vary. */
+export const registrationPerIp = (max: number): Limit => ({
+  name: 'register:ip',
+  max,
+  windowSeconds: HOUR,
+  refusal: 'Too many new accounts have been created from your network',
+});
+
+const PAYMENT_REFUSAL = 'Too many payments started';
+export const paymentInitiation = {
+  perAccount: { name: 'pay:user', max: 10, windowSeconds: HOUR, refusal: PAYMENT_REFUSAL },
+  /** Every subscriber of a plan renews at its global expiry: a carrier address may carry hundreds in one hour. */
+  perIp: { name: 'pay:ip', max: 3000, windowSeconds: HOUR, refusal: 'Too many payments started from your network' },
+} satisfies Record<string, Limit>;
+
+/** Each charge pushes a prompt to a real phone: a payer re-sends one or two, nobody needs more. */
+const CHARGE_REFUSAL = 'Too many payment prompts sent';
+export const mobileCharge = {
+  perPaymentMinute: { name: 'charge:pay-min', max: 3, windowSeconds: 60, refusal: CHARGE_REFUSAL },
+  perPayment: { name: 'charge:pay', max: 5, windowSeconds: 24 * HOUR, refusal: `${CHARGE_REFUSAL} for this payment` },
+  perAccount: { name: 'charge:user', max: 10, windowSeconds: HOUR, refusal: CHARGE_REFUSAL },
+  /** Whoever asks: nobody's phone is bombed with prompts from many accounts. */
+  perPhone: { name: 'charge:phone', max: 10, windowSeconds: HOUR, refusal: `${CHARGE_REFUSAL} to this phone` },
+  perIp: { name: 'charge:ip', max: 3000, windowSeconds: HOUR, refusal: `${CHARGE_REFUSAL} from your network` },
+} satisfies Record<string, Limit>;
+
+/**
+ * Download links last an hour and the app re-mints one only when it has lapsed (or was refused by storage), so a
+ * flaky connection costs a few a day; the app waits out Retry-After rather than failing the download.
+ */
+const LINK_REFUSAL = 'Too many download links requested';
+export const downloadLinks = {
+  perAccount: { name: 'link:user', max: 300, windowSeconds: HOUR, refusal: LINK_REFUSAL },
+  /** A flood guard only: hundreds of subscribers downloading behind one carrier address mint thousands an hour. */
+  perIp: { name: 'link:ip', max: 20_000, windowSeconds: HOUR, refusal: `${LINK_REFUSAL} from your network` },
+} satisfies Record<string, Limit>;
