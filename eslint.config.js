@@ -4,7 +4,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'drizzle/**', 'pwa/dev-dist/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      'drizzle/**',
+      'pwa/dev-dist/**',
+      'pwa/dist-ssr/**',
+      'lighthouse-reports/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
