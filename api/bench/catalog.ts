@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { moviePlans, movies } from '../src/db/schema.ts';
 import { type DatabaseKind, createTestApp, loginAdmin, registerUser } from '../test/harness.ts';
 import { createPlan, fakeMp4, subscribe } from '../test/library.ts';
-import { describeLoad, load } from './measure.ts';
+import { describeLoad, load, type LoadFigures } from './measure.ts';
 
 const MOVIES = 5000;
 const SUBSCRIBERS = 50;
@@ -54,28 +54,64 @@ export async function benchCatalog(kind: DatabaseKind): Promise<void> {
     tokens.push(token);
   }
 
-  const expectOk = (status: number, what: string) => {
-    if (status !== 200) throw new Error(`${what} answered ${status}`);
+  const expectStatus = (status: number, expected: number, what: string) => {
+    if (status !== expected) throw new Error(`${what} answered ${status}`);
   };
+  // The yardstick, measured right before each endpoint in the same app, database and conditions: the
+  // authenticated profile request of the same subscribers (issue 11: library and grant ≥ 50 % of it).
+  const profile = () =>
+    load(1000, CONCURRENCY, async (i) => {
+      const res = await t.request('GET', '/api/auth/profile', { token: tokens[i % SUBSCRIBERS] });
+      expectStatus(res.status, 200, 'GET /api/auth/profile');
+    });
+  const report = (what: string, figures: LoadFigures, yardstick: LoadFigures) =>
+    console.log(
+      `${what} on ${kind}: ${describeLoad(figures)}; ` +
+        `${(figures.requestsPerSecond / yardstick.requestsPerSecond).toFixed(2)} × the profile request ` +
+        `(${describeLoad(yardstick)})`,
+    );
+
+  let yardstick = await profile();
+  const etags: string[] = [];
   const list = await load(1000, CONCURRENCY, async (i) => {
     const res = await t.request('GET', '/api/users/movies', { token: tokens[i % SUBSCRIBERS] });
-    expectOk(res.status, 'GET /api/users/movies');
+    expectStatus(res.status, 200, 'GET /api/users/movies');
+    etags[i % SUBSCRIBERS] = res.headers.get('etag')!;
   });
-  console.log(`GET /api/users/movies (${MOVIES} movies, page of 24 per category) on ${kind}: ${describeLoad(list)}`);
+  report(`GET /api/users/movies (${MOVIES} movies, page of 24 per category)`, list, yardstick);
+  // What a returning browser sends: its ETag back, answered 304 without a body.
+  const revalidated = await load(1000, CONCURRENCY, async (i) => {
+    const res = await t.request('GET', '/api/users/movies', {
+      token: tokens[i % SUBSCRIBERS],
+      headers: { 'if-none-match': etags[i % SUBSCRIBERS]! },
+    });
+    expectStatus(res.status, 304, 'GET /api/users/movies with If-None-Match');
+  });
+  report('GET /api/users/movies revalidated (304)', revalidated, yardstick);
   const search = await load(1000, CONCURRENCY, async (i) => {
     const res = await t.request('GET', '/api/users/movies?search=lake', { token: tokens[i % SUBSCRIBERS] });
-    expectOk(res.status, 'GET /api/users/movies?search=lake');
+    expectStatus(res.status, 200, 'GET /api/users/movies?search=lake');
   });
-  console.log(`GET /api/users/movies?search=lake on ${kind}: ${describeLoad(search)}`);
+  report('GET /api/users/movies?search=lake', search, yardstick);
+
+  const grant = (subscriber: number, movie: number) =>
+    t.request('POST', '/api/users/movies/generate-download-url', {
+      token: tokens[subscriber],
+      body: { movieId: grantable[movie]!.id },
+    });
+  yardstick = await profile();
   // Every request is a first grant: 50 subscribers × 40 Kinayuganda movies, each pair once.
   const grants = await load(SUBSCRIBERS * 40, CONCURRENCY, async (i) => {
-    const movie = grantable[Math.floor(i / SUBSCRIBERS) % 200]!;
-    const res = await t.request('POST', '/api/users/movies/generate-download-url', {
-      token: tokens[i % SUBSCRIBERS],
-      body: { movieId: movie.id },
-    });
-    expectOk(res.status, 'generate-download-url');
+    const res = await grant(i % SUBSCRIBERS, Math.floor(i / SUBSCRIBERS) % 200);
+    expectStatus(res.status, 200, 'generate-download-url');
   });
-  console.log(`POST /api/users/movies/generate-download-url (new grants) on ${kind}: ${describeLoad(grants)}`);
+  report('POST /api/users/movies/generate-download-url (new grants)', grants, yardstick);
+  yardstick = await profile();
+  // The same pairs again: the link a client asks for to resume an unfinished download (same row, resumedCount + 1).
+  const resumes = await load(SUBSCRIBERS * 40, CONCURRENCY, async (i) => {
+    const res = await grant(i % SUBSCRIBERS, Math.floor(i / SUBSCRIBERS) % 200);
+    expectStatus(res.status, 200, 'generate-download-url (resume)');
+  });
+  report('POST /api/users/movies/generate-download-url (resumes)', resumes, yardstick);
   await t.close();
 }
