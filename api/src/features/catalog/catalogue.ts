@@ -8,6 +8,8 @@ import type { MovieRow } from '../downloads/records.ts';
 /** A live movie as the cache holds it. */
 export interface CachedMovie {
   row: MovieRow;
+  /** `created_at` as answers carry it, formatted once. */
+  createdAt: string;
   /** The plans whose subscribers may download it. */
   planIds: ReadonlySet<string>;
   /** Title and description lower-cased once, for the library search. */
@@ -126,6 +128,7 @@ async function loadSnapshot(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
     const planIds = plansOf.get(row.id) ?? new Set<string>();
     const movie: CachedMovie = {
       row,
+      createdAt: row.createdAt.toISOString(),
       planIds,
       searchable: { title: row.title.toLowerCase(), description: (row.description ?? '').toLowerCase() },
     };

@@ -100,44 +100,51 @@ async function withFacts<P extends { movies: CachedMovie[] }, T>(
   return answer(snapshot, facts, part);
 }
 
-/** The fields every reader of a movie sees, from the cache. */
-async function toPublicMovie(catalogue: Catalogue, movie: CachedMovie, origin: string): Promise<PublicMovie> {
-  const { row } = movie;
-  const thumbnail = await catalogue.thumbnailLink(row.thumbnailKey);
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    category: row.category,
-    vj: row.vj,
-    thumbnail_url: thumbnail && absoluteUrl(thumbnail, origin),
-    size: row.sizeBytes,
-    created_at: row.createdAt.toISOString(),
-  };
+/** The fields every reader of these movies sees, from the cache (thumbnail links resolved together). */
+async function toPublicMovies(catalogue: Catalogue, movies: CachedMovie[], origin: string): Promise<PublicMovie[]> {
+  const thumbnails = await Promise.all(movies.map((m) => catalogue.thumbnailLink(m.row.thumbnailKey)));
+  return movies.map(({ row, createdAt }, i) => {
+    const thumbnail = thumbnails[i];
+    return {
+      id: row.id,
+      title: row.title,
+      description: row.description,
+      category: row.category,
+      vj: row.vj,
+      thumbnail_url: thumbnail ? absoluteUrl(thumbnail, origin) : null,
+      size: row.sizeBytes,
+      created_at: createdAt,
+    };
+  });
 }
 
-async function toUserMovie(
-  catalogue: Catalogue,
+/** These movies as the caller sees them: the public fields plus what they may do with each. */
+async function toUserMovies(
+  deps: LibraryDeps,
   caller: Downloader,
   snapshot: CatalogueSnapshot,
   facts: CallerFacts,
-  movie: CachedMovie,
+  movies: CachedMovie[],
   origin: string,
-): Promise<UserMovie> {
-  const download = facts.downloads.get(movie.row.id) ?? null;
-  return {
-    ...(await toPublicMovie(catalogue, movie, origin)),
-    s3_key: movie.row.s3Key,
-    is_active: movie.row.isActive,
-    access: decideAccess({
-      downloader: caller,
-      entitled: entitledTo(movie, caller),
-      completed: download?.status === 'completed',
-      category: movie.row.category,
-      kinayugandaOutstanding: kinayugandaOutstanding(snapshot, caller, facts),
-    }),
-    download,
-  };
+): Promise<UserMovie[]> {
+  const outstanding = kinayugandaOutstanding(snapshot, caller, facts);
+  const views = await toPublicMovies(deps.catalogue, movies, origin);
+  return movies.map((movie, i) => {
+    const download = facts.downloads.get(movie.row.id) ?? null;
+    return {
+      ...views[i]!,
+      s3_key: movie.row.s3Key,
+      is_active: movie.row.isActive,
+      access: decideAccess({
+        downloader: caller,
+        entitled: entitledTo(movie, caller),
+        completed: download?.status === 'completed',
+        category: movie.row.category,
+        kinayugandaOutstanding: outstanding,
+      }),
+      download,
+    };
+  });
 }
 
 /** Whether an entitled live Kinayuganda movie is still not completed: what locks English. */
@@ -155,16 +162,12 @@ export function listUserMovies(
     deps,
     caller,
     (snapshot) => pageOf(snapshot, query),
-    async (snapshot, facts, page) => {
-      return {
-        ...page,
-        movies: await Promise.all(
-          page.movies.map((m) => toUserMovie(deps.catalogue, caller, snapshot, facts, m, origin)),
-        ),
-        subscribed: caller.subscribed,
-        hasDownloadedAllKinayuganda: !kinayugandaOutstanding(snapshot, caller, facts),
-      };
-    },
+    async (snapshot, facts, page) => ({
+      ...page,
+      movies: await toUserMovies(deps, caller, snapshot, facts, page.movies, origin),
+      subscribed: caller.subscribed,
+      hasDownloadedAllKinayuganda: !kinayugandaOutstanding(snapshot, caller, facts),
+    }),
   );
 }
 
@@ -180,7 +183,8 @@ export function getUserMovie(
     (snapshot) => ({ movies: [snapshot.byId.get(id)].filter((m) => m !== undefined) }),
     async (snapshot, facts, { movies: [movie] }) => {
       if (!movie) throw notFound('Movie');
-      return { movie: await toUserMovie(deps.catalogue, caller, snapshot, facts, movie, origin) };
+      const [view] = await toUserMovies(deps, caller, snapshot, facts, [movie], origin);
+      return { movie: view! };
     },
   );
 }
@@ -189,5 +193,5 @@ export function getUserMovie(
 export async function listPublicMovies(deps: LibraryDeps, query: ListingQuery, origin: string) {
   const snapshot = await deps.catalogue.current();
   const page = pageOf(snapshot, query);
-  return { ...page, movies: await Promise.all(page.movies.map((m) => toPublicMovie(deps.catalogue, m, origin))) };
+  return { ...page, movies: await toPublicMovies(deps.catalogue, page.movies, origin) };
 }
