@@ -180,6 +180,31 @@ describe('Movie library', () => {
     }
   });
 
+  it('revalidates on the next visit: the browser sends the ETag, the 304 carries no body, the same cards show', async () => {
+    const { context, page } = await open(reader);
+    try {
+      const url = `/movies?search=${stamp}`;
+      const first = page.waitForResponse((response) => isLibraryRequest(new URL(response.url())));
+      await page.goto(url);
+      expect((await (await first).request().sizes()).responseBodySize).toBeGreaterThan(0);
+      await libraryLoaded(page);
+      await card(page, english.title).waitFor();
+      // A new visit: the page asks again; the browser adds If-None-Match itself (docs/decisions/0066).
+      const answered = page.waitForResponse((response) => isLibraryRequest(new URL(response.url())));
+      await page.goto(url);
+      const response = await answered;
+      expect((await response.request().allHeaders())['if-none-match']).toMatch(/^W\/"/);
+      // The server answered 304: the page sees the stored 200, and no body crossed the network.
+      expect(response.status()).toBe(200);
+      expect((await response.request().sizes()).responseBodySize).toBe(0);
+      await libraryLoaded(page);
+      await card(page, english.title).waitFor();
+      await card(page, kinayuganda.title).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows one section for ?category=english', async () => {
     const { context, page } = await open(reader);
     try {

@@ -1,6 +1,7 @@
 /**
  * `pnpm bench`: figures, not pass/fail. The password hash on this machine, authenticated request
- * throughput, the library and grant endpoints with 5,000 movies, and range serving through /files.
+ * throughput, the library and grant endpoints with 5,000 movies (each also as a ratio of the profile request
+ * measured beside it, docs/decisions/0069), and range serving through /files.
  */
 import { performance } from 'node:perf_hooks';
 import { hashPassword, verifyPassword } from '../src/features/auth/passwords.ts';

@@ -53,9 +53,10 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
       },
     }),
   );
+  // API answers are not stored, unless a route chose revalidation itself (the library: src/http/revalidate.ts).
   api.use(async (c, next) => {
     await next();
-    c.header('Cache-Control', 'no-store');
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
   });
   const router = new ContractRouter(api, createAuthorize(deps));
   systemRoutes(router, deps);

@@ -6,6 +6,7 @@ import { type Database, openDatabase } from './db/client.ts';
 import type { Deps } from './deps.ts';
 import { ensureProtectedAdmin } from './features/auth/protected-admin.ts';
 import { TokenService } from './features/auth/tokens.ts';
+import { Catalogue } from './features/catalog/catalogue.ts';
 import { outboxMailer } from './features/mail/mailer.ts';
 import { configuredPaymentsRuntime, type PaymentsRuntime } from './features/payments/gateway.ts';
 import { handlePush } from './features/payments/payments.ts';
@@ -75,6 +76,7 @@ export async function createDeps(
     dpoSandbox: payments.sandbox,
     storage: storage.storage,
     fileServer: storage.fileServer,
+    catalogue: new Catalogue({ database, storage: storage.storage, config, clock }),
   };
   // The sandbox's push runs the notify route's function directly: verifyToken + settle, never trusting the push.
   payments.bindNotify(async (transToken) => void (await handlePush(deps, transToken)));

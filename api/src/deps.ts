@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { TokenService } from './features/auth/tokens.ts';
+import type { Catalogue } from './features/catalog/catalogue.ts';
 import type { Mailer } from './features/mail/mailer.ts';
 import type { PaymentGateway } from './features/payments/dpo/adapter.ts';
 import type { DpoSandbox } from './features/payments/dpo/sandbox.ts';
@@ -26,4 +27,6 @@ export interface Deps {
   storage: ObjectStorage;
   /** Local storage only: the `/files` server for signed links and public thumbnails; null with S3. */
   fileServer: Hono<AppEnv> | null;
+  /** The live catalogue cached in this process, checked against the database's catalogue version. */
+  catalogue: Catalogue;
 }

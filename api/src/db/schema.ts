@@ -287,6 +287,21 @@ export const moviePlans = pgTable(
   (t) => [primaryKey({ columns: [t.movieId, t.planId] }), index('movie_plans_plan').on(t.planId)],
 );
 
+/**
+ * The catalogue's version: one row, bumped by statement triggers (migration 0005_catalog_version) in the same
+ * transaction as every change to `movies` or `movie_plans`, whoever makes it. Each server replica keeps the
+ * live catalogue in memory and compares its version with this one on every library request
+ * (docs/decisions/0065-cached-catalogue.md).
+ */
+export const catalogVersion = pgTable(
+  'catalog_version',
+  {
+    id: integer('id').primaryKey(),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('catalog_version_one_row', sql`${t.id} = 1`)],
+);
+
 export const DOWNLOAD_STATUSES = ['starting', 'downloading', 'paused', 'completed', 'failed'] as const;
 
 /**

@@ -1,115 +1,197 @@
-import type { UserMovie, UserMovieList } from '@filamu/shared';
-import { and, eq, inArray } from 'drizzle-orm';
-import { downloads, moviePlans, movies } from '../../db/schema.ts';
+import type { PublicMovie, UserMovie, UserMovieList } from '@filamu/shared';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { catalogVersion, downloads, movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
+import { absoluteUrl } from '../../http/origin.ts';
+import { decideAccess, type Downloader, entitledMovie, liveMovie, ownDownloads } from '../downloads/entitlement.ts';
 import {
-  decideAccess,
-  type Downloader,
-  kinayugandaOutstanding,
-  liveMovie,
-  ownDownloads,
-} from '../downloads/entitlement.ts';
-import type { DownloadRow, MovieRow } from '../downloads/records.ts';
-import { type ListingQuery, listLiveMovies } from './listing.ts';
-import { toPublicMovie } from './movie-view.ts';
+  type CachedMovie,
+  type Catalogue,
+  type CatalogueSnapshot,
+  entitledTo,
+  kinayugandaRequired,
+  type ListingQuery,
+  pageOf,
+} from './catalogue.ts';
 
-type LibraryDeps = Pick<Deps, 'database' | 'storage' | 'config'>;
+type LibraryDeps = Pick<Deps, 'database' | 'catalogue'>;
+type DownloadSummary = NonNullable<UserMovie['download']>;
 
-/** The caller's download rows and entitlements for these movies, and whether Kinayuganda still locks English. */
-async function personalFacts(deps: LibraryDeps, caller: Downloader, movieIds: string[]) {
-  const db = deps.database.db;
-  const [own, inPlan, kinayugandaLeft] = await Promise.all([
-    movieIds.length === 0
-      ? []
-      : db
-          .select()
-          .from(downloads)
-          .where(and(ownDownloads(caller), inArray(downloads.movieId, movieIds))),
-    caller.planId && movieIds.length > 0
-      ? db
-          .select({ movieId: moviePlans.movieId })
-          .from(moviePlans)
-          .where(and(eq(moviePlans.planId, caller.planId), inArray(moviePlans.movieId, movieIds)))
-      : [],
-    kinayugandaOutstanding(db, caller),
-  ]);
-  const downloadsByMovie = new Map<string, DownloadRow>(own.map((d) => [d.movieId, d]));
-  const planMovies = new Set(inPlan.map((p) => p.movieId));
-  return {
-    kinayugandaLeft,
-    downloadOf: (id: string) => downloadsByMovie.get(id) ?? null,
-    entitled: (id: string) => caller.staff || planMovies.has(id),
-  };
+/** How often a request reloads the catalogue when it keeps changing under it before answering anyway. */
+const MAX_CATALOGUE_RETRIES = 3;
+
+interface CallerFacts {
+  catalogueVersion: number;
+  /** Entitled live Kinayuganda movies the caller completed. */
+  kinayugandaCompleted: number;
+  downloads: Map<string, DownloadSummary>;
 }
 
-async function toUserMovie(
+/**
+ * Everything personal a library answer needs, and the catalogue version, in one round trip: the caller's
+ * downloads of these movies and how many entitled Kinayuganda movies they completed (counted from their own
+ * downloads, which stay few, never from the catalogue).
+ */
+async function callerFacts(deps: LibraryDeps, caller: Downloader, movieIds: string[]): Promise<CallerFacts> {
+  const db = deps.database.db;
+  const completedKinayuganda = db
+    .select({ n: count() })
+    .from(downloads)
+    .innerJoin(movies, eq(movies.id, downloads.movieId))
+    .where(
+      and(
+        ownDownloads(caller),
+        eq(downloads.status, 'completed'),
+        liveMovie(),
+        eq(movies.category, 'Kinayuganda'),
+        entitledMovie(caller),
+      ),
+    );
+  const pageDownloads = db
+    .select({
+      rows: sql`coalesce(json_agg(json_build_object(
+        'movieId', ${downloads.movieId}, 'downloadId', ${downloads.id}, 'status', ${downloads.status},
+        'downloadedBytes', ${downloads.downloadedBytes}, 'totalBytes', ${downloads.totalBytes},
+        'resumedCount', ${downloads.resumedCount})), '[]'::json)`,
+    })
+    .from(downloads)
+    .where(and(ownDownloads(caller), inArray(downloads.movieId, movieIds)));
+  const [row] = await db
+    .select({
+      version: catalogVersion.version,
+      kinayugandaCompleted: sql<number>`(${completedKinayuganda})`.mapWith(Number),
+      downloads:
+        movieIds.length === 0 ? sql<null>`null` : sql<(DownloadSummary & { movieId: string })[]>`(${pageDownloads})`,
+    })
+    .from(catalogVersion);
+  const own = new Map<string, DownloadSummary>();
+  for (const { movieId, ...summary } of row?.downloads ?? []) own.set(movieId, summary);
+  return { catalogueVersion: row?.version ?? 0, kinayugandaCompleted: row?.kinayugandaCompleted ?? 0, downloads: own };
+}
+
+/**
+ * Cuts what to answer from the catalogue snapshot held and asks the caller's facts for those movies; if the
+ * facts query finds the catalogue changed meanwhile (rare: right after an admin edit), the snapshot is
+ * reloaded and both are taken again, so the answer never mixes two catalogue versions.
+ */
+async function withFacts<P extends { movies: CachedMovie[] }, T>(
   deps: LibraryDeps,
   caller: Downloader,
-  movie: MovieRow,
-  facts: Awaited<ReturnType<typeof personalFacts>>,
-  origin: string,
-): Promise<UserMovie> {
-  const download = facts.downloadOf(movie.id);
-  return {
-    ...(await toPublicMovie(deps, movie, origin)),
-    s3_key: movie.s3Key,
-    is_active: movie.isActive,
-    access: decideAccess({
-      downloader: caller,
-      entitled: facts.entitled(movie.id),
-      completed: download?.status === 'completed',
-      category: movie.category,
-      kinayugandaOutstanding: facts.kinayugandaLeft,
-    }),
-    download: download && {
-      downloadId: download.id,
-      status: download.status,
-      downloadedBytes: download.downloadedBytes,
-      totalBytes: download.totalBytes,
-      resumedCount: download.resumedCount,
-    },
-  };
+  cut: (snapshot: CatalogueSnapshot) => P,
+  answer: (snapshot: CatalogueSnapshot, facts: CallerFacts, part: P) => Promise<T>,
+): Promise<T> {
+  let snapshot = await deps.catalogue.cached();
+  let part = cut(snapshot);
+  let facts = await callerFacts(
+    deps,
+    caller,
+    part.movies.map((m) => m.row.id),
+  );
+  for (let retry = 0; facts.catalogueVersion !== snapshot.version && retry < MAX_CATALOGUE_RETRIES; retry++) {
+    snapshot = await deps.catalogue.atLeast(facts.catalogueVersion);
+    part = cut(snapshot);
+    facts = await callerFacts(
+      deps,
+      caller,
+      part.movies.map((m) => m.row.id),
+    );
+  }
+  return answer(snapshot, facts, part);
 }
 
+/** The fields every reader of these movies sees, from the cache (thumbnail links resolved together). */
+async function toPublicMovies(catalogue: Catalogue, movies: CachedMovie[], origin: string): Promise<PublicMovie[]> {
+  const thumbnails = await Promise.all(movies.map((m) => catalogue.thumbnailLink(m.row.thumbnailKey)));
+  return movies.map(({ row, createdAt }, i) => {
+    const thumbnail = thumbnails[i];
+    return {
+      id: row.id,
+      title: row.title,
+      description: row.description,
+      category: row.category,
+      vj: row.vj,
+      thumbnail_url: thumbnail ? absoluteUrl(thumbnail, origin) : null,
+      size: row.sizeBytes,
+      created_at: createdAt,
+    };
+  });
+}
+
+/** These movies as the caller sees them: the public fields plus what they may do with each. */
+async function toUserMovies(
+  deps: LibraryDeps,
+  caller: Downloader,
+  snapshot: CatalogueSnapshot,
+  facts: CallerFacts,
+  movies: CachedMovie[],
+  origin: string,
+): Promise<UserMovie[]> {
+  const outstanding = kinayugandaOutstanding(snapshot, caller, facts);
+  const views = await toPublicMovies(deps.catalogue, movies, origin);
+  return movies.map((movie, i) => {
+    const download = facts.downloads.get(movie.row.id) ?? null;
+    return {
+      ...views[i]!,
+      s3_key: movie.row.s3Key,
+      is_active: movie.row.isActive,
+      access: decideAccess({
+        downloader: caller,
+        entitled: entitledTo(movie, caller),
+        completed: download?.status === 'completed',
+        category: movie.row.category,
+        kinayugandaOutstanding: outstanding,
+      }),
+      download,
+    };
+  });
+}
+
+/** Whether an entitled live Kinayuganda movie is still not completed: what locks English. */
+const kinayugandaOutstanding = (snapshot: CatalogueSnapshot, caller: Downloader, facts: CallerFacts) =>
+  kinayugandaRequired(snapshot, caller) > facts.kinayugandaCompleted;
+
 /** The library as the caller sees it: every live movie, with what they may do with each. */
-export async function listUserMovies(
+export function listUserMovies(
   deps: LibraryDeps,
   caller: Downloader,
   query: ListingQuery,
   origin: string,
 ): Promise<UserMovieList> {
-  const page = await listLiveMovies(deps.database.db, query);
-  const facts = await personalFacts(
+  return withFacts(
     deps,
     caller,
-    page.movies.map((m) => m.id),
+    (snapshot) => pageOf(snapshot, query),
+    async (snapshot, facts, page) => ({
+      ...page,
+      movies: await toUserMovies(deps, caller, snapshot, facts, page.movies, origin),
+      subscribed: caller.subscribed,
+      hasDownloadedAllKinayuganda: !kinayugandaOutstanding(snapshot, caller, facts),
+    }),
   );
-  return {
-    ...page,
-    movies: await Promise.all(page.movies.map((m) => toUserMovie(deps, caller, m, facts, origin))),
-    subscribed: caller.subscribed,
-    hasDownloadedAllKinayuganda: !facts.kinayugandaLeft,
-  };
 }
 
-export async function getUserMovie(
+export function getUserMovie(
   deps: LibraryDeps,
   caller: Downloader,
   id: string,
   origin: string,
 ): Promise<{ movie: UserMovie }> {
-  const [movie] = await deps.database.db
-    .select()
-    .from(movies)
-    .where(and(eq(movies.id, id), liveMovie()));
-  if (!movie) throw notFound('Movie');
-  const facts = await personalFacts(deps, caller, [movie.id]);
-  return { movie: await toUserMovie(deps, caller, movie, facts, origin) };
+  return withFacts(
+    deps,
+    caller,
+    (snapshot) => ({ movies: [snapshot.byId.get(id)].filter((m) => m !== undefined) }),
+    async (snapshot, facts, { movies: [movie] }) => {
+      if (!movie) throw notFound('Movie');
+      const [view] = await toUserMovies(deps, caller, snapshot, facts, [movie], origin);
+      return { movie: view! };
+    },
+  );
 }
 
 /** The library for anyone, signed in or not: no file keys, no per-person state. */
 export async function listPublicMovies(deps: LibraryDeps, query: ListingQuery, origin: string) {
-  const page = await listLiveMovies(deps.database.db, query);
-  return { ...page, movies: await Promise.all(page.movies.map((m) => toPublicMovie(deps, m, origin))) };
+  const snapshot = await deps.catalogue.current();
+  const page = pageOf(snapshot, query);
+  return { ...page, movies: await toPublicMovies(deps.catalogue, page.movies, origin) };
 }

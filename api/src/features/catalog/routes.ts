@@ -5,6 +5,7 @@ import type { ContractRouter } from '../../http/contract-router.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { forbidden } from '../../http/errors.ts';
 import { absoluteUrl, publicOrigin } from '../../http/origin.ts';
+import { revalidatedJson } from '../../http/revalidate.ts';
 import { downloaderOf } from '../downloads/entitlement.ts';
 import { attachPlans, createMovie, deleteMovie, listAdminMovies, setMovieActive } from './admin-movies.ts';
 import { getUserMovie, listPublicMovies, listUserMovies } from './library.ts';
@@ -45,7 +46,14 @@ export function catalogRoutes(router: ContractRouter, deps: Deps): void {
     .on(movies.adminToggleMovie, ({ params, body }, c) => setMovieActive(deps, params.id, body.is_active, origin(c)))
     .on(movies.adminAttachPlans, ({ params, body }, c) => attachPlans(deps, params.id, body.planIds, origin(c)))
     .on(movies.adminDeleteMovie, ({ params }) => deleteMovie(deps, params.id))
-    .on(movies.userMovies, ({ query }, c) => listUserMovies(deps, caller(c), query, origin(c)))
-    .on(movies.userMovie, ({ params }, c) => getUserMovie(deps, caller(c), params.id, origin(c)))
-    .on(movies.publicMovies, ({ query }, c) => listPublicMovies(deps, query, origin(c)));
+    // The library answers carry an ETag and are revalidated by the browser (docs/decisions/0066-library-etags.md).
+    .on(movies.userMovies, async ({ query }, c) =>
+      revalidatedJson(c, await listUserMovies(deps, caller(c), query, origin(c))),
+    )
+    .on(movies.userMovie, async ({ params }, c) =>
+      revalidatedJson(c, await getUserMovie(deps, caller(c), params.id, origin(c))),
+    )
+    .on(movies.publicMovies, async ({ query }, c) =>
+      revalidatedJson(c, await listPublicMovies(deps, query, origin(c))),
+    );
 }

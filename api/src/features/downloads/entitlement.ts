@@ -87,22 +87,22 @@ export async function kinayugandaProgress(
 }
 
 /**
- * Whether an entitled live Kinayuganda movie is still not completed — what locks English. An EXISTS that
- * stops at the first such movie, so the library and the grant pay for one row, not the whole catalogue.
+ * Whether an entitled live Kinayuganda movie is still not completed — what locks English — as a SQL condition
+ * (its own `movies` scope, so it can sit inside a query on `movies`). An EXISTS that stops at the first such
+ * movie, so the grant pays for one row, not the whole catalogue.
  */
-export async function kinayugandaOutstanding(exec: Executor, downloader: Downloader): Promise<boolean> {
-  const completedByCaller = exec
-    .select({ one: sql`1` })
-    .from(downloads)
-    .where(and(eq(downloads.movieId, movies.id), ownDownloads(downloader), eq(downloads.status, 'completed')));
-  const [row] = await exec
-    .select({ id: movies.id })
-    .from(movies)
-    .where(
-      and(liveMovie(), eq(movies.category, 'Kinayuganda'), entitledMovie(downloader), notExists(completedByCaller)),
-    )
-    .limit(1);
-  return row !== undefined;
+export function kinayugandaOutstandingSql(downloader: Downloader): SQL {
+  const completedByCaller = sql`(select 1 from ${downloads} where ${and(
+    eq(downloads.movieId, movies.id),
+    ownDownloads(downloader),
+    eq(downloads.status, 'completed'),
+  )})`;
+  return sql`exists (select 1 from ${movies} where ${and(
+    liveMovie(),
+    eq(movies.category, 'Kinayuganda'),
+    entitledMovie(downloader),
+    notExists(completedByCaller),
+  )})`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ALREADY_DOWNLOADED, KINAYUGANDA_FIRST, SUBSCRIPTION_REQUIRED } from '@filamu/shared';
 import { and, eq, sql } from 'drizzle-orm';
-import { isUniqueViolation } from '../../db/client.ts';
+import { isUniqueViolation, type Tx } from '../../db/client.ts';
 import { downloads, movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, forbidden, notFound, unauthenticated } from '../../http/errors.ts';
@@ -9,14 +9,14 @@ import {
   decideAccess,
   type Downloader,
   entitledMovie,
-  kinayugandaOutstanding,
+  kinayugandaOutstandingSql,
   liveMovie,
   lockDownloader,
   ownDownloads,
 } from './entitlement.ts';
 import type { DownloadRow, MovieRow } from './records.ts';
 
-export type GrantDeps = Pick<Deps, 'database' | 'clock' | 'storage'>;
+export type GrantDeps = Pick<Deps, 'database' | 'clock' | 'storage' | 'catalogue'>;
 
 export const NOT_IN_PLAN = 'This movie is not included in your plan.';
 export const FILE_MISSING = 'Movie file is missing. Cannot download.';
@@ -34,14 +34,15 @@ export interface Grant {
   file: ObjectInfo;
 }
 
-/** The live movie a grant names, by id or by its file key (the spec's client sends `s3Key`); both must agree. */
+/**
+ * The live movie a grant names, by id or by its file key (the spec's client sends `s3Key`); both must agree.
+ * Read from the cached catalogue when it has the movie (ids, keys and sizes never change); the transaction
+ * below checks again that it is live.
+ */
 async function findGrantedMovie(deps: GrantDeps, ref: GrantRef): Promise<MovieRow> {
-  const byId = ref.movieId !== undefined ? eq(movies.id, ref.movieId) : undefined;
-  const byKey = ref.s3Key !== undefined ? eq(movies.s3Key, ref.s3Key) : undefined;
-  const [movie] = await deps.database.db
-    .select()
-    .from(movies)
-    .where(and(liveMovie(), byId ?? byKey));
+  const snapshot = await deps.catalogue.cached();
+  const cached = ref.movieId !== undefined ? snapshot.byId.get(ref.movieId) : snapshot.bySKey.get(ref.s3Key ?? '');
+  const movie = cached?.row ?? (await findLiveMovie(deps, ref));
   if (!movie) throw notFound('Movie');
   if (ref.s3Key !== undefined && movie.s3Key !== ref.s3Key) {
     throw new AppError('bad_request', 'The file key does not belong to this movie.');
@@ -51,6 +52,41 @@ async function findGrantedMovie(deps: GrantDeps, ref: GrantRef): Promise<MovieRo
     throw new AppError('bad_request', `totalBytes must be the file size (${movie.sizeBytes} bytes).`);
   }
   return movie;
+}
+
+async function findLiveMovie(deps: GrantDeps, ref: GrantRef): Promise<MovieRow | undefined> {
+  const byId = ref.movieId !== undefined ? eq(movies.id, ref.movieId) : undefined;
+  const byKey = ref.s3Key !== undefined ? eq(movies.s3Key, ref.s3Key) : undefined;
+  const [movie] = await deps.database.db
+    .select()
+    .from(movies)
+    .where(and(liveMovie(), byId ?? byKey));
+  return movie;
+}
+
+/**
+ * In one statement, under the downloader's lock: whether the movie is still live, whether they are entitled to
+ * it, their download of it (locked, so a completion cannot slip in before the update) and, for an English
+ * movie, whether a Kinayuganda one still locks it.
+ */
+async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
+  const existing = tx
+    .select({ id: downloads.id, status: downloads.status, resumedCount: downloads.resumedCount })
+    .from(downloads)
+    .where(and(ownDownloads(downloader), eq(downloads.movieId, movies.id)))
+    .for('update')
+    .as('existing');
+  const [facts] = await tx
+    .select({
+      entitled: sql<boolean>`${entitledMovie(downloader)}`,
+      kinayugandaOutstanding:
+        movie.category === 'English' ? sql<boolean>`${kinayugandaOutstandingSql(downloader)}` : sql<boolean>`false`,
+      existing: { id: existing.id, status: existing.status, resumedCount: existing.resumedCount },
+    })
+    .from(movies)
+    .leftJoinLateral(existing, sql`true`)
+    .where(and(eq(movies.id, movie.id), liveMovie()));
+  return facts;
 }
 
 /**
@@ -68,23 +104,15 @@ export async function grantDownload(deps: GrantDeps, caller: Downloader, ref: Gr
     return await deps.database.db.transaction(async (tx) => {
       const downloader = await lockDownloader(tx, caller, now);
       if (!downloader) throw unauthenticated('Your session has ended. Please sign in again.');
-      const [current] = await tx
-        .select({ id: movies.id, entitled: sql<boolean>`${entitledMovie(downloader)}` })
-        .from(movies)
-        .where(and(eq(movies.id, movie.id), liveMovie()));
-      if (!current) throw notFound('Movie');
-      const [existing] = await tx
-        .select()
-        .from(downloads)
-        .where(and(ownDownloads(downloader), eq(downloads.movieId, movie.id)))
-        .for('update');
-      const outstanding = movie.category === 'English' && (await kinayugandaOutstanding(tx, downloader));
+      const facts = await grantFacts(tx, downloader, movie);
+      if (!facts) throw notFound('Movie');
+      const { existing } = facts;
       const access = decideAccess({
         downloader,
-        entitled: current.entitled,
+        entitled: facts.entitled,
         completed: existing?.status === 'completed',
         category: movie.category,
-        kinayugandaOutstanding: outstanding,
+        kinayugandaOutstanding: facts.kinayugandaOutstanding,
       });
       if (access === 'downloaded') throw new AppError('already_downloaded', ALREADY_DOWNLOADED);
       if (access === 'subscription_required') throw new AppError('subscription_required', SUBSCRIPTION_REQUIRED);

@@ -1,0 +1,198 @@
+import { MOVIE_CATEGORY_NAMES, type MovieCategoryName } from '@filamu/shared';
+import { desc } from 'drizzle-orm';
+import { catalogVersion, moviePlans, movies } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { liveMovie } from '../downloads/entitlement.ts';
+import type { MovieRow } from '../downloads/records.ts';
+
+/** A live movie as the cache holds it. */
+export interface CachedMovie {
+  row: MovieRow;
+  /** `created_at` as answers carry it, formatted once. */
+  createdAt: string;
+  /** The plans whose subscribers may download it. */
+  planIds: ReadonlySet<string>;
+  /** Title and description lower-cased once, for the library search. */
+  searchable: { title: string; description: string };
+}
+
+/** Every live movie at one catalogue version. */
+export interface CatalogueSnapshot {
+  version: number;
+  /** Newest first (created_at, then id, both descending), like the listing index. */
+  byCategory: Record<MovieCategoryName, CachedMovie[]>;
+  byId: ReadonlyMap<string, CachedMovie>;
+  bySKey: ReadonlyMap<string, CachedMovie>;
+  /** Live Kinayuganda movies: all of them (staff are entitled to all) and per plan. */
+  kinayuganda: { all: number; perPlan: ReadonlyMap<string, number> };
+}
+
+type CatalogueDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock'>;
+
+/**
+ * The public part of the library, kept in memory per server process. The `catalog_version` row is bumped
+ * in the same transaction as every change to `movies` or `movie_plans` (by triggers), so a process that reads
+ * a version newer than its snapshot's reloads, and two replicas never disagree for longer than one request
+ * (docs/decisions/0065-cached-catalogue.md). Readers compare versions themselves, in the query they make
+ * anyway for the caller's own facts: a library request pays no extra round trip for it.
+ */
+export class Catalogue {
+  private snapshot: CatalogueSnapshot | null = null;
+  private loading: Promise<CatalogueSnapshot> | null = null;
+  /** Signed thumbnail links (S3 without a CDN), reused for half their lifetime so answers (and ETags) stay stable. */
+  private signedThumbnails = new Map<string, { url: string; renewAt: number }>();
+
+  constructor(private readonly deps: CatalogueDeps) {}
+
+  /** The snapshot held now, loading the first one; it may be older than the database (compare versions). */
+  async cached(): Promise<CatalogueSnapshot> {
+    return this.snapshot ?? this.reload();
+  }
+
+  /** A snapshot of at least `version` (the one just read from the database). */
+  async atLeast(version: number): Promise<CatalogueSnapshot> {
+    const held = this.snapshot;
+    if (held && held.version >= version) return held;
+    const loaded = await this.reload();
+    // A reload that started before the change may come back older: load once more.
+    return loaded.version >= version ? loaded : this.reload();
+  }
+
+  /** The current snapshot, checked against the database's version (one small query). */
+  async current(): Promise<CatalogueSnapshot> {
+    const [row] = await this.deps.database.db.select({ version: catalogVersion.version }).from(catalogVersion);
+    return this.atLeast(row?.version ?? 0);
+  }
+
+  /**
+   * A thumbnail's link as clients use it (SPEC §2 Admin Movies): the CDN or local public path when storage has
+   * one, otherwise a signed link; null when the movie has none. Root-relative for the local driver.
+   */
+  async thumbnailLink(key: string | null): Promise<string | null> {
+    if (!key) return null;
+    const direct = this.deps.storage.publicUrl(key);
+    if (direct) return direct;
+    const now = this.deps.clock.now().getTime();
+    const held = this.signedThumbnails.get(key);
+    if (held && now < held.renewAt) return held.url;
+    const ttlSeconds = this.deps.config.storage.downloadUrlTtlSeconds;
+    const url = await this.deps.storage.presignGet(key, { expiresInSeconds: ttlSeconds });
+    this.signedThumbnails.set(key, { url, renewAt: now + (ttlSeconds * 1000) / 2 });
+    return url;
+  }
+
+  /** One load at a time: concurrent requests that find the snapshot stale wait for the same load. */
+  private reload(): Promise<CatalogueSnapshot> {
+    this.loading ??= loadSnapshot(this.deps).then(
+      (snapshot) => {
+        this.loading = null;
+        if (!this.snapshot || snapshot.version >= this.snapshot.version) {
+          this.snapshot = snapshot;
+          // Links of movies that left the catalogue (or changed thumbnail) are not kept.
+          const keys = new Set([...snapshot.byId.values()].map((m) => m.row.thumbnailKey));
+          for (const key of this.signedThumbnails.keys()) if (!keys.has(key)) this.signedThumbnails.delete(key);
+        }
+        return this.snapshot;
+      },
+      (error: unknown) => {
+        this.loading = null;
+        throw error;
+      },
+    );
+    return this.loading;
+  }
+}
+
+/** The version and the rows from one read-only snapshot of the database, so they always belong together. */
+async function loadSnapshot(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
+  const { version, rows, links } = await deps.database.db.transaction(
+    async (tx) => {
+      const [current] = await tx.select({ version: catalogVersion.version }).from(catalogVersion);
+      const rows = await tx.select().from(movies).where(liveMovie()).orderBy(desc(movies.createdAt), desc(movies.id));
+      const links = await tx.select().from(moviePlans);
+      return { version: current?.version ?? 0, rows, links };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+  const plansOf = new Map<string, Set<string>>();
+  for (const link of links) {
+    const plans = plansOf.get(link.movieId) ?? new Set<string>();
+    plans.add(link.planId);
+    plansOf.set(link.movieId, plans);
+  }
+  const byCategory: Record<MovieCategoryName, CachedMovie[]> = { Kinayuganda: [], English: [] };
+  const byId = new Map<string, CachedMovie>();
+  const bySKey = new Map<string, CachedMovie>();
+  const perPlan = new Map<string, number>();
+  for (const row of rows) {
+    const planIds = plansOf.get(row.id) ?? new Set<string>();
+    const movie: CachedMovie = {
+      row,
+      createdAt: row.createdAt.toISOString(),
+      planIds,
+      searchable: { title: row.title.toLowerCase(), description: (row.description ?? '').toLowerCase() },
+    };
+    byCategory[row.category].push(movie);
+    byId.set(row.id, movie);
+    bySKey.set(row.s3Key, movie);
+    if (row.category === 'Kinayuganda') for (const plan of planIds) perPlan.set(plan, (perPlan.get(plan) ?? 0) + 1);
+  }
+  return { version, byCategory, byId, bySKey, kinayuganda: { all: byCategory.Kinayuganda.length, perPlan } };
+}
+
+export interface ListingQuery {
+  search?: string;
+  category?: MovieCategoryName;
+  page: number;
+  pageSize: number;
+}
+
+export interface ListingPage {
+  movies: CachedMovie[];
+  page: number;
+  pageSize: number;
+  totals: Record<MovieCategoryName, number>;
+  hasMore: boolean;
+}
+
+/**
+ * One page of live movies, newest first, paged per category so the library can fill both of its sections
+ * (page 2 is the next `pageSize` Kinayuganda and the next `pageSize` English movies). Search is a
+ * case-insensitive substring match on title or description (SPEC §Movie library).
+ */
+export function pageOf(snapshot: CatalogueSnapshot, query: ListingQuery): ListingPage {
+  const needle = query.search ? query.search.toLowerCase() : null;
+  const matches = (m: CachedMovie) =>
+    needle === null || m.searchable.title.includes(needle) || m.searchable.description.includes(needle);
+  const offset = (query.page - 1) * query.pageSize;
+  const totals: Record<MovieCategoryName, number> = { Kinayuganda: 0, English: 0 };
+  const page: CachedMovie[] = [];
+  for (const category of query.category ? [query.category] : MOVIE_CATEGORY_NAMES) {
+    const found = needle === null ? snapshot.byCategory[category] : snapshot.byCategory[category].filter(matches);
+    totals[category] = found.length;
+    page.push(...found.slice(offset, offset + query.pageSize));
+  }
+  page.sort((a, b) => newestFirst(a.row, b.row));
+  return {
+    movies: page,
+    page: query.page,
+    pageSize: query.pageSize,
+    totals,
+    hasMore: Object.values(totals).some((n) => n > offset + query.pageSize),
+  };
+}
+
+function newestFirst(a: MovieRow, b: MovieRow): number {
+  return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+/** Entitled live Kinayuganda movies of a downloader: what must be completed before English unlocks. */
+export function kinayugandaRequired(snapshot: CatalogueSnapshot, who: { staff: boolean; planId: string | null }) {
+  if (who.staff) return snapshot.kinayuganda.all;
+  return who.planId ? (snapshot.kinayuganda.perPlan.get(who.planId) ?? 0) : 0;
+}
+
+/** Whether the downloader may download this cached movie (SPEC §5: staff every live movie, subscribers their plan's). */
+export function entitledTo(movie: CachedMovie, who: { staff: boolean; planId: string | null }): boolean {
+  return who.staff || (who.planId !== null && movie.planIds.has(who.planId));
+}
