@@ -63,15 +63,21 @@ const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;
 
 /** The principal behind a verified token, or null when its session is no longer live. */
 export async function loadPrincipal(exec: Executor, claims: SessionClaims, now: Date): Promise<Principal | null> {
-  const [session] = await exec.select().from(sessions).where(eq(sessions.id, claims.sessionId));
-  if (!session || session.revokedAt || session.expiresAt <= now) return null;
+  // The session and its account in one round trip: every authenticated request starts here.
+  const [row] = await exec
+    .select({ session: sessions, user: users, agent: agents })
+    .from(sessions)
+    .leftJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(agents, eq(agents.id, sessions.agentId))
+    .where(eq(sessions.id, claims.sessionId));
+  if (!row) return null;
+  const { session, user, agent } = row;
+  if (session.revokedAt || session.expiresAt <= now) return null;
 
   let principal: Principal | null = null;
   if (claims.kind === 'user' && session.userId === claims.subjectId) {
-    const [user] = await exec.select().from(users).where(eq(users.id, session.userId));
     if (user) principal = { kind: 'user', sessionId: session.id, deviceId: session.deviceId, user };
   } else if (claims.kind === 'agent' && session.agentId === claims.subjectId) {
-    const [agent] = await exec.select().from(agents).where(eq(agents.id, session.agentId));
     if (agent?.isActive) principal = { kind: 'agent', sessionId: session.id, deviceId: session.deviceId, agent };
   }
   if (principal && now.getTime() - session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
