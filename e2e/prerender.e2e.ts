@@ -43,6 +43,9 @@ describe('prerendered pages', () => {
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.getByRole('heading', { name: 'Why Filamu?' }).waitFor();
       expect(await page.title()).toBe('Filamu — Movie downloads for Uganda');
+      // Buttons that need the script say so until it has arrived, rather than ignoring a press.
+      expect(await page.getByRole('button', { name: 'Dark theme' }).isDisabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Pause slideshow' }).isDisabled()).toBe(true);
 
       await page.goto('/terms');
       await page.getByRole('heading', { name: 'Terms of Use', level: 1 }).waitFor();

@@ -12,8 +12,10 @@ const OPTIONS: Array<{ value: Theme; label: string; Icon: typeof SunIcon }> = [
 /** Light / dark / system switch (three pressed-state buttons). */
 export function ThemeToggle({ className }: { className?: string }) {
   const saved = useThemeStore((s) => s.theme);
-  // The prerendered page cannot know the saved choice: no option is pressed until the app has hydrated.
-  const theme = useHydrated() ? saved : null;
+  // The prerendered page cannot know the saved choice, nor act on a press before its script has arrived: the
+  // options are disabled, none pressed, until the app has hydrated.
+  const hydrated = useHydrated();
+  const theme = hydrated ? saved : null;
   const setTheme = useThemeStore((s) => s.setTheme);
   return (
     <div
@@ -32,6 +34,7 @@ export function ThemeToggle({ className }: { className?: string }) {
           aria-pressed={theme === value}
           title={label}
           data-theme-option={value}
+          disabled={!hydrated}
           onClick={() => setTheme(value)}
           className={cn(
             'rounded-full p-1 transition-colors sm:p-1.5',

@@ -3,6 +3,7 @@ import { LinkButton } from '../../components/ui/Button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { PlayIcon } from '../../components/ui/icons.tsx';
 import { HERO_AUTOPLAY_MS } from '../../lib/constants.ts';
+import { useHydrated } from '../../lib/hydration.ts';
 import { useSession } from '../../lib/session.ts';
 
 interface Slide {
@@ -140,6 +141,8 @@ export function Hero() {
   // The person's Play/Pause choice; until they make one, the OS's reduced-motion setting decides.
   const [stoppedByChoice, setStopped] = useState<boolean | null>(null);
   const reducedMotion = usePrefersReducedMotion();
+  // Before hydration (a prerendered page whose script is still on its way) the controls cannot act: disabled.
+  const hydrated = useHydrated();
   const stopped = stoppedByChoice ?? reducedMotion;
   const paused = hovered || focused || stopped;
 
@@ -209,6 +212,7 @@ export function Hero() {
             type="button"
             aria-label={`Go to slide ${i + 1} of ${SLIDES.length}: ${slide.title}`}
             aria-current={i === index ? 'true' : undefined}
+            disabled={!hydrated}
             onClick={() => go(i)}
             // A 24 px target around a small dot (WCAG 2.5.8), so a thumb can hit it.
             className="group grid h-6 min-w-6 place-items-center rounded-full focus-visible:outline-white"
@@ -224,6 +228,7 @@ export function Hero() {
         ))}
         <button
           type="button"
+          disabled={!hydrated}
           onClick={() => setStopped(!stopped)}
           aria-label={stopped ? 'Play slideshow' : 'Pause slideshow'}
           className="ml-2 min-h-6 rounded-full bg-black/40 px-3 py-1 text-xs font-semibold hover:bg-black/60 focus-visible:outline-white"
