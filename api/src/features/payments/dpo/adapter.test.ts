@@ -12,6 +12,9 @@ import {
 } from './adapter.ts';
 import { createDpoSandbox, DPO_SANDBOX_COMPANY_TOKEN, type DpoSandbox, type DpoSandboxOptions } from './sandbox.ts';
 import { closedPort, listen, listenSilent, MovableClock, type Running } from './testing.ts';
+import type { Database } from '../../../db/client.ts';
+import { dpoSandboxTransactions } from '../../../db/schema.ts';
+import { freshDatabase } from '../../../../test/harness.ts';
 
 const MOUNT = '/sandbox/dpo/API/v6';
 const PTL_MINUTES = 30;
@@ -26,6 +29,13 @@ interface World {
 }
 
 const worlds: World[] = [];
+/** One database for the file; each world starts from an empty gateway (its sweep must not see another's tokens). */
+let database: Database;
+beforeAll(async () => {
+  database = await freshDatabase('pglite');
+  await database.migrate();
+});
+afterAll(() => database.close());
 
 /** A sandbox mounted the way the app will mount it, on a real port, and an adapter pointed at it. */
 async function world(
@@ -34,8 +44,10 @@ async function world(
 ): Promise<World> {
   const clock = new MovableClock();
   const notified: string[] = [];
+  await database.db.delete(dpoSandboxTransactions);
   const sandbox = createDpoSandbox({
     clock,
+    database,
     paymentDelayMs: 3000,
     settleIntervalMs: 0,
     notify: async (token) => {
@@ -103,7 +115,7 @@ describe('DPO adapter against the sandbox over HTTP', () => {
     expect(created.transToken).toMatch(/^[0-9A-F-]{36}$/);
     expect(created.transRef).not.toBe('');
     expect(created.expiresAt.getTime() - w.clock.now().getTime()).toBe(PTL_MINUTES * 60_000);
-    expect(w.sandbox.transaction(created.transToken)?.expiresAt).toEqual(created.expiresAt);
+    expect((await w.sandbox.transaction(created.transToken))?.expiresAt).toEqual(created.expiresAt);
 
     const options = await w.gateway.getMobilePaymentOptions(created.transToken);
     expect(options.options.map((o) => o.paymentName)).toEqual(['MTNmobilemoney', 'Mobile_Airtel_UG']);
@@ -352,7 +364,7 @@ describe('DPO adapter against the sandbox over HTTP', () => {
     await expect(w.gateway.createToken(order({ amount: 15000.5 }))).rejects.toThrow(RangeError);
     await expect(w.gateway.createToken(order({ amount: -1 }))).rejects.toThrow(RangeError);
     const usd = await w.gateway.createToken(order({ amount: 12.5, currency: 'usd' }));
-    expect(w.sandbox.transaction(usd.transToken)).toMatchObject({ amount: '12.50', currency: 'USD' });
+    expect(await w.sandbox.transaction(usd.transToken)).toMatchObject({ amount: '12.50', currency: 'USD' });
   });
 });
 
