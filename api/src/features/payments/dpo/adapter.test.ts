@@ -446,6 +446,53 @@ describe('DPO adapter transport', () => {
     }
   });
 
+  const chargeInput = {
+    transToken: 'T',
+    phoneNumber: '256772000005',
+    mno: 'MTNmobilemoney',
+    country: 'uganda',
+  } as const;
+
+  it('never repeats a ChargeTokenMobile DPO may have acted on: 5xx and a timeout are one attempt, outcome unknown', async () => {
+    let hits = 0;
+    const failing = new Hono();
+    failing.post('*', (c) => {
+      hits += 1;
+      return c.text('upstream hiccup', 502);
+    });
+    const server = await listen(failing);
+    const silent = await listenSilent();
+    try {
+      const error = await gatewayAt(`${server.url}/API/v6/`)
+        .chargeTokenMobile(chargeInput)
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: 'transport', httpStatus: 502, attempts: 1, outcomeUnknown: true });
+      expect(hits).toBe(1);
+      const timedOut = await gatewayAt(`${silent.url}/API/v6/`)
+        .chargeTokenMobile(chargeInput)
+        .catch((e: unknown) => e);
+      expect(timedOut).toMatchObject({ kind: 'transport', attempts: 1, outcomeUnknown: true });
+      expect(silent.requests()).toBe(1);
+      // The same failures on a call that moves no money are retried.
+      await gatewayAt(`${server.url}/API/v6/`)
+        .verifyToken('T')
+        .catch(() => undefined);
+      expect(hits).toBe(1 + 3);
+    } finally {
+      await server.close();
+      await silent.close();
+    }
+  });
+
+  it('retries a ChargeTokenMobile whose connection was refused (it never left), outcome known', async () => {
+    const url = await closedPort();
+    const error = await gatewayAt(`${url}/API/v6/`, { retries: 1 })
+      .chargeTokenMobile(chargeInput)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'transport', attempts: 2, outcomeUnknown: false });
+    expect((error as Error).message).toContain('ECONNREFUSED');
+  });
+
   it('never retries a 4xx: reads an API3G body, rejects anything else', async () => {
     let hits = 0;
     let body = '<API3G><Result>804</Result><ResultExplanation>Error in XML</ResultExplanation></API3G>';

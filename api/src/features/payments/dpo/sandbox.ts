@@ -383,7 +383,8 @@ export function createDpoSandbox(options: DpoSandboxOptions): DpoSandbox {
         .orderBy(desc(table.createdAt))
         .limit(1);
     }
-    if (!found) return result('902', `Data mismatch in one of the fields - ${token ? 'TransactionToken' : 'CompanyRef'}`);
+    if (!found)
+      return result('902', `Data mismatch in one of the fields - ${token ? 'TransactionToken' : 'CompanyRef'}`);
     const verifyFlag = text(request, 'VerifyTransaction') ?? '1';
     if (verifyFlag !== '0' && verifyFlag !== '1')
       return result('902', 'Data mismatch in one of the fields - VerifyTransaction');
