@@ -177,8 +177,8 @@ const NEVER_SENT = new Set([
 ]);
 
 /**
- * Raised when DPO cannot be reached (`transport`: network error, timeout or 5xx after every retry) or when it answers
- * something other than success (`protocol`: an unreadable document, or a DPO error code in `dpoCode`).
+ * Raised when DPO cannot be reached (`transport`: network error, timeout or 5xx after the retries RETRY_POLICY
+ * allows) or when it answers something other than success (`protocol`: an unreadable document, or a DPO error code in `dpoCode`).
  * It is an AppError ('unavailable', 503), so an unhandled one becomes the usual envelope. It never carries the company token.
  */
 export class GatewayError extends AppError {
