@@ -57,7 +57,7 @@ export async function createDeps(
   await database.migrate();
   const tokens = new TokenService(await resolveSecret(database.db, 'jwt_signing_key', config.jwtSecret));
   await ensureProtectedAdmin(database.db, config, logger, clock.now());
-  const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger);
+  const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger, database);
   const storage =
     parts.storage ??
     configuredStorage(config.storage, {

@@ -140,6 +140,7 @@ export async function createTestApp(
     dpoServer = await listen(sandboxApp);
     runtime.current = sandboxRuntime(config.payments, clock, logger, {
       apiUrl: `${dpoServer.url}${SANDBOX_MOUNT}/`,
+      database,
       settleIntervalMs: 0,
     });
     const notify = options.dpo.notify ?? true;

@@ -234,6 +234,40 @@ export const payments = pgTable(
   ],
 );
 
+/**
+ * The DPO simulator's gateway state (sandbox mode only, decision 0088): shared by every replica, as DPO itself is.
+ * A charge's outcome is computed from `charged_at` on read; `state` records it once some replica has seen it land.
+ */
+export const DPO_SANDBOX_STATES = ['open', 'paid', 'review', 'declined', 'expired', 'cancelled'] as const;
+export const dpoSandboxTransactions = pgTable(
+  'dpo_sandbox_transactions',
+  {
+    transToken: text('trans_token').primaryKey(),
+    transRef: text('trans_ref').notNull(),
+    companyRef: text('company_ref'),
+    amount: text('amount').notNull(),
+    currency: text('currency').notNull(),
+    description: text('description').notNull(),
+    customerPhone: text('customer_phone'),
+    customerEmail: text('customer_email'),
+    state: text('state', { enum: DPO_SANDBOX_STATES }).notNull().default('open'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    chargePhone: text('charge_phone'),
+    chargeMno: text('charge_mno'),
+    chargedAt: timestamp('charged_at', { withTimezone: true }),
+    chargeRequests: integer('charge_requests').notNull().default(0),
+    paidAmount: text('paid_amount'),
+    websiteVerified: boolean('website_verified').notNull().default(false),
+  },
+  (t) => [
+    index('dpo_sandbox_company_ref').on(t.companyRef),
+    index('dpo_sandbox_open_created')
+      .on(t.createdAt)
+      .where(sql`${t.state} = 'open'`),
+  ],
+);
+
 export const MOVIE_CATEGORIES = ['Kinayuganda', 'English'] as const;
 
 /**

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { PaymentsConfig } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createDpoGateway, type GatewayExchange, type PaymentGateway } from './dpo/adapter.ts';
 import { createDpoSandbox, DPO_SANDBOX_COMPANY_TOKEN, type DpoSandbox } from './dpo/sandbox.ts';
@@ -48,7 +49,8 @@ export function dpoGateway(
     serviceType: config.dpoServiceType,
     ptlMinutes: config.ptlMinutes,
     timeoutMs: config.timeoutMs,
-    // One retry for network errors, timeouts and 5xx only; DPO answers (any code) are never retried.
+    // One retry for network errors, timeouts and 5xx only — for ChargeTokenMobile only when the request never left
+    // (RETRY_POLICY, decision 0086); DPO answers (any code) are never retried.
     retries: 1,
     clock,
     onExchange: exchangeLogger(logger),
@@ -58,17 +60,19 @@ export function dpoGateway(
 /**
  * Sandbox mode: the DPO simulator, and the real adapter speaking real HTTP to it at `apiUrl`
  * (normally `<PUBLIC_URL or http://127.0.0.1:PORT>/sandbox/dpo/API/v6/`, where the app mounts it).
- * The simulator's push calls the bound handler directly (the same function the notify route runs).
+ * The simulator keeps its state in `database`, so every replica sees one gateway (decision 0088); its push calls the
+ * bound handler of the replica that saw the payment land (the same function the notify route runs).
  */
 export function sandboxRuntime(
   config: PaymentsConfig,
   clock: Clock,
   logger: Logger,
-  options: { apiUrl: string; settleIntervalMs?: number },
+  options: { apiUrl: string; database: Database; settleIntervalMs?: number },
 ): PaymentsRuntime {
   let notify: ((transToken: string) => Promise<void>) | null = null;
   const sandbox = createDpoSandbox({
     clock,
+    database: options.database,
     companyToken: DPO_SANDBOX_COMPANY_TOKEN,
     paymentDelayMs: config.sandboxPaymentDelayMs,
     settleIntervalMs: options.settleIntervalMs,
@@ -94,6 +98,7 @@ export function configuredPaymentsRuntime(
   config: { payments: PaymentsConfig; publicUrl: string | null; port: number },
   clock: Clock,
   logger: Logger,
+  database: Database,
 ): PaymentsRuntime {
   const payments = config.payments;
   if (payments.dpoCompanyToken) {
@@ -107,5 +112,5 @@ export function configuredPaymentsRuntime(
     };
   }
   const base = (config.publicUrl ?? `http://127.0.0.1:${config.port}`).replace(/\/+$/, '');
-  return sandboxRuntime(payments, clock, logger, { apiUrl: `${base}${SANDBOX_MOUNT}/` });
+  return sandboxRuntime(payments, clock, logger, { apiUrl: `${base}${SANDBOX_MOUNT}/`, database });
 }

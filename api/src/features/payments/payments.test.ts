@@ -110,7 +110,7 @@ describe.each(testDatabases)('payments on %s', (kind) => {
     const stored = await paymentRow(t, started.transaction_id);
     expect(stored).toMatchObject({ status: 'pending', amountUgx: PRICE, dpoToken: started.dpo_token });
     expect(stored.expiresAt.getTime() - t.clock.now().getTime()).toBe(15 * 60_000);
-    expect(t.dpoSandbox!.transaction(started.dpo_token)).toMatchObject({
+    expect(await t.dpoSandbox!.transaction(started.dpo_token)).toMatchObject({
       companyRef: started.transaction_id,
       amount: String(PRICE),
       currency: 'UGX',
@@ -268,7 +268,7 @@ describe.each(testDatabases)('payments on %s', (kind) => {
     expectErrorEnvelope(await verify(t, other, 'NOT-A-TOKEN'), 404, 'not_found');
     expect((await t.call(api.history, { token: other })).json).toEqual({ payments: [] });
     expect((await t.call(api.history, { token: owner })).json.payments).toHaveLength(1);
-    expect(t.dpoSandbox!.transaction(started.dpo_token)!.charge).toBeUndefined();
+    expect((await t.dpoSandbox!.transaction(started.dpo_token))!.charge).toBeUndefined();
   });
 
   it('refuses charging a payment that is no longer pending', async () => {

@@ -1,6 +1,8 @@
 import {
   formatDate,
   formatUgx,
+  MOBILE_MONEY,
+  ussdFallback,
   type ChargeMobileRequest,
   type InitiatePaymentRequest,
   type InitiatePaymentResponse,
@@ -32,6 +34,7 @@ export const EXPIRY_GRACE_MS = 5 * 60_000;
 export const NOT_PURCHASABLE = 'This plan is not available for purchase.';
 export const AMOUNT_MISMATCH = 'Amount does not match the plan price.';
 const UNAVAILABLE = 'The payment service is not available right now. Please try again in a moment.';
+export const PROMPT_NOT_SENT = 'The payment prompt could not be sent to your phone. Please try again.';
 
 export const DEFAULT_EXPLANATION: Record<PaymentStatus, string> = {
   pending: 'Waiting for the payment to be confirmed.',
@@ -206,6 +209,8 @@ export async function chargeMobile(
       country: 'uganda',
     });
   } catch (error) {
+    if (error instanceof GatewayError && error.outcomeUnknown)
+      return afterUnclearCharge(deps, payment, input.mno, error);
     if (error instanceof GatewayError && error.kind === 'protocol' && error.dpoCode?.startsWith('95')) {
       // 95x: the phone number or network was refused; DPO's words tell the payer what to fix.
       throw new AppError('bad_request', error.explanation || 'The mobile money charge was refused.');
@@ -215,6 +220,48 @@ export async function chargeMobile(
   }
   deps.logger.info({ paymentId: payment.id, code: result.code, mno: input.mno }, 'mobile charge sent');
   return { instructions: result.instructions, status: 'pending' };
+}
+
+/** What to do on the phone when DPO's own instructions were lost with its answer (decision 0087). */
+export function promptInstructions(mno: z.output<typeof ChargeMobileRequest>['mno'], amountUgx: number): string {
+  const network = MOBILE_MONEY[mno];
+  return [
+    `${network.name} sends a prompt to your phone to pay ${formatUgx(amountUgx)}.`,
+    'Approve it with your PIN.',
+    ussdFallback(network),
+  ].join(';');
+}
+
+/**
+ * DPO may have pushed the prompt but its answer was lost (5xx, timeout, reset, unreadable body): the charge is never
+ * re-sent (a second prompt) and the payer is never told "failed, try again" on a guess. verifyToken says what is
+ * true (decision 0087): paid → completed (activated once, by settle); declined, cancelled or expired → that status;
+ * still unpaid with the prompt sent — or DPO unreadable again — → pending: "approve on your phone", polling goes on.
+ * Only DPO's explicit "Not sent" lets the payer charge again.
+ */
+async function afterUnclearCharge(
+  deps: PaymentDeps,
+  payment: PaymentRow,
+  mno: z.output<typeof ChargeMobileRequest>['mno'],
+  error: GatewayError,
+): Promise<{ instructions: string; status: PaymentStatus }> {
+  deps.logger.warn(
+    { paymentId: payment.id, dpo: { operation: error.operation, attempts: error.attempts, message: error.message } },
+    'mobile charge answer lost; verifying with DPO',
+  );
+  const instructions = promptInstructions(mno, payment.amountUgx);
+  let result: VerifyResult;
+  try {
+    result = await deps.payments.verifyToken(payment.dpoToken!);
+  } catch (verifyError) {
+    deps.logger.warn({ paymentId: payment.id, err: verifyError }, 'verify after a lost charge answer failed');
+    return { instructions, status: 'pending' };
+  }
+  const after = await settle(deps, payment, result);
+  const promptSent = result.mobilePaymentRequest?.trim().toLowerCase() !== 'not sent';
+  deps.logger.info({ paymentId: payment.id, status: after.status, promptSent }, 'lost charge answer verified');
+  if (after.status === 'pending' && !promptSent) throw new AppError('unavailable', PROMPT_NOT_SENT);
+  return { instructions, status: after.status };
 }
 
 /** Decides what a verifyToken answer means for this payment (security-bar R16). */

@@ -12,6 +12,9 @@ import {
 } from './adapter.ts';
 import { createDpoSandbox, DPO_SANDBOX_COMPANY_TOKEN, type DpoSandbox, type DpoSandboxOptions } from './sandbox.ts';
 import { closedPort, listen, listenSilent, MovableClock, type Running } from './testing.ts';
+import type { Database } from '../../../db/client.ts';
+import { dpoSandboxTransactions } from '../../../db/schema.ts';
+import { freshDatabase } from '../../../../test/harness.ts';
 
 const MOUNT = '/sandbox/dpo/API/v6';
 const PTL_MINUTES = 30;
@@ -26,6 +29,13 @@ interface World {
 }
 
 const worlds: World[] = [];
+/** One database for the file; each world starts from an empty gateway (its sweep must not see another's tokens). */
+let database: Database;
+beforeAll(async () => {
+  database = await freshDatabase('pglite');
+  await database.migrate();
+});
+afterAll(() => database.close());
 
 /** A sandbox mounted the way the app will mount it, on a real port, and an adapter pointed at it. */
 async function world(
@@ -34,8 +44,10 @@ async function world(
 ): Promise<World> {
   const clock = new MovableClock();
   const notified: string[] = [];
+  await database.db.delete(dpoSandboxTransactions);
   const sandbox = createDpoSandbox({
     clock,
+    database,
     paymentDelayMs: 3000,
     settleIntervalMs: 0,
     notify: async (token) => {
@@ -103,7 +115,7 @@ describe('DPO adapter against the sandbox over HTTP', () => {
     expect(created.transToken).toMatch(/^[0-9A-F-]{36}$/);
     expect(created.transRef).not.toBe('');
     expect(created.expiresAt.getTime() - w.clock.now().getTime()).toBe(PTL_MINUTES * 60_000);
-    expect(w.sandbox.transaction(created.transToken)?.expiresAt).toEqual(created.expiresAt);
+    expect((await w.sandbox.transaction(created.transToken))?.expiresAt).toEqual(created.expiresAt);
 
     const options = await w.gateway.getMobilePaymentOptions(created.transToken);
     expect(options.options.map((o) => o.paymentName)).toEqual(['MTNmobilemoney', 'Mobile_Airtel_UG']);
@@ -352,7 +364,7 @@ describe('DPO adapter against the sandbox over HTTP', () => {
     await expect(w.gateway.createToken(order({ amount: 15000.5 }))).rejects.toThrow(RangeError);
     await expect(w.gateway.createToken(order({ amount: -1 }))).rejects.toThrow(RangeError);
     const usd = await w.gateway.createToken(order({ amount: 12.5, currency: 'usd' }));
-    expect(w.sandbox.transaction(usd.transToken)).toMatchObject({ amount: '12.50', currency: 'USD' });
+    expect(await w.sandbox.transaction(usd.transToken)).toMatchObject({ amount: '12.50', currency: 'USD' });
   });
 });
 
@@ -432,6 +444,53 @@ describe('DPO adapter transport', () => {
     } finally {
       await server.close();
     }
+  });
+
+  const chargeInput = {
+    transToken: 'T',
+    phoneNumber: '256772000005',
+    mno: 'MTNmobilemoney',
+    country: 'uganda',
+  } as const;
+
+  it('never repeats a ChargeTokenMobile DPO may have acted on: 5xx and a timeout are one attempt, outcome unknown', async () => {
+    let hits = 0;
+    const failing = new Hono();
+    failing.post('*', (c) => {
+      hits += 1;
+      return c.text('upstream hiccup', 502);
+    });
+    const server = await listen(failing);
+    const silent = await listenSilent();
+    try {
+      const error = await gatewayAt(`${server.url}/API/v6/`)
+        .chargeTokenMobile(chargeInput)
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: 'transport', httpStatus: 502, attempts: 1, outcomeUnknown: true });
+      expect(hits).toBe(1);
+      const timedOut = await gatewayAt(`${silent.url}/API/v6/`)
+        .chargeTokenMobile(chargeInput)
+        .catch((e: unknown) => e);
+      expect(timedOut).toMatchObject({ kind: 'transport', attempts: 1, outcomeUnknown: true });
+      expect(silent.requests()).toBe(1);
+      // The same failures on a call that moves no money are retried.
+      await gatewayAt(`${server.url}/API/v6/`)
+        .verifyToken('T')
+        .catch(() => undefined);
+      expect(hits).toBe(1 + 3);
+    } finally {
+      await server.close();
+      await silent.close();
+    }
+  });
+
+  it('retries a ChargeTokenMobile whose connection was refused (it never left), outcome known', async () => {
+    const url = await closedPort();
+    const error = await gatewayAt(`${url}/API/v6/`, { retries: 1 })
+      .chargeTokenMobile(chargeInput)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'transport', attempts: 2, outcomeUnknown: false });
+    expect((error as Error).message).toContain('ECONNREFUSED');
   });
 
   it('never retries a 4xx: reads an API3G body, rejects anything else', async () => {

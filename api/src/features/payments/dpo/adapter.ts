@@ -133,7 +133,10 @@ export interface DpoGatewayOptions {
   ptlMinutes: number;
   /** Per attempt, covering connect, headers and body. */
   timeoutMs: number;
-  /** Extra attempts after the first, only on network errors, timeouts and HTTP 5xx. */
+  /**
+   * Extra attempts after the first, on network errors, timeouts and HTTP 5xx — for ChargeTokenMobile only when the
+   * request certainly never left (RETRY_POLICY, decision 0086).
+   */
   retries: number;
   /** First back-off delay; doubles on each retry. Default 250 ms. */
   retryDelayMs?: number;
@@ -145,8 +148,37 @@ export interface DpoGatewayOptions {
 export type GatewayErrorKind = 'transport' | 'protocol';
 
 /**
- * Raised when DPO cannot be reached (`transport`: network error, timeout or 5xx after every retry) or when it answers
- * something other than success (`protocol`: an unreadable document, or a DPO error code in `dpoCode`).
+ * When a failed attempt may be repeated (decision 0086). `any-failure`: network errors, timeouts and 5xx — for calls
+ * that move no money, where a duplicate is harmless (a second createToken leaves only an unpaid token nobody knows,
+ * which lapses at the PTL; CompanyRefUnique refuses a ref only once it is paid). `unsent`: only when the request
+ * certainly never reached DPO — a repeated ChargeTokenMobile may push a second prompt to the payer's phone.
+ */
+export type RetryPolicy = 'any-failure' | 'unsent';
+export const RETRY_POLICY: Record<DpoOperation, RetryPolicy> = {
+  createToken: 'any-failure',
+  GetMobilePaymentOptions: 'any-failure',
+  ChargeTokenMobile: 'unsent',
+  verifyToken: 'any-failure',
+  cancelToken: 'any-failure',
+};
+
+/**
+ * Errors of a connection that was never made: no byte of the request left this machine. A timeout of the whole
+ * attempt is not among them (it cannot tell a slow connect from a lost answer), nor a reset (it may come after DPO read
+ * the request).
+ */
+const NEVER_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * Raised when DPO cannot be reached (`transport`: network error, timeout or 5xx after the retries RETRY_POLICY
+ * allows) or when it answers something other than success (`protocol`: an unreadable document, or a DPO error code in `dpoCode`).
  * It is an AppError ('unavailable', 503), so an unhandled one becomes the usual envelope. It never carries the company token.
  */
 export class GatewayError extends AppError {
@@ -156,6 +188,11 @@ export class GatewayError extends AppError {
   readonly explanation: string | undefined;
   readonly httpStatus: number | undefined;
   readonly attempts: number;
+  /**
+   * DPO may have acted on the request but its answer was lost (5xx, a timeout or reset after sending, an unreadable
+   * body). For ChargeTokenMobile the caller must verifyToken before telling the payer anything (decision 0087).
+   */
+  readonly outcomeUnknown: boolean;
 
   constructor(details: {
     kind: GatewayErrorKind;
@@ -165,6 +202,7 @@ export class GatewayError extends AppError {
     explanation?: string;
     httpStatus?: number;
     attempts: number;
+    outcomeUnknown?: boolean;
   }) {
     super('unavailable', details.message);
     this.name = 'GatewayError';
@@ -174,6 +212,7 @@ export class GatewayError extends AppError {
     this.explanation = details.explanation;
     this.httpStatus = details.httpStatus;
     this.attempts = details.attempts;
+    this.outcomeUnknown = details.outcomeUnknown ?? false;
   }
 }
 
@@ -282,15 +321,19 @@ export function createDpoGateway(options: DpoGatewayOptions): PaymentGateway {
   }
 
   /**
-   * POSTs one request, retrying network errors, timeouts and 5xx; returns the API3G children of the answer.
+   * POSTs one request, retrying failures as RETRY_POLICY allows; returns the API3G children of the answer.
    * A readable answer has a status code (StatusCode/Result/Code) or, for the v6 GetMobilePaymentOptions, options.
    */
   async function call(operation: DpoOperation, body: XmlTree): Promise<XmlObject> {
     const requestXml = buildRequestXml(companyToken, operation, body);
     const attempts = retries + 1;
+    const policy = RETRY_POLICY[operation];
     let lastProblem = '';
     let lastStatus: number | undefined;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    let attempt = 0;
+    let outcomeUnknown = false;
+    while (attempt < attempts) {
+      attempt += 1;
       if (attempt > 1) await sleep(retryDelayMs * 2 ** (attempt - 2));
       const started = Date.now();
       const at = clock.now();
@@ -307,15 +350,20 @@ export function createDpoGateway(options: DpoGatewayOptions): PaymentGateway {
         responseXml = await response.text();
       } catch (error) {
         const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-        lastProblem = timedOut ? `timed out after ${options.timeoutMs} ms` : `network error (${describe(error)})`;
+        const cause = describe(error);
+        lastProblem = timedOut ? `timed out after ${options.timeoutMs} ms` : `network error (${cause})`;
         lastStatus = undefined;
+        outcomeUnknown = timedOut || !NEVER_SENT.has(cause);
         record({ operation, attempt, at, durationMs: Date.now() - started, requestXml, error: lastProblem });
+        if (outcomeUnknown && policy === 'unsent') break;
         continue;
       }
       record({ operation, attempt, at, durationMs: Date.now() - started, requestXml, httpStatus: status, responseXml });
       if (status >= 500) {
         lastProblem = `HTTP ${status}`;
         lastStatus = status;
+        outcomeUnknown = true;
+        if (policy === 'unsent') break;
         continue;
       }
       // 2xx–4xx: never retried. DPO may put an API3G body on a non-2xx answer (P17), so parse regardless.
@@ -327,6 +375,7 @@ export function createDpoGateway(options: DpoGatewayOptions): PaymentGateway {
           operation,
           httpStatus: status,
           attempts: attempt,
+          outcomeUnknown: true,
           message: redact(`DPO ${operation}: unreadable response (HTTP ${status}).`),
         });
       }
@@ -336,8 +385,9 @@ export function createDpoGateway(options: DpoGatewayOptions): PaymentGateway {
       kind: 'transport',
       operation,
       httpStatus: lastStatus,
-      attempts,
-      message: redact(`DPO ${operation}: ${lastProblem} after ${attempts} attempt${attempts === 1 ? '' : 's'}.`),
+      attempts: attempt,
+      outcomeUnknown,
+      message: redact(`DPO ${operation}: ${lastProblem} after ${attempt} attempt${attempt === 1 ? '' : 's'}.`),
     });
   }
 

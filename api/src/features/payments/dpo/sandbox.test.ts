@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../db/client.ts';
+import { freshDatabase, testDatabases } from '../../../../test/harness.ts';
 import { createDpoSandbox, type DpoSandbox } from './sandbox.ts';
 import { listen, MovableClock, type Running } from './testing.ts';
 import { parseApi3g, readStatus, text } from './xml.ts';
@@ -10,19 +12,8 @@ const TOKEN = 'C0FFEE00-1111-2222-3333-444444444444';
 let sandbox: DpoSandbox;
 let server: Running;
 let url: string;
+let database: Database;
 const clock = new MovableClock();
-
-beforeAll(async () => {
-  sandbox = createDpoSandbox({ clock, companyToken: TOKEN, paymentDelayMs: 1000, ptlMinutes: 60, settleIntervalMs: 0 });
-  const app = new Hono();
-  app.route('/sandbox/dpo/API/v6', sandbox.app);
-  server = await listen(app);
-  url = `${server.url}/sandbox/dpo/API/v6/`;
-});
-afterAll(async () => {
-  sandbox.close();
-  await server.close();
-});
 
 async function post(body: string, target = url) {
   const res = await fetch(target, { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body });
@@ -38,7 +29,29 @@ const transaction = (fields = '<PaymentAmount>15000</PaymentAmount><PaymentCurre
   `<Request>createToken</Request><Transaction>${fields}</Transaction>` +
   '<Services><Service><ServiceType>3854</ServiceType><ServiceDescription>Plan</ServiceDescription><ServiceDate>2026/11/22 12:00</ServiceDate></Service></Services>';
 
-describe('DPO sandbox protocol', () => {
+describe.each(testDatabases)('DPO sandbox protocol (%s)', (kind) => {
+  beforeAll(async () => {
+    database = await freshDatabase(kind);
+    await database.migrate();
+    sandbox = createDpoSandbox({
+      clock,
+      database,
+      companyToken: TOKEN,
+      paymentDelayMs: 1000,
+      ptlMinutes: 60,
+      settleIntervalMs: 0,
+    });
+    const app = new Hono();
+    app.route('/sandbox/dpo/API/v6', sandbox.app);
+    server = await listen(app);
+    url = `${server.url}/sandbox/dpo/API/v6/`;
+  });
+  afterAll(async () => {
+    sandbox.close();
+    await server.close();
+    await database.close();
+  });
+
   it('answers createToken with Result 000, TransToken and TransRef, as XML', async () => {
     const res = await post(envelope(transaction()));
     expect(res.status).toBe(200);
@@ -114,11 +127,11 @@ describe('DPO sandbox protocol', () => {
       ),
     );
     const fallback = await post(envelope(transaction()));
-    const expiry = (res: { root: ReturnType<typeof parseApi3g> }) =>
-      sandbox.transaction(text(res.root!, 'TransToken')!)!.expiresAt.getTime() - start;
-    expect(expiry(hours)).toBe(2 * 3_600_000);
-    expect(expiry(minutes)).toBe(2 * 60_000);
-    expect(expiry(fallback)).toBe(60 * 60_000);
+    const expiry = async (res: { root: ReturnType<typeof parseApi3g> }) =>
+      (await sandbox.transaction(text(res.root!, 'TransToken')!))!.expiresAt.getTime() - start;
+    expect(await expiry(hours)).toBe(2 * 3_600_000);
+    expect(await expiry(minutes)).toBe(2 * 60_000);
+    expect(await expiry(fallback)).toBe(60 * 60_000);
   });
 
   it('refuses a second paid token for the same CompanyRef when CompanyRefUnique is 1 (940)', async () => {

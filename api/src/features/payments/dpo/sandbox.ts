@@ -1,6 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { and, desc, eq, isNotNull, lte, or, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { MOBILE_MONEY } from '@filamu/shared';
+import type { Database } from '../../../db/client.ts';
+import { dpoSandboxTransactions } from '../../../db/schema.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { buildResponseXml, child, isRepeated, parseXml, RawXml, text, type XmlObject, type XmlTree } from './xml.ts';
 
@@ -16,6 +19,10 @@ import { buildResponseXml, child, isRepeated, parseXml, RawXml, text, type XmlOb
  *   4 → 002 over/underpaid · anything else → 000 paid.
  * The outcome lands `paymentDelayMs` after the charge (measured with the injected clock); until then verifyToken says 900.
  * On 000 the `notify` callback (DPO's pushPayments) runs exactly once for that token.
+ *
+ * Its state lives in the database (`dpo_sandbox_transactions`, decision 0088), so every replica mounting it answers
+ * as one gateway, the way DPO does: an outcome is computed from the stored charge time whenever a token is read, and
+ * the replica whose conditional UPDATE records a payment is the one that pushes it.
  */
 
 export const DPO_SANDBOX_COMPANY_TOKEN = '5A1D8F3E-7C2B-4E9A-9D61-0F4B2C8E7A13';
@@ -23,6 +30,8 @@ export const DPO_SANDBOX_MNOS = ['MTNmobilemoney', 'Mobile_Airtel_UG'] as const;
 
 export interface DpoSandboxOptions {
   clock: Clock;
+  /** Where the simulated gateway keeps its transactions; every replica on this database shares them. */
+  database: Database;
   /** The CompanyToken callers must send (default DPO_SANDBOX_COMPANY_TOKEN). */
   companyToken?: string;
   /** Time between a charge and its outcome (default 3000 ms, on the injected clock). */
@@ -37,8 +46,8 @@ export interface DpoSandboxOptions {
   mobileOptionsFormat?: 'v6' | 'v7';
   /** Background settling for pushes without polling (default 1000 ms on a real timer; 0 disables). */
   settleIntervalMs?: number;
-  /** Oldest transactions are forgotten beyond this (default 10 000). */
-  maxTransactions?: number;
+  /** Transactions created longer ago than this are forgotten (default 7 days). */
+  retainMs?: number;
 }
 
 export type SandboxState = 'open' | 'paid' | 'review' | 'declined' | 'expired' | 'cancelled';
@@ -58,17 +67,16 @@ export interface SandboxTransaction {
   customerPhone: string | undefined;
   customerEmail: string | undefined;
   websiteVerified: boolean;
-  notified: boolean;
 }
 
 export interface DpoSandbox {
   /** Mount with `app.route('/sandbox/dpo/API/v6', sandbox.app)`; answers POST on any path below it. */
   app: Hono;
   companyToken: string;
-  /** Re-evaluates every transaction against the clock now and waits for every push it (or anything before) started. */
+  /** Re-evaluates every open transaction against the clock now and waits for every push this replica started. */
   settle(): Promise<void>;
   /** A snapshot of one transaction (for tests and the dev UI). */
-  transaction(transToken: string): SandboxTransaction | undefined;
+  transaction(transToken: string): Promise<SandboxTransaction | undefined>;
   /** Stops the background settling timer. */
   close(): void;
 }
@@ -123,56 +131,110 @@ function transRefFor(): string {
   return `R${randomBytes(5).toString('hex').toUpperCase().slice(0, 9)}`;
 }
 
+type Row = typeof dpoSandboxTransactions.$inferSelect;
+
+/** Where an open transaction stands at `now`: a charge lands `delayMs` after it unless the PTL passes first. */
+function reached(row: Row, now: Date, delayMs: number): Pick<Row, 'state' | 'paidAmount'> {
+  if (row.state !== 'open') return row;
+  const phone = row.chargePhone;
+  if (phone && row.chargedAt && !phone.endsWith('2')) {
+    const decidedAt = row.chargedAt.getTime() + delayMs;
+    if (decidedAt < row.expiresAt.getTime() && now.getTime() >= decidedAt) {
+      const digit = phone.slice(-1);
+      if (digit === '1') return { state: 'declined', paidAmount: null };
+      if (digit === '3') return { state: 'cancelled', paidAmount: null };
+      if (digit === '4') return { state: 'review', paidAmount: offAmount(row.amount) };
+      return { state: 'paid', paidAmount: row.amount };
+    }
+  }
+  if (now.getTime() >= row.expiresAt.getTime()) return { state: 'expired', paidAmount: null };
+  return row;
+}
+
+function snapshot(row: Row): SandboxTransaction {
+  return {
+    transToken: row.transToken,
+    transRef: row.transRef,
+    companyRef: row.companyRef ?? undefined,
+    amount: row.amount,
+    currency: row.currency,
+    description: row.description,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    state: row.state,
+    charge:
+      row.chargePhone && row.chargeMno && row.chargedAt
+        ? { phoneNumber: row.chargePhone, mno: row.chargeMno, at: row.chargedAt, requests: row.chargeRequests }
+        : undefined,
+    paidAmount: row.paidAmount ?? undefined,
+    customerPhone: row.customerPhone ?? undefined,
+    customerEmail: row.customerEmail ?? undefined,
+    websiteVerified: row.websiteVerified,
+  };
+}
+
 export function createDpoSandbox(options: DpoSandboxOptions): DpoSandbox {
   const { clock } = options;
+  const db = options.database.db;
   const companyToken = options.companyToken ?? DPO_SANDBOX_COMPANY_TOKEN;
   const paymentDelayMs = options.paymentDelayMs ?? 3000;
   const defaultPtlMinutes = options.ptlMinutes ?? 96 * 60;
   const mnos = options.mnos ?? DPO_SANDBOX_MNOS;
-  const maxTransactions = options.maxTransactions ?? 10_000;
-  const transactions = new Map<string, SandboxTransaction>();
+  const retainMs = options.retainMs ?? 7 * 24 * 3_600_000;
   const pushes = new Set<Promise<void>>();
+  const table = dpoSandboxTransactions;
 
-  function push(tx: SandboxTransaction) {
-    if (tx.notified) return;
-    tx.notified = true;
+  function push(transToken: string) {
     const notify = options.notify;
     if (!notify) return;
     const pending: Promise<void> = Promise.resolve()
-      .then(() => notify(tx.transToken))
+      .then(() => notify(transToken))
       .catch(() => undefined)
       .finally(() => pushes.delete(pending));
     pushes.add(pending);
   }
 
-  /** Moves an open transaction forward according to the clock; fires the push on payment. */
-  function evaluate(tx: SandboxTransaction, now: Date) {
-    if (tx.state !== 'open') return;
-    const expired = now.getTime() >= tx.expiresAt.getTime();
-    const charge = tx.charge;
-    if (charge && !charge.phoneNumber.endsWith('2')) {
-      const decidedAt = charge.at.getTime() + paymentDelayMs;
-      if (decidedAt < tx.expiresAt.getTime() && now.getTime() >= decidedAt) {
-        const digit = charge.phoneNumber.slice(-1);
-        if (digit === '1') tx.state = 'declined';
-        else if (digit === '3') tx.state = 'cancelled';
-        else if (digit === '4') {
-          tx.state = 'review';
-          tx.paidAmount = offAmount(tx.amount);
-        } else {
-          tx.state = 'paid';
-          tx.paidAmount = tx.amount;
-          push(tx);
-        }
-        return;
-      }
-    }
-    if (expired) tx.state = 'expired';
+  /**
+   * Records where an open transaction has got to. The UPDATE is conditional on `open`, so when replicas race exactly
+   * one records the outcome — and only that one pushes a payment.
+   */
+  async function advance(row: Row): Promise<Row> {
+    const next = reached(row, clock.now(), paymentDelayMs);
+    if (next.state === row.state) return row;
+    const [moved] = await db
+      .update(table)
+      .set({ state: next.state, paidAmount: next.paidAmount })
+      .where(and(eq(table.transToken, row.transToken), eq(table.state, 'open')))
+      .returning();
+    if (moved?.state === 'paid') push(moved.transToken);
+    return moved ?? (await find(row.transToken))!;
   }
 
-  function settleAll() {
+  async function find(transToken: string): Promise<Row | undefined> {
+    const [row] = await db.select().from(table).where(eq(table.transToken, transToken));
+    return row;
+  }
+
+  async function current(transToken: string): Promise<Row | undefined> {
+    const row = await find(transToken);
+    return row && advance(row);
+  }
+
+  async function settleAll() {
     const now = clock.now();
-    for (const tx of transactions.values()) evaluate(tx, now);
+    const due = await db
+      .select()
+      .from(table)
+      .where(
+        and(
+          eq(table.state, 'open'),
+          or(
+            lte(table.expiresAt, now),
+            and(isNotNull(table.chargedAt), lte(table.chargedAt, new Date(now.getTime() - paymentDelayMs))),
+          ),
+        ),
+      );
+    for (const row of due) await advance(row);
   }
 
   const xml = (body: XmlTree) =>
@@ -184,7 +246,7 @@ export function createDpoSandbox(options: DpoSandboxOptions): DpoSandbox {
     xml({ Result: code, ResultExplanation: explanation, ...extra });
   const status = (code: string, explanation: string) => xml({ StatusCode: code, ResultExplanation: explanation });
 
-  function createToken(request: XmlObject): Response {
+  async function createToken(request: XmlObject): Promise<Response> {
     const transaction = child(request, 'Transaction');
     if (!transaction) return result('902', 'Request missing transaction level mandatory fields - Transaction');
     for (const name of ['PaymentAmount', 'PaymentCurrency', 'CompanyRef', 'PTL', 'PTLtype']) {
@@ -214,10 +276,9 @@ export function createDpoSandbox(options: DpoSandboxOptions): DpoSandbox {
 
     const companyRef = text(transaction, 'CompanyRef');
     if (companyRef && text(transaction, 'CompanyRefUnique') === '1') {
-      for (const tx of transactions.values()) {
-        evaluate(tx, clock.now());
-        if (tx.companyRef === companyRef && tx.state === 'paid')
-          return result('940', 'CompanyREF already exists and paid');
+      const sameRef = await db.select().from(table).where(eq(table.companyRef, companyRef));
+      for (const row of sameRef) {
+        if ((await advance(row)).state === 'paid') return result('940', 'CompanyREF already exists and paid');
       }
     }
 
@@ -230,36 +291,28 @@ export function createDpoSandbox(options: DpoSandboxOptions): DpoSandbox {
     const ptlMinutes = ptl === undefined ? defaultPtlMinutes : ptlType === 'minutes' ? ptl : ptl * 60;
 
     const now = clock.now();
-    const tx: SandboxTransaction = {
-      transToken: randomUUID().toUpperCase(),
-      transRef: transRefFor(),
-      companyRef,
+    const transToken = randomUUID().toUpperCase();
+    const transRef = transRefFor();
+    await db.insert(table).values({
+      transToken,
+      transRef,
+      companyRef: companyRef ?? null,
       amount,
       currency,
       description,
       createdAt: now,
       expiresAt: new Date(now.getTime() + ptlMinutes * 60_000),
-      state: 'open',
-      charge: undefined,
-      paidAmount: undefined,
-      customerPhone: text(transaction, 'customerPhone'),
-      customerEmail: text(transaction, 'customerEmail'),
-      websiteVerified: false,
-      notified: false,
-    };
-    transactions.set(tx.transToken, tx);
-    while (transactions.size > maxTransactions) {
-      const oldest = transactions.keys().next().value;
-      if (oldest === undefined) break;
-      transactions.delete(oldest);
-    }
-    return result('000', 'Transaction created', { TransToken: tx.transToken, TransRef: tx.transRef });
+      customerPhone: text(transaction, 'customerPhone') ?? null,
+      customerEmail: text(transaction, 'customerEmail') ?? null,
+    });
+    await db.delete(table).where(lte(table.createdAt, new Date(now.getTime() - retainMs)));
+    return result('000', 'Transaction created', { TransToken: transToken, TransRef: transRef });
   }
 
-  function getMobilePaymentOptions(request: XmlObject): Response {
+  async function getMobilePaymentOptions(request: XmlObject): Promise<Response> {
     const token = text(request, 'TransactionToken');
     if (!token) return result('950', 'Request missing mandatory fields - TransactionToken');
-    const tx = transactions.get(token);
+    const tx = await current(token);
     if (!tx || tx.state !== 'open') return result('904', "Can't MobilePay this Transaction");
     const v7 = options.mobileOptionsFormat === 'v7';
     const mobileoption = mnos.map((mno) => ({
@@ -280,10 +333,10 @@ export function createDpoSandbox(options: DpoSandboxOptions): DpoSandbox {
     return xml({ ...head, paymentoptions: { mobileoption } });
   }
 
-  function chargeTokenMobile(request: XmlObject): Response {
+  async function chargeTokenMobile(request: XmlObject): Promise<Response> {
     const token = text(request, 'TransactionToken');
     if (!token) return status('950', 'Missing mandatory fields - TransactionToken');
-    const tx = transactions.get(token);
+    const tx = await current(token);
     if (!tx) return status('951', 'Data mismatch - Transaction Token');
     const mno = text(request, 'MNO');
     if (!mno) return status('952', 'Missing MNO');
@@ -294,9 +347,19 @@ export function createDpoSandbox(options: DpoSandboxOptions): DpoSandbox {
     if (!/^256\d{9}$/.test(phoneNumber)) return status('955', 'Phone number is invalid');
     const terminal = mnos.find((name) => name.toLowerCase() === mno.toLowerCase());
     if (!terminal || country.toLowerCase() !== 'uganda') return status('956', 'Terminal not found');
-    if (tx.state !== 'open') return status('904', "Can't MobilePay this Transaction");
     // A repeated charge on an open token sends a new prompt and restarts the wait (DPO behaviour unconfirmed, §11.11).
-    tx.charge = { phoneNumber, mno: terminal, at: clock.now(), requests: (tx.charge?.requests ?? 0) + 1 };
+    const [charged] = await db
+      .update(table)
+      .set({
+        chargePhone: phoneNumber,
+        chargeMno: terminal,
+        chargedAt: clock.now(),
+        chargeRequests: sql`${table.chargeRequests} + 1`,
+      })
+      .where(and(eq(table.transToken, token), eq(table.state, 'open')))
+      .returning();
+    if (!charged) return status('904', "Can't MobilePay this Transaction");
+    await advance(charged);
     return xml({
       StatusCode: '130',
       ResultExplanation: 'New invoice',
@@ -305,27 +368,39 @@ export function createDpoSandbox(options: DpoSandboxOptions): DpoSandbox {
     });
   }
 
-  function verifyToken(request: XmlObject): Response {
+  async function verifyToken(request: XmlObject): Promise<Response> {
     const token = text(request, 'TransactionToken');
     const companyRef = text(request, 'CompanyRef');
     if (!token && !companyRef) return result('950', 'Request missing mandatory fields - TransactionToken');
-    let tx = token ? transactions.get(token) : undefined;
-    if (!token && companyRef) {
-      for (const candidate of transactions.values()) if (candidate.companyRef === companyRef) tx = candidate;
+    let found: Row | undefined;
+    if (token) found = await find(token);
+    else {
+      // The newest token with that ref, as a lookup by ref can only name one.
+      [found] = await db
+        .select()
+        .from(table)
+        .where(eq(table.companyRef, companyRef!))
+        .orderBy(desc(table.createdAt))
+        .limit(1);
     }
-    if (!tx) return result('902', `Data mismatch in one of the fields - ${token ? 'TransactionToken' : 'CompanyRef'}`);
+    if (!found)
+      return result('902', `Data mismatch in one of the fields - ${token ? 'TransactionToken' : 'CompanyRef'}`);
     const verifyFlag = text(request, 'VerifyTransaction') ?? '1';
     if (verifyFlag !== '0' && verifyFlag !== '1')
       return result('902', 'Data mismatch in one of the fields - VerifyTransaction');
+    const tx = await advance(found);
     const [code, explanation] = VERIFY_ANSWERS[tx.state];
-    if (verifyFlag === '1' && (tx.state === 'paid' || tx.state === 'review')) tx.websiteVerified = true;
+    if (verifyFlag === '1' && (tx.state === 'paid' || tx.state === 'review') && !tx.websiteVerified) {
+      await db.update(table).set({ websiteVerified: true }).where(eq(table.transToken, tx.transToken));
+    }
     const amount = twoDecimals(tx.paidAmount ?? tx.amount);
     const settled = tx.state === 'paid' || tx.state === 'review';
-    const phone = tx.charge?.phoneNumber ?? tx.customerPhone ?? '';
+    const phone = tx.chargePhone ?? tx.customerPhone ?? '';
+    const charged = tx.chargedAt !== null;
     return result(code, explanation, {
       CustomerName: '',
       CustomerCredit: '',
-      CustomerCreditType: tx.charge ? 'Mobile' : '',
+      CustomerCreditType: charged ? 'Mobile' : '',
       TransactionApproval: settled ? tx.transRef.slice(1) : '',
       TransactionCurrency: tx.currency,
       TransactionAmount: amount,
@@ -340,7 +415,7 @@ export function createDpoSandbox(options: DpoSandboxOptions): DpoSandbox {
       CustomerAddress: '',
       CustomerCity: '',
       CustomerZip: '',
-      MobilePaymentRequest: tx.charge ? 'Sent' : 'Not sent',
+      MobilePaymentRequest: charged ? 'Sent' : 'Not sent',
       AccRef: '',
       CompanyRef: tx.companyRef ?? '',
       TransRef: tx.transRef,
@@ -349,18 +424,25 @@ export function createDpoSandbox(options: DpoSandboxOptions): DpoSandbox {
     });
   }
 
-  function cancelToken(request: XmlObject): Response {
+  async function cancelToken(request: XmlObject): Promise<Response> {
     const token = text(request, 'TransactionToken');
     if (!token) return result('950', 'Request missing mandatory fields - TransactionToken');
-    const tx = transactions.get(token);
+    const tx = await current(token);
     if (!tx) return result('999', 'Transaction not found');
-    if (tx.state === 'open') tx.state = 'cancelled';
-    if (tx.state !== 'cancelled')
-      return result('999', `Transaction can not be cancelled (${VERIFY_ANSWERS[tx.state][1]})`);
+    let state = tx.state;
+    if (state === 'open') {
+      const [cancelled] = await db
+        .update(table)
+        .set({ state: 'cancelled' })
+        .where(and(eq(table.transToken, token), eq(table.state, 'open')))
+        .returning();
+      state = cancelled?.state ?? (await find(token))!.state;
+    }
+    if (state !== 'cancelled') return result('999', `Transaction can not be cancelled (${VERIFY_ANSWERS[state][1]})`);
     return result('000', 'Token been updated to status cancelled');
   }
 
-  const operations: Record<string, (request: XmlObject) => Response> = {
+  const operations: Record<string, (request: XmlObject) => Promise<Response>> = {
     createToken,
     GetMobilePaymentOptions: getMobilePaymentOptions,
     ChargeTokenMobile: chargeTokenMobile,
@@ -382,29 +464,33 @@ export function createDpoSandbox(options: DpoSandboxOptions): DpoSandbox {
     const name = text(request, 'Request')?.trim();
     const operation = name && Object.hasOwn(operations, name) ? operations[name] : undefined;
     if (!operation) return result('803', 'No request or error in Request type name');
-    settleAll();
-    const response = operation(request);
-    settleAll();
-    return response;
+    return operation(request);
   });
   app.all('*', (c) => c.text('Method Not Allowed', 405));
 
+  // Pushes a payment nobody asks about (DPO pushes without being polled); one pass at a time.
+  let sweeping = false;
+  const sweep = () => {
+    if (sweeping) return;
+    sweeping = true;
+    settleAll()
+      .catch(() => undefined)
+      .finally(() => (sweeping = false));
+  };
   const timer =
-    (options.settleIntervalMs ?? 1000) > 0 ? setInterval(settleAll, options.settleIntervalMs ?? 1000) : undefined;
+    (options.settleIntervalMs ?? 1000) > 0 ? setInterval(sweep, options.settleIntervalMs ?? 1000) : undefined;
   timer?.unref();
 
   return {
     app,
     companyToken,
     async settle() {
-      settleAll();
+      await settleAll();
       while (pushes.size > 0) await Promise.all([...pushes]);
     },
-    transaction(transToken) {
-      const tx = transactions.get(transToken);
-      if (!tx) return undefined;
-      evaluate(tx, clock.now());
-      return structuredClone(tx);
+    async transaction(transToken) {
+      const row = await current(transToken);
+      return row && snapshot(row);
     },
     close() {
       if (timer) clearInterval(timer);
