@@ -146,11 +146,15 @@ async function deleteIfUnreferenced(deps: CleanupDeps, key: string): Promise<boo
  * Starts the job: a first pass shortly after start (a restarted server clears its crash debris), then one every
  * `intervalMs`; several replicas share each period's pass. `intervalMs <= 0` runs nothing.
  */
-export function startStorageCleanup(deps: CleanupDeps, intervalMs: number): () => Promise<void> {
+export function startStorageCleanup(
+  deps: CleanupDeps,
+  intervalMs: number,
+  options: { firstPassAfterMs?: number } = {},
+): () => Promise<void> {
   return startIntervalJob(
     () => runStorageCleanup(deps),
     intervalMs,
     (error) => deps.logger.error({ err: error }, 'storage cleanup pass failed'),
-    { firstRunAfterMs: Math.min(FIRST_PASS_DELAY_MS, intervalMs) },
+    { firstRunAfterMs: Math.min(options.firstPassAfterMs ?? FIRST_PASS_DELAY_MS, intervalMs) },
   );
 }

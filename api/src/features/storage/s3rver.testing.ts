@@ -6,7 +6,7 @@
  * s3rver does not verify SigV4 signatures (it checks the presigned URL's shape and expiry only), so
  * tests must prove what is signed by reading the URL, not by expecting S3 to refuse a tampered request.
  */
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -70,6 +70,8 @@ export interface RunningS3rver {
   corsOrigins: string[];
   /** Where s3rver keeps the objects; removed by `close()`. */
   directory: string;
+  /** Moves a multipart upload's `Initiated` (as the added ListMultipartUploads reports it) to `at`. */
+  setUploadInitiated(uploadId: string, at: Date): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -96,7 +98,10 @@ export async function startS3rver(options: S3rverOptions = {}): Promise<RunningS
     configureBuckets: [{ name: bucket, configs: [corsConfigurationXml(filamuCorsRule(corsOrigins))] }],
   });
   // Must be in place before run(): Koa composes its middleware when the HTTP server is created.
-  server.middleware.unshift(abortMultipartUpload(server), listMultipartUploads(server, options.uploadsPageSize ?? 1000));
+  server.middleware.unshift(
+    abortMultipartUpload(server),
+    listMultipartUploads(server, options.uploadsPageSize ?? 1000),
+  );
   let address: AddressInfo;
   try {
     address = await server.run();
@@ -111,6 +116,9 @@ export async function startS3rver(options: S3rverOptions = {}): Promise<RunningS
     config: { bucket, region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { ...S3RVER_CREDENTIALS } },
     corsOrigins,
     directory,
+    async setUploadInitiated(uploadId, at) {
+      await utimes(join(uploadsFolder(server, bucket), uploadId, 'key'), at, at);
+    },
     async close() {
       await server.close();
       await rm(directory, { recursive: true, force: true });
