@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, or } from 'drizzle-orm';
+import { and, eq, isNull, or } from 'drizzle-orm';
 import { claimJobRun, finishJobRun } from '../../db/job-runs.ts';
 import { movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
@@ -129,12 +129,7 @@ async function deleteIfUnreferenced(deps: CleanupDeps, key: string): Promise<boo
     const [reference] = await tx
       .select({ id: movies.id })
       .from(movies)
-      .where(
-        and(
-          isNull(movies.deletedAt),
-          or(eq(movies.s3Key, key), and(isNotNull(movies.thumbnailKey), eq(movies.thumbnailKey, key))),
-        ),
-      )
+      .where(and(isNull(movies.deletedAt), or(eq(movies.s3Key, key), eq(movies.thumbnailKey, key))))
       .limit(1);
     if (reference) return false;
     await deps.storage.delete(key);
