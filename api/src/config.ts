@@ -98,6 +98,9 @@ export const EnvSchema = z
       .min(5 * 1024 ** 2)
       .max(5 * 1024 ** 3)
       .default(16 * 1024 ** 2),
+    STORAGE_CLEANUP_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000),
+    ORPHAN_OBJECT_AGE_HOURS: z.coerce.number().positive().max(8760).default(24),
+    MULTIPART_UPLOAD_MAX_AGE_HOURS: z.coerce.number().positive().max(8760).default(24),
     STALE_DOWNLOAD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
     REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(200),
   })
@@ -182,6 +185,17 @@ export interface StorageConfig {
   multipartThresholdBytes: number;
   /** The smallest part size (bigger when a movie would need more than 10,000 parts). */
   multipartPartSizeBytes: number;
+  /** The storage cleanup job (decision 0083). */
+  cleanup: StorageCleanupConfig;
+}
+
+export interface StorageCleanupConfig {
+  /** How often one replica runs a pass (and one shortly after start); 0 disables the job. */
+  intervalMs: number;
+  /** Objects no movie references are removed once this old (an admin may be mid-way through the form). */
+  orphanAgeMs: number;
+  /** Multipart uploads idle this long (S3: initiated this long ago) are aborted. */
+  multipartMaxAgeMs: number;
 }
 
 export interface PaymentsConfig {
@@ -271,6 +285,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       uploadUrlTtlSeconds: e.UPLOAD_URL_TTL_SECONDS,
       multipartThresholdBytes: e.S3_MULTIPART_THRESHOLD_BYTES,
       multipartPartSizeBytes: e.UPLOAD_PART_SIZE_BYTES,
+      cleanup: {
+        intervalMs: e.STORAGE_CLEANUP_INTERVAL_MS,
+        orphanAgeMs: e.ORPHAN_OBJECT_AGE_HOURS * 3_600_000,
+        multipartMaxAgeMs: e.MULTIPART_UPLOAD_MAX_AGE_HOURS * 3_600_000,
+      },
     },
     staleDownloadSweepIntervalMs: e.STALE_DOWNLOAD_SWEEP_INTERVAL_MS,
     registrationsPerIpPerHour: e.REGISTRATIONS_PER_IP_PER_HOUR,

@@ -5,6 +5,7 @@ import { createDeps, createLogger, openConfiguredDatabase } from './bootstrap.ts
 import { smtpTransport, startMailDispatcher } from './features/mail/smtp-dispatcher.ts';
 import { startStaleDownloadSweep } from './features/downloads/bookkeeping.ts';
 import { startReconciler } from './features/payments/reconciler.ts';
+import { startStorageCleanup } from './features/storage/cleanup.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { pwaDistDir } from './lib/paths.ts';
 
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   const app = createApp(deps, { pwaDistDir });
   const stopReconciler = startReconciler(deps, config.payments.reconcileIntervalMs);
   const stopStaleSweep = startStaleDownloadSweep(deps, config.staleDownloadSweepIntervalMs);
+  const stopStorageCleanup = startStorageCleanup(deps, config.storage.cleanup.intervalMs);
   const stopMail = config.smtpUrl
     ? startMailDispatcher(deps, smtpTransport(config.smtpUrl), config.mailFrom, 5000)
     : async () => {};
@@ -45,7 +47,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     deps.dpoSandbox?.close();
     server.close(() => {
-      void Promise.all([stopReconciler(), stopStaleSweep(), stopMail()])
+      void Promise.all([stopReconciler(), stopStaleSweep(), stopStorageCleanup(), stopMail()])
         .then(() => database.close())
         .finally(() => process.exit(0));
     });

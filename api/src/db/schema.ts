@@ -174,6 +174,20 @@ export const mailOutbox = pgTable(
   ],
 );
 
+/**
+ * One row per periodic job that must run on one replica at a time (db/job-runs.ts): a pass is claimed by moving
+ * `next_run_at` forward with a conditional update, so of several replicas whose timers fire together exactly one
+ * wins. `last_report` keeps what the last finished pass did (for operators and tests).
+ */
+export const jobRuns = pgTable('job_runs', {
+  name: text('name').primaryKey(),
+  nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull(),
+  runs: integer('runs').notNull().default(0),
+  lastStartedAt: timestamp('last_started_at', { withTimezone: true }),
+  lastFinishedAt: timestamp('last_finished_at', { withTimezone: true }),
+  lastReport: jsonb('last_report'),
+});
+
 /** Secrets generated on first start (JWT key) when none is configured, shared by every process. */
 export const appSecrets = pgTable('app_secrets', {
   name: text('name').primaryKey(),

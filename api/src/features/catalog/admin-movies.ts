@@ -9,6 +9,7 @@ import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
 import type { MovieRow } from '../downloads/records.ts';
 import { isRasterImage, isVideo, SIGNATURE_BYTES } from '../storage/file-signatures.ts';
+import { lockObjectKeys } from '../storage/key-locks.ts';
 import { contentTypeOfKey } from '../storage/storage.ts';
 import { toPublicMovie } from './movie-view.ts';
 
@@ -94,6 +95,16 @@ async function checkUploadedFiles(deps: CatalogDeps, input: z.output<typeof Crea
   return file;
 }
 
+/** The files checked before the transaction, seen again once their keys are locked. */
+async function checkStillStored(deps: CatalogDeps, input: z.output<typeof CreateMovieRequest>): Promise<void> {
+  if (!(await deps.storage.head(input.movieS3Key))) {
+    throw new AppError('bad_request', 'The movie file has not been uploaded yet. Upload it, then save.');
+  }
+  if (input.thumbnailS3Key && !(await deps.storage.head(input.thumbnailS3Key))) {
+    throw new AppError('bad_request', 'The thumbnail has not been uploaded yet. Upload it, then save.');
+  }
+}
+
 /** Saves an uploaded movie (and, when given, its plans) in one transaction: never a movie half saved. */
 export async function createMovie(
   deps: CatalogDeps,
@@ -105,6 +116,10 @@ export async function createMovie(
   const now = deps.clock.now();
   try {
     return await deps.database.db.transaction(async (tx) => {
+      // The storage cleanup job deletes an unreferenced object only under this lock: checked again under it, a
+      // file still there stays until this row commits, and then it is referenced (decision 0085).
+      await lockObjectKeys(tx, [input.movieS3Key, input.thumbnailS3Key]);
+      await checkStillStored(deps, input);
       if (input.planIds) await checkActivePlans(tx, input.planIds);
       const [movie] = await tx
         .insert(movies)

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../lib/clock.ts';
@@ -25,9 +25,10 @@ import { type MultipartStorage, UnknownUploadError } from './storage.ts';
  */
 
 export const MULTIPART_FOLDER = '.multipart';
-/** Staging folders untouched this long are abandoned uploads and removed when the next upload starts. */
-const STALE_UPLOAD_MS = 7 * 86_400_000;
 const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Whether a `.multipart/` entry is named like a staging folder this driver creates. */
+export const isUploadId = (name: string): boolean => UPLOAD_ID.test(name);
 
 interface UploadRecord {
   key: string;
@@ -75,7 +76,6 @@ export function createLocalMultipart(options: LocalMultipartOptions): MultipartS
     async create(key, contentType, { partSize }) {
       if (!objectPath(dir, key)) throw new RangeError(`not a storage key: ${JSON.stringify(key)}`);
       if (!Number.isSafeInteger(partSize) || partSize < 1) throw new RangeError(`bad part size ${partSize}`);
-      await removeStaleUploads(dir, clock.now().getTime());
       const uploadId = randomUUID();
       const staging = stagingOf(dir, uploadId);
       await mkdir(staging, { recursive: true });
@@ -177,21 +177,6 @@ export async function receivePart(options: {
     // The staging folder vanished under us (aborted or completed meanwhile).
     if (isMissing(error)) throw new UnknownUploadError();
     throw error;
-  }
-}
-
-async function removeStaleUploads(dir: string, now: number): Promise<void> {
-  const root = join(dir, MULTIPART_FOLDER);
-  let names: string[];
-  try {
-    names = await readdir(root);
-  } catch (error) {
-    if (isMissing(error)) return;
-    throw error;
-  }
-  for (const name of names) {
-    const stats = await stat(join(root, name)).catch(() => null);
-    if (stats && now - stats.mtimeMs > STALE_UPLOAD_MS) await rm(join(root, name), { recursive: true, force: true });
   }
 }
 

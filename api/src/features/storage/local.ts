@@ -4,6 +4,7 @@ import type { AppEnv } from '../../http/env.ts';
 import { conflict } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createFileServer } from './local-files.ts';
+import { listLocalObjects, removeAbandonedLocalUploads } from './local-debris.ts';
 import { createLocalMultipart } from './local-multipart.ts';
 import { infoOf, ObjectExistsError, objectPath, removeQuietly, statObject, writeObject } from './local-objects.ts';
 import { expiryFrom, signedQuery } from './local-signing.ts';
@@ -105,6 +106,10 @@ export function createLocalStorage(options: LocalStorageOptions): { storage: Obj
     async delete(key) {
       await removeQuietly(pathOf(key));
     },
+
+    list: (folder) => listLocalObjects(dir, folder),
+
+    removeAbandonedUploads: (cutoffs) => removeAbandonedLocalUploads(dir, cutoffs),
 
     publicUrl(key) {
       // Movies never get a public URL: they are only reachable through a signed link tied to a grant (R22).

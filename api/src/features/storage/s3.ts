@@ -4,6 +4,7 @@ import type { S3Config } from '../../config.ts';
 import { createS3Client, validExpiry } from './s3-client.ts';
 import { attachmentDisposition } from './content-disposition.ts';
 import { isInvalidRange, isNotFound, s3Call, wrapS3Error } from './s3-errors.ts';
+import { listS3Objects, removeAbandonedS3Uploads } from './s3-debris.ts';
 import { createS3Multipart } from './s3-multipart.ts';
 import type { ObjectInfo, ObjectStorage, PresignedUpload } from './storage.ts';
 
@@ -115,6 +116,10 @@ export function createS3Storage(config: S3Config, options: { cdnBaseUrl: string 
         throw wrapS3Error('DELETE', key, error);
       }
     },
+
+    list: (folder) => listS3Objects(client, bucket, folder),
+
+    removeAbandonedUploads: (cutoffs) => removeAbandonedS3Uploads(client, bucket, cutoffs),
 
     publicUrl(key) {
       return cdnBaseUrl === null ? null : `${cdnBaseUrl}/${key}`;

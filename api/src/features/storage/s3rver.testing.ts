@@ -6,7 +6,7 @@
  * s3rver does not verify SigV4 signatures (it checks the presigned URL's shape and expiry only), so
  * tests must prove what is signed by reading the URL, not by expecting S3 to refuse a tampered request.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -70,6 +70,8 @@ export interface RunningS3rver {
   corsOrigins: string[];
   /** Where s3rver keeps the objects; removed by `close()`. */
   directory: string;
+  /** Moves a multipart upload's `Initiated` (as the added ListMultipartUploads reports it) to `at`. */
+  setUploadInitiated(uploadId: string, at: Date): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,8 @@ export interface S3rverOptions {
   bucket?: string;
   /** Origins the bucket CORS rule allows; default the PWA dev server. */
   corsOrigins?: string[];
+  /** Page size of the added ListMultipartUploads (S3's is 1,000); small values exercise paging. */
+  uploadsPageSize?: number;
 }
 
 /** Starts s3rver; `await close()` it in `afterAll`. */
@@ -94,7 +98,10 @@ export async function startS3rver(options: S3rverOptions = {}): Promise<RunningS
     configureBuckets: [{ name: bucket, configs: [corsConfigurationXml(filamuCorsRule(corsOrigins))] }],
   });
   // Must be in place before run(): Koa composes its middleware when the HTTP server is created.
-  server.middleware.unshift(abortMultipartUpload(server));
+  server.middleware.unshift(
+    abortMultipartUpload(server),
+    listMultipartUploads(server, options.uploadsPageSize ?? 1000),
+  );
   let address: AddressInfo;
   try {
     address = await server.run();
@@ -109,6 +116,9 @@ export async function startS3rver(options: S3rverOptions = {}): Promise<RunningS
     config: { bucket, region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { ...S3RVER_CREDENTIALS } },
     corsOrigins,
     directory,
+    async setUploadInitiated(uploadId, at) {
+      await utimes(join(uploadsFolder(server, bucket), uploadId, 'key'), at, at);
+    },
     async close() {
       await server.close();
       await rm(directory, { recursive: true, force: true });
@@ -147,6 +157,63 @@ interface S3rverConstructorOptions {
 
 const S3rver = createRequire(import.meta.url)('s3rver') as new (options: S3rverConstructorOptions) => S3rverInstance;
 
+/** s3rver's folder of one bucket's multipart uploads in progress (one folder per upload id). */
+function uploadsFolder(server: S3rverInstance, bucket: string): string {
+  return server.store.getResourcePath(bucket, undefined, 'uploads');
+}
+
+/**
+ * s3rver 3.7 answers ListMultipartUploads (`GET /<bucket>?uploads`) with NotImplemented. This answers it from
+ * s3rver's own upload folders, in S3's documented XML: uploads sorted by key then id, `key-marker` and
+ * `upload-id-marker` paging, `Initiated` from the time s3rver wrote the upload's `key` file (tests may backdate
+ * it with utimes). Only what the cleanup job reads is implemented (no prefix, delimiter or max-uploads).
+ */
+function listMultipartUploads(server: S3rverInstance, pageSize: number): KoaMiddleware {
+  return async (ctx, next) => {
+    const segments = ctx.path.split('/').filter(Boolean);
+    if (ctx.method !== 'GET' || !('uploads' in ctx.query) || segments.length !== 1) return next();
+    const bucket = decodeURIComponent(segments[0]!);
+    const folder = uploadsFolder(server, bucket);
+    const ids = await readdir(folder).catch(() => [] as string[]);
+    const uploads = [];
+    for (const uploadId of ids) {
+      const keyFile = join(folder, uploadId, 'key');
+      const key = await readFile(keyFile, 'utf8').catch(() => null);
+      if (key === null) continue;
+      uploads.push({ key, uploadId, initiated: (await stat(keyFile)).mtime });
+    }
+    uploads.sort((a, b) => (a.key === b.key ? cmp(a.uploadId, b.uploadId) : cmp(a.key, b.key)));
+    const keyMarker = typeof ctx.query['key-marker'] === 'string' ? ctx.query['key-marker'] : '';
+    const idMarker = typeof ctx.query['upload-id-marker'] === 'string' ? ctx.query['upload-id-marker'] : '';
+    const after = uploads.filter(
+      (u) => !keyMarker || u.key > keyMarker || (u.key === keyMarker && !!idMarker && u.uploadId > idMarker),
+    );
+    const page = after.slice(0, pageSize);
+    const truncated = after.length > page.length;
+    const last = page.at(-1);
+    ctx.status = 200;
+    ctx.type = 'application/xml';
+    ctx.body = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">',
+      `<Bucket>${escapeXml(bucket)}</Bucket>`,
+      `<KeyMarker>${escapeXml(keyMarker)}</KeyMarker><UploadIdMarker>${escapeXml(idMarker)}</UploadIdMarker>`,
+      truncated && last
+        ? `<NextKeyMarker>${escapeXml(last.key)}</NextKeyMarker><NextUploadIdMarker>${last.uploadId}</NextUploadIdMarker>`
+        : '',
+      `<MaxUploads>${pageSize}</MaxUploads><IsTruncated>${truncated}</IsTruncated>`,
+      ...page.map(
+        (u) =>
+          `<Upload><Key>${escapeXml(u.key)}</Key><UploadId>${u.uploadId}</UploadId>` +
+          `<Initiated>${u.initiated.toISOString()}</Initiated><StorageClass>STANDARD</StorageClass></Upload>`,
+      ),
+      '</ListMultipartUploadsResult>',
+    ].join('');
+  };
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * s3rver 3.7 does not implement AbortMultipartUpload (`DELETE /<bucket>/<key>?uploadId=…` answers
  * 405 MethodNotAllowed). This adds it the way S3 does it: discard the parts, 204; unknown upload → 404
@@ -159,7 +226,7 @@ function abortMultipartUpload(server: S3rverInstance): KoaMiddleware {
     if (ctx.method !== 'DELETE' || typeof uploadId !== 'string' || !bucket) return next();
     // s3rver's upload ids are 32 hex digits; anything else cannot name an upload (nor a path).
     const uploadDir = /^[0-9a-f]{32}$/.test(uploadId)
-      ? join(server.store.getResourcePath(decodeURIComponent(bucket), undefined, 'uploads'), uploadId)
+      ? join(uploadsFolder(server, decodeURIComponent(bucket)), uploadId)
       : null;
     const existed =
       uploadDir !== null &&

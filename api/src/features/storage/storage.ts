@@ -54,6 +54,34 @@ export interface MultipartStorage {
   abort(key: string, uploadId: string): Promise<void>;
 }
 
+/** An object as a listing reports it. */
+export interface StoredObject {
+  key: string;
+  size: number;
+  lastModified: Date;
+}
+
+/** What one kind of upload leftover came to. */
+export interface Removed {
+  count: number;
+  /** Bytes freed where the driver knows them (S3 does not report the parts of an aborted upload: 0). */
+  bytes: number;
+}
+
+/** Limits past which an unfinished upload can no longer finish (storage cleanup, decision 0083). */
+export interface AbandonedUploadCutoffs {
+  /** Local temp files (`.uploads/`) last written before this: cut off or crashed single uploads and parts. */
+  tempFilesBefore: Date;
+  /** Multipart uploads last active before this (local: last part received; S3: initiated). */
+  multipartBefore: Date;
+}
+
+export interface AbandonedUploads {
+  /** Local driver only (always zero on S3, whose half-received PUTs are never stored). */
+  tempFiles: Removed;
+  multipartUploads: Removed;
+}
+
 /**
  * Object storage behind one small interface: the local folder (default, served at /files with
  * HMAC-signed URLs) or S3 (presigned URLs). The rest of the app never knows which.
@@ -70,6 +98,10 @@ export interface ObjectStorage {
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** Every object under `folder` whose key has the server's shape (anything else is not ours and never listed). */
+  list(folder: Folder): Promise<StoredObject[]>;
+  /** Removes leftovers of uploads that can no longer finish (the storage cleanup job; decision 0083). */
+  removeAbandonedUploads(cutoffs: AbandonedUploadCutoffs): Promise<AbandonedUploads>;
   /** A stable public URL for a thumbnail (CDN, or the local public path); null when it must be presigned. */
   publicUrl(key: string): string | null;
   /** Multipart uploads (both drivers; null only for a driver without them). */
