@@ -20,9 +20,11 @@ describe.skipIf(!processTests)('server processes starting together', { timeout: 
   afterAll(() => cluster?.close());
 
   it('all become ready with one schema, one admin and one signing key', async () => {
-    const applied = await cluster.database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    const applied = (await cluster.database.db.execute(
+      sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+    )) as unknown as { rows: { n: number }[] };
     const migrations = readdirSync(migrationsDir).filter((f) => f.endsWith('.sql'));
-    expect(applied.rows[0]).toEqual({ n: migrations.length });
+    expect(applied.rows).toEqual([{ n: migrations.length }]);
     const admins = await cluster.database.db
       .select()
       .from(users)
