@@ -36,7 +36,8 @@ export function gracefulShutdown(parts: ShutdownParts): (signal: string) => void
   const run = async (signal: string) => {
     lifecycle.beginShutdown();
     logger.info({ signal, ...config }, 'shutting down: unready, draining requests in flight');
-    await Promise.race([wait(config.unreadyDelayMs), forced]);
+    // Without a delay the listener closes in this same turn, so not one more connection is accepted.
+    if (config.unreadyDelayMs > 0) await Promise.race([wait(config.unreadyDelayMs), forced]);
 
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
