@@ -21,10 +21,13 @@ import { compressJson } from './http/compress-json.ts';
 import { AppError, errorResponse, handleError } from './http/errors.ts';
 import { corsPolicy, rejectUnusedMethods, requestLogging, securityHeaders } from './http/middleware.ts';
 import { mountPwa } from './http/static-app.ts';
+import type { Lifecycle } from './lifecycle/lifecycle.ts';
 
 export interface AppOptions {
   /** Folder of the built PWA to serve at `/`; omitted in API-only tests. */
   pwaDistDir?: string;
+  /** Readiness turns 503 once this says the process is shutting down; default: never. */
+  lifecycle?: Lifecycle;
 }
 
 /** Builds the whole HTTP app from its dependencies; nothing here reads the environment. */
@@ -59,7 +62,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
     if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
   });
   const router = new ContractRouter(api, createAuthorize(deps));
-  systemRoutes(router, deps);
+  systemRoutes(router, deps, options.lifecycle ?? { shuttingDown: false });
   authRoutes(router, deps);
   agentRoutes(router, deps);
   paymentRoutes(router, deps);

@@ -54,16 +54,21 @@ export async function createDeps(
 ): Promise<Deps> {
   const { database, logger } = parts;
   const clock = parts.clock ?? systemClock;
-  await database.migrate();
-  const tokens = new TokenService(await resolveSecret(database.db, 'jwt_signing_key', config.jwtSecret));
-  await ensureProtectedAdmin(database.db, config, logger, clock.now());
+  // Under the start-up lock, so replicas starting together agree on one generated key and one admin.
+  const secrets = await database.prepare(async (db) => {
+    const jwt = await resolveSecret(db, 'jwt_signing_key', config.jwtSecret);
+    const files = await resolveSecret(db, 'file_signing_key', config.storage.signingSecret);
+    await ensureProtectedAdmin(db, config, logger, clock.now());
+    return { jwt, files };
+  });
+  const tokens = new TokenService(secrets.jwt);
   const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger, database);
   const storage =
     parts.storage ??
     configuredStorage(config.storage, {
       clock,
       corsOrigins: config.corsOrigins,
-      signingSecret: await resolveSecret(database.db, 'file_signing_key', config.storage.signingSecret),
+      signingSecret: secrets.files,
     });
   const deps: Deps = {
     config,

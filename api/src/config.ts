@@ -103,6 +103,17 @@ export const EnvSchema = z
     MULTIPART_UPLOAD_MAX_AGE_HOURS: z.coerce.number().positive().max(8760).default(24),
     STALE_DOWNLOAD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
     REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(200),
+    // Shutdown and slow clients (decision 0080, 0081).
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
+    SHUTDOWN_UNREADY_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(7_200_000).default(1_800_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(65_000),
+    HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(120_000),
+  })
+  .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS < env.HTTP_REQUEST_TIMEOUT_MS, {
+    message: 'must be less than HTTP_REQUEST_TIMEOUT_MS',
+    path: ['HTTP_HEADERS_TIMEOUT_MS'],
   })
   .refine((env) => !env.DPO_COMPANY_TOKEN || env.DPO_SERVICE_TYPE, {
     message: 'DPO_SERVICE_TYPE is required when DPO_COMPANY_TOKEN is set',
@@ -151,6 +162,28 @@ export interface Config {
   staleDownloadSweepIntervalMs: number;
   /** New accounts per client address per hour (ADR 0061); the other rate limits are constants. */
   registrationsPerIpPerHour: number;
+  http: HttpTimeouts;
+  shutdown: ShutdownConfig;
+}
+
+/** The Node HTTP server's limits against slow or silent clients (decision 0081). */
+export interface HttpTimeouts {
+  /** Time to receive a request's headers (slowloris). */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request, body included (an upload part over slow Wi-Fi); answers are not covered. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open; longer than a load balancer's idle timeout. */
+  keepAliveTimeoutMs: number;
+  /** A connection with no bytes either way for this long is closed (a stalled download resumes by Range); 0 = never. */
+  idleTimeoutMs: number;
+}
+
+/** What SIGTERM does (decision 0080). */
+export interface ShutdownConfig {
+  /** How long requests in flight may finish before the rest are cut and the process exits non-zero. */
+  drainMs: number;
+  /** How long readiness answers 503 with the port still open, before new connections are refused. */
+  unreadyDelayMs: number;
 }
 
 export interface S3Config {
@@ -293,5 +326,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     staleDownloadSweepIntervalMs: e.STALE_DOWNLOAD_SWEEP_INTERVAL_MS,
     registrationsPerIpPerHour: e.REGISTRATIONS_PER_IP_PER_HOUR,
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
+    },
+    shutdown: { drainMs: e.SHUTDOWN_DRAIN_MS, unreadyDelayMs: e.SHUTDOWN_UNREADY_DELAY_MS },
   };
 }

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { createDeps, createLogger, openConfiguredDatabase } from './bootstrap.ts';
@@ -6,8 +7,20 @@ import { smtpTransport, startMailDispatcher } from './features/mail/smtp-dispatc
 import { startStaleDownloadSweep } from './features/downloads/bookkeeping.ts';
 import { startReconciler } from './features/payments/reconciler.ts';
 import { startStorageCleanup } from './features/storage/cleanup.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, type HttpTimeouts, loadConfig } from './config.ts';
+import { gracefulShutdown } from './lifecycle/graceful-shutdown.ts';
+import { createLifecycle } from './lifecycle/lifecycle.ts';
 import { pwaDistDir } from './lib/paths.ts';
+
+/** Node's limits against slow clients (decision 0081); the check interval must be short for them to bite. */
+function serverOptions(http: HttpTimeouts) {
+  return {
+    headersTimeout: http.headersTimeoutMs,
+    requestTimeout: http.requestTimeoutMs,
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, http.headersTimeoutMs),
+  };
+}
 
 async function main(): Promise<void> {
   let config;
@@ -24,7 +37,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const database = await openConfiguredDatabase(config);
   const deps = await createDeps(config, { database, logger });
-  const app = createApp(deps, { pwaDistDir });
+  const lifecycle = createLifecycle();
+  const app = createApp(deps, { pwaDistDir, lifecycle });
   const stopReconciler = startReconciler(deps, config.payments.reconcileIntervalMs);
   const stopStaleSweep = startStaleDownloadSweep(deps, config.staleDownloadSweepIntervalMs);
   const stopStorageCleanup = startStorageCleanup(deps, config.storage.cleanup.intervalMs);
@@ -34,7 +48,13 @@ async function main(): Promise<void> {
   if (!config.payments.dpoCompanyToken)
     logger.warn('DPO_COMPANY_TOKEN is not set: payments use the built-in DPO sandbox');
 
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  const options = {
+    fetch: app.fetch,
+    port: config.port,
+    hostname: config.host,
+    serverOptions: serverOptions(config.http),
+  };
+  const httpServer = serve(options, (info) => {
     const url = config.publicUrl ?? `http://localhost:${info.port}`;
     logger.info({ port: info.port, database: database.kind }, 'server listening');
     process.stdout.write(
@@ -43,16 +63,22 @@ async function main(): Promise<void> {
     );
   });
 
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    deps.dpoSandbox?.close();
-    server.close(() => {
-      void Promise.all([stopReconciler(), stopStaleSweep(), stopStorageCleanup(), stopMail()])
-        .then(() => database.close())
-        .finally(() => process.exit(0));
-    });
-    setTimeout(() => process.exit(0), 5000).unref();
-  };
+  const server = httpServer as Server;
+  server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
+  server.timeout = config.http.idleTimeoutMs;
+
+  const shutdown = gracefulShutdown({
+    server,
+    lifecycle,
+    config: config.shutdown,
+    logger,
+    release: async () => {
+      deps.dpoSandbox?.close();
+      await Promise.all([stopReconciler(), stopStaleSweep(), stopStorageCleanup(), stopMail()]);
+      await database.close();
+    },
+    exit: (code) => process.exit(code),
+  });
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }

@@ -22,7 +22,12 @@ export type Executor = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  migrate(): Promise<void>;
+  /**
+   * Applies pending migrations, then runs `work` (start-up steps such as generated secrets and the protected
+   * admin), all under one lock shared by every process on the database, so replicas starting together take turns:
+   * the first migrates, the others find nothing to do. `work` gets a handle on the lock's own connection.
+   */
+  prepare<T>(work: (db: Db) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -42,7 +47,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
-      migrate: () => migratePg(db as never, { migrationsFolder: options.migrationsDir }),
+      prepare: (work) => underStartupLock(pool, options.migrationsDir, work),
       ping: async () => void (await db.execute(sql`select 1`)),
       close: () => pool.end(),
     };
@@ -61,10 +66,42 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db,
     kind: 'pglite',
-    migrate: () => migratePglite(db as never, { migrationsFolder: options.migrationsDir }),
+    // One process owns a PGlite folder, so there is nobody to take turns with.
+    prepare: async (work) => {
+      await migratePglite(db as never, { migrationsFolder: options.migrationsDir });
+      return work(db);
+    },
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.close(),
   };
+}
+
+/** The key of the start-up advisory lock ('FILAMU' in ASCII); any fixed bigint no other code uses would do. */
+export const STARTUP_LOCK_KEY = 0x46494c414d55n;
+
+/**
+ * Session-level advisory lock on one dedicated connection: every replica waits here, so only one runs the
+ * migrator at a time. The lock goes with the session, so a process killed while holding it releases it too.
+ */
+async function underStartupLock<T>(pool: pg.Pool, migrationsDir: string, work: (db: Db) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY.toString()]);
+    try {
+      const db = drizzlePg(client, { schema }) as unknown as Db;
+      await migratePg(db as never, { migrationsFolder: migrationsDir });
+      return await work(db);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK_KEY.toString()]);
+    }
+  } catch (error) {
+    // A connection in an unknown state (a failed unlock, a broken transaction) must not go back to the pool.
+    broken = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }
 
 /** Postgres' unique_violation, whichever driver raised it (drizzle wraps driver errors in `cause`). */

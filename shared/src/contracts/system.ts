@@ -1,5 +1,5 @@
 import { defineContract } from '../contract.ts';
-import { AppMeta, Health } from '../schemas/system.ts';
+import { AppMeta, Health, Liveness, Readiness } from '../schemas/system.ts';
 
 export const health = defineContract({
   method: 'get',
@@ -8,6 +8,24 @@ export const health = defineContract({
   tag: 'System',
   access: 'public',
   response: Health,
+});
+
+export const live = defineContract({
+  method: 'get',
+  path: '/health/live',
+  summary: 'Liveness: 200 while the process serves (restart it when this fails)',
+  tag: 'System',
+  access: 'public',
+  response: Liveness,
+});
+
+export const ready = defineContract({
+  method: 'get',
+  path: '/health/ready',
+  summary: 'Readiness: 200 when the database answers and the process is not shutting down, 503 otherwise',
+  tag: 'System',
+  access: 'public',
+  response: Readiness,
 });
 
 export const meta = defineContract({

@@ -2,9 +2,22 @@ import { allContracts, contracts } from '@filamu/shared';
 import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import { buildOpenApiDocument } from '../../http/openapi.ts';
+import type { Lifecycle } from '../../lifecycle/lifecycle.ts';
 
-export function systemRoutes(router: ContractRouter, deps: Deps): void {
+/** A readiness probe must answer within its own timeout even when the pool cannot reach the database. */
+const READY_PING_LIMIT_MS = 2000;
+
+export function systemRoutes(router: ContractRouter, deps: Deps, lifecycle: Lifecycle): void {
   router
+    .on(contracts.system.live, async () => ({ status: 'ok' }) as const)
+    .on(contracts.system.ready, async (_input, c) => {
+      // Unready at once on SIGTERM, without asking a database the shutdown is about to close.
+      if (lifecycle.shuttingDown) return c.json({ status: 'unready', db: 'skipped', shuttingDown: true }, 503);
+      const answered = await pingWithin(deps, READY_PING_LIMIT_MS);
+      if (lifecycle.shuttingDown) return c.json({ status: 'unready', db: 'skipped', shuttingDown: true }, 503);
+      if (!answered) return c.json({ status: 'unready', db: 'error', shuttingDown: false }, 503);
+      return { status: 'ready', db: 'ok', shuttingDown: false } as const;
+    })
     .on(contracts.system.health, async (_input, c) => {
       try {
         await deps.database.ping();
@@ -18,4 +31,19 @@ export function systemRoutes(router: ContractRouter, deps: Deps): void {
 
   let document: object | undefined;
   router.app.get('/openapi.json', (c) => c.json((document ??= buildOpenApiDocument(allContracts))));
+}
+
+async function pingWithin(deps: Deps, limitMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), limitMs);
+  });
+  try {
+    return await Promise.race([deps.database.ping().then(() => true), late]);
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'readiness: database unreachable');
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,5 +1,7 @@
-import { allContracts } from '@filamu/shared';
+import { allContracts, contracts } from '@filamu/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../app.ts';
+import { createLifecycle } from '../../lifecycle/lifecycle.ts';
 import { createTestApp, newUser, type TestApp, testDatabases } from '../../../test/harness.ts';
 
 describe.each(testDatabases)('system routes and HTTP conventions on %s', (kind) => {
@@ -21,6 +23,31 @@ describe.each(testDatabases)('system routes and HTTP conventions on %s', (kind) 
     const res = await broken.request('GET', '/api/health');
     expect(res.status).toBe(503);
     expect(res.json).toEqual({ status: 'degraded', db: 'error' });
+  });
+
+  it('answers liveness always and readiness while the database answers', async () => {
+    const live = await t.call(contracts.system.live);
+    expect([live.status, live.json]).toEqual([200, { status: 'ok' }]);
+    const ready = await t.call(contracts.system.ready);
+    expect([ready.status, ready.json]).toEqual([200, { status: 'ready', db: 'ok', shuttingDown: false }]);
+
+    const broken = await createTestApp(kind);
+    await broken.close();
+    const down = await broken.call(contracts.system.ready);
+    expect([down.status, down.json]).toEqual([503, { status: 'unready', db: 'error', shuttingDown: false }]);
+    expect((await broken.call(contracts.system.live)).status).toBe(200);
+  });
+
+  it('turns unready, and only unready, once the process is shutting down', async () => {
+    const lifecycle = createLifecycle();
+    const app = createApp(t.deps, { lifecycle });
+    expect((await app.request('/api/health/ready')).status).toBe(200);
+    lifecycle.beginShutdown();
+    const ready = await app.request('/api/health/ready');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: 'unready', db: 'skipped', shuttingDown: true });
+    expect((await app.request('/api/health/live')).status).toBe(200);
+    expect((await app.request('/api/health')).status).toBe(200);
   });
 
   it('publishes an OpenAPI 3 document covering every route with its access rule', async () => {
