@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
@@ -11,6 +11,7 @@ import {
   createCluster,
   createPlan,
   loginAdmin,
+  pollUntil,
   processTests,
   registerUser,
   Replica,
@@ -36,7 +37,8 @@ describe.skipIf(!processTests)('a server process killed with SIGKILL', { timeout
   let server: Replica;
   let adminToken: string;
   let planId: string;
-  const env = { PAYMENT_RECONCILE_INTERVAL_MS: '200' };
+  // The storage cleanup runs every second here, so a restart finds a pass due (decisions 0083, 0084).
+  const env = { PAYMENT_RECONCILE_INTERVAL_MS: '200', STORAGE_CLEANUP_INTERVAL_MS: '1000' };
   beforeAll(async () => {
     cluster = await createCluster();
     server = await Replica.start(cluster, env);
@@ -45,8 +47,9 @@ describe.skipIf(!processTests)('a server process killed with SIGKILL', { timeout
   }, 120_000);
   afterAll(() => cluster?.close());
 
-  async function crashAndRestart() {
+  async function crashAndRestart(whileDown?: () => void) {
     expect(await server.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+    whileDown?.();
     server = await Replica.start(cluster, env);
   }
 
@@ -162,15 +165,31 @@ describe.skipIf(!processTests)('a server process killed with SIGKILL', { timeout
     put.write(bytes.subarray(0, size / 2));
     // Half the body is on its way (handed to the socket) when the process dies.
     await soon(() => (put.socket?.bytesWritten ?? 0) >= size / 2);
-    await crashAndRestart();
+    const uploadsDir = join(cluster.dataDir, 'objects', '.uploads');
+    const debris = () => (existsSync(uploadsDir) ? readdirSync(uploadsDir) : []);
+    // The server has started writing the body to its temp file.
+    await pollUntil(async () => debris().length > 0, 10_000, () => 'the upload never reached a temp file');
+    let leftBehind: string[] = [];
+    await crashAndRestart(() => {
+      leftBehind = debris();
+      // Make the crash's temp file as old as an abandoned one (older than an upload link's life plus the margin).
+      const hoursAgo = new Date(Date.now() - 3 * 3_600_000);
+      for (const name of leftBehind) utimesSync(join(uploadsDir, name), hoursAgo, hoursAgo);
+    });
     expect(await outcome).toBe('cut');
+    expect(leftBehind.length, 'the killed upload left its temp file behind').toBeGreaterThan(0);
 
     expect(existsSync(objectFile)).toBe(false);
     const refused = await saveMovie(server, adminToken, link.s3Key, planId, size);
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.status).toBeLessThan(500);
     expect(await cluster.database.db.select().from(movies).where(eq(movies.s3Key, link.s3Key))).toHaveLength(0);
-    // (Upload debris under objects/.uploads is cleaned by the storage sweep; asserted where that lands.)
+    // The restarted server's cleanup removes the crash's debris on its own.
+    await pollUntil(
+      async () => !debris().some((name) => leftBehind.includes(name)),
+      20_000,
+      () => `upload debris still there: ${debris().join(', ')}`,
+    );
 
     const redone = await fetch(`${server.url}${link.path}`, {
       method: 'PUT',

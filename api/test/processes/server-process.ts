@@ -50,8 +50,9 @@ export async function createCluster(): Promise<Cluster> {
   const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 4, migrationsDir });
   const dataDir = mkdtempSync(join(tmpdir(), 'filamu-proc-'));
 
-  // One gateway for every replica, as in production; it pays at once and never pushes (replicas must ask).
-  const sandbox = createDpoSandbox({ clock: systemClock, paymentDelayMs: 0, settleIntervalMs: 0 });
+  // One gateway for every replica, as in production; it pays at once and never pushes (replicas must ask). Its
+  // table lives in the replicas' database, first touched only after they have migrated it.
+  const sandbox = createDpoSandbox({ clock: systemClock, database, paymentDelayMs: 0, settleIntervalMs: 0 });
   const verifies = new Map<string, number>();
   const gateway = new Hono();
   gateway.use(async (c, next) => {

@@ -125,7 +125,7 @@ describe.each(testDatabases)('two replicas in sandbox mode on %s', (kind) => {
 describe.each(testDatabases)('the sandbox shared by replicas on %s', (kind) => {
   it('pushes a payment once, from whichever replica records it first', async () => {
     const database = await freshDatabase(kind);
-    await database.migrate();
+    await database.prepare(async () => undefined);
     const clock = new MovableClock();
     const pushes: string[] = [];
     const replicas = [0, 1].map(() =>

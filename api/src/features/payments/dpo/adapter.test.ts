@@ -33,7 +33,7 @@ const worlds: World[] = [];
 let database: Database;
 beforeAll(async () => {
   database = await freshDatabase('pglite');
-  await database.migrate();
+  await database.prepare(async () => undefined);
 });
 afterAll(() => database.close());
 

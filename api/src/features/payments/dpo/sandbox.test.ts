@@ -32,7 +32,7 @@ const transaction = (fields = '<PaymentAmount>15000</PaymentAmount><PaymentCurre
 describe.each(testDatabases)('DPO sandbox protocol (%s)', (kind) => {
   beforeAll(async () => {
     database = await freshDatabase(kind);
-    await database.migrate();
+    await database.prepare(async () => undefined);
     sandbox = createDpoSandbox({
       clock,
       database,
