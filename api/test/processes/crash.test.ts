@@ -168,7 +168,11 @@ describe.skipIf(!processTests)('a server process killed with SIGKILL', { timeout
     const uploadsDir = join(cluster.dataDir, 'objects', '.uploads');
     const debris = () => (existsSync(uploadsDir) ? readdirSync(uploadsDir) : []);
     // The server has started writing the body to its temp file.
-    await pollUntil(async () => debris().length > 0, 10_000, () => 'the upload never reached a temp file');
+    await pollUntil(
+      async () => debris().length > 0,
+      10_000,
+      () => 'the upload never reached a temp file',
+    );
     let leftBehind: string[] = [];
     await crashAndRestart(() => {
       leftBehind = debris();
