@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  type TestApp,
-  createAgentAs,
-  createTestApp,
-  freshIp,
-  registerUser,
-  testDatabases,
-} from './harness.ts';
+import { ADMIN, type TestApp, createAgentAs, createTestApp, freshIp, registerUser, testDatabases } from './harness.ts';
 import { addMovie, createPlan, subscribe } from './library.ts';
 import { type Persona, type SweepRequest, extremeRequests, refusedRequests } from './sweep/requests.ts';
 import { type Operation, operationsOf } from './sweep/schema.ts';
@@ -36,7 +28,10 @@ const SECRETS = {
 /** What no answer may contain: stack frames, SQL and driver words, file paths, secrets. */
 const LEAKS: [string, RegExp][] = [
   ['stack frame', /\bat [\w.<>]+ \(|\n\s+at /],
-  ['SQL', /\bSELECT\b|\bINSERT INTO\b|\bUPDATE "|relation "|violates|syntax error at|invalid byte sequence|duplicate key/],
+  [
+    'SQL',
+    /\bSELECT\b|\bINSERT INTO\b|\bUPDATE "|relation "|violates|syntax error at|invalid byte sequence|duplicate key/,
+  ],
   ['driver', /postgres|pglite|drizzle|ECONNREFUSED/i],
   ['path', /\/work\/|node_modules|\.ts:\d|\/home\/|\/src\//],
   ...[...Object.values(SECRETS), ADMIN.password].map((s): [string, RegExp] => ['secret', new RegExp(s)]),
@@ -52,7 +47,12 @@ describe.each(testDatabases)('bad-input sweep on %s', (kind) => {
   let operations: Operation[];
   const tokens: Partial<Record<Persona, string>> = {};
   const ids: string[] = [];
-  const people = { admin: { email: ADMIN.email, password: ADMIN.password }, user: { email: '', password: '' }, subscriber: { email: '', password: '' }, agent: { email: '', password: '' } };
+  const people = {
+    admin: { email: ADMIN.email, password: ADMIN.password },
+    user: { email: '', password: '' },
+    subscriber: { email: '', password: '' },
+    agent: { email: '', password: '' },
+  };
   const tallies = new Map<string, Tally>();
   const violations: string[] = [];
 
@@ -83,7 +83,12 @@ describe.each(testDatabases)('bad-input sweep on %s', (kind) => {
       env: { ...SECRETS, REGISTRATIONS_PER_IP_PER_HOUR: '1000000' },
       dpo: {},
     });
-    const admin = (await t.request('POST', '/api/auth/login', { body: { identifier: ADMIN.email, password: ADMIN.password }, ip: freshIp() })).json.token as string;
+    const admin = (
+      await t.request('POST', '/api/auth/login', {
+        body: { identifier: ADMIN.email, password: ADMIN.password },
+        ip: freshIp(),
+      })
+    ).json.token as string;
     const planId = await createPlan(t, admin);
     const { movie } = await addMovie(t, admin, { planIds: [planId] });
     const user = await registerUser(t);
@@ -133,7 +138,8 @@ describe.each(testDatabases)('bad-input sweep on %s', (kind) => {
     tally.byStatus[res.status] = (tally.byStatus[res.status] ?? 0) + 1;
     tallies.set(name, tally);
     const what = `${name} as ${request.persona} [${request.kind}] ${request.url.slice(0, 120)} ${(request.body ?? '').slice(0, 160)}`;
-    const problem = (message: string) => violations.push(`${what}\n    → ${res.status} ${message}: ${text.slice(0, 300)}`);
+    const problem = (message: string) =>
+      violations.push(`${what}\n    → ${res.status} ${message}: ${text.slice(0, 300)}`);
     if (res.status >= 500) problem('server error');
     if (res.status >= 400) {
       let json: { error?: { code?: unknown; message?: unknown; requestId?: unknown } } | undefined;
@@ -161,44 +167,53 @@ describe.each(testDatabases)('bad-input sweep on %s', (kind) => {
     for (const skipped of Object.keys(SKIPPED)) expect(names).toContain(skipped);
   });
 
-  it('answers every malformed or extreme request without a 5xx, with the envelope, leaking nothing, changing no row on refusal', { timeout: 600_000 }, async () => {
-    let opIndex = 0;
-    for (const op of operations) {
-      const name = `${op.method.toUpperCase()} ${op.path}`;
-      if (name in SKIPPED) continue;
-      opIndex += 1;
-      const ctx = { ids, bodyLimitBytes: t.deps.config.bodyLimitBytes };
-      const refused = fc.sample(refusedRequests(op, ctx), { seed: SEED + opIndex, numRuns: REFUSED_RUNS });
-      const before = await snapshotTables(t.deps.database);
-      let accepted = false;
-      for (const request of refused) {
-        const status = await send(request, name);
-        if (status < 400) {
-          accepted = true;
-          violations.push(`${name} as ${request.persona} [${request.kind}] ${request.url.slice(0, 120)} ${(request.body ?? '').slice(0, 160)}\n    → ${status}: a bad request was accepted`);
+  it(
+    'answers every malformed or extreme request without a 5xx, with the envelope, leaking nothing, changing no row on refusal',
+    { timeout: 600_000 },
+    async () => {
+      let opIndex = 0;
+      for (const op of operations) {
+        const name = `${op.method.toUpperCase()} ${op.path}`;
+        if (name in SKIPPED) continue;
+        opIndex += 1;
+        const ctx = { ids, bodyLimitBytes: t.deps.config.bodyLimitBytes };
+        const refused = fc.sample(refusedRequests(op, ctx), { seed: SEED + opIndex, numRuns: REFUSED_RUNS });
+        const before = await snapshotTables(t.deps.database);
+        let accepted = false;
+        for (const request of refused) {
+          const status = await send(request, name);
+          if (status < 400) {
+            accepted = true;
+            violations.push(
+              `${name} as ${request.persona} [${request.kind}] ${request.url.slice(0, 120)} ${(request.body ?? '').slice(0, 160)}\n    → ${status}: a bad request was accepted`,
+            );
+          }
         }
-      }
-      const changed = changedTables(before, await snapshotTables(t.deps.database));
-      if (changed.length) violations.push(`${name}: refused requests changed rows in ${changed.join(', ')}`);
+        const changed = changedTables(before, await snapshotTables(t.deps.database));
+        if (changed.length) violations.push(`${name}: refused requests changed rows in ${changed.join(', ')}`);
 
-      const extreme = extremeRequests(op, ctx);
-      if (extreme) {
-        for (const request of fc.sample(extreme, { seed: SEED + opIndex, numRuns: EXTREME_RUNS })) {
-          if ((await send(request, name)) < 400) accepted = true;
+        const extreme = extremeRequests(op, ctx);
+        if (extreme) {
+          for (const request of fc.sample(extreme, { seed: SEED + opIndex, numRuns: EXTREME_RUNS })) {
+            if ((await send(request, name)) < 400) accepted = true;
+          }
         }
+        // An accepted request may have signed a persona out or changed a password: start the next operation fresh.
+        if (accepted) await signIn();
       }
-      // An accepted request may have signed a persona out or changed a password: start the next operation fresh.
-      if (accepted) await signIn();
-    }
-    // One line per kind of violation (operation, poison, answer), with its count and first example.
-    const kinds = new Map<string, { count: number; example: string }>();
-    for (const v of violations) {
-      const key = v.replace(/ as \w+ /, ' ').replace(/\] .*\n/, ']\n').replace(/: \{.*$/s, '');
-      const entry = kinds.get(key) ?? { count: 0, example: v };
-      entry.count += 1;
-      kinds.set(key, entry);
-    }
-    const summary = [...kinds].map(([, { count, example }]) => `${count}× ${example}`);
-    expect(summary.join('\n'), `${violations.length} violations`).toBe('');
-  });
+      // One line per kind of violation (operation, poison, answer), with its count and first example.
+      const kinds = new Map<string, { count: number; example: string }>();
+      for (const v of violations) {
+        const key = v
+          .replace(/ as \w+ /, ' ')
+          .replace(/\] .*\n/, ']\n')
+          .replace(/: \{.*$/s, '');
+        const entry = kinds.get(key) ?? { count: 0, example: v };
+        entry.count += 1;
+        kinds.set(key, entry);
+      }
+      const summary = [...kinds].map(([, { count, example }]) => `${count}× ${example}`);
+      expect(summary.join('\n'), `${violations.length} violations`).toBe('');
+    },
+  );
 });

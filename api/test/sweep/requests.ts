@@ -34,8 +34,8 @@ const NUL_STRINGS = ['\u0000', 'a\u0000b', 'Robert\u0000); DROP TABLE users;--',
 const SURROGATE_STRINGS = ['\ud800', 'x\udfffy', '\udc00\ud800', 'abc\ud83d'];
 /** Integers around int4, int8 and the safe-integer edges, and non-integers. */
 export const NUMBER_EDGES = [
-  2147483647, 2147483648, -2147483648, -2147483649, 4294967296, 9007199254740991, 9007199254740993,
-  9223372036854775807, -9223372036854775808, 1e308, -1e308, 0.5, -0.000001, -1, 0,
+  2147483647, 2147483648, -2147483648, -2147483649, 4294967296, 9007199254740991, 9007199254740993, 9223372036854775807,
+  -9223372036854775808, 1e308, -1e308, 0.5, -0.000001, -1, 0,
 ];
 /** Written raw into the JSON text: parses to Infinity. */
 const INFINITY = '__sweep_infinity__';
@@ -49,7 +49,13 @@ export const BAD_DATES = [
   '9999-12-31T24:00',
   '2026-06-01 10:00',
 ];
-export const EDGE_DATES = ['0000-01-01T00:00', '0001-01-01T00:00', '1970-01-01T00:00', '2000-01-01T00:00', '9999-12-31T23:59'];
+export const EDGE_DATES = [
+  '0000-01-01T00:00',
+  '0001-01-01T00:00',
+  '1970-01-01T00:00',
+  '2000-01-01T00:00',
+  '9999-12-31T23:59',
+];
 const BAD_SEGMENTS = [
   '%',
   '%E0%A4%A',
@@ -68,7 +74,18 @@ const BAD_SEGMENTS = [
   "1'%20OR%20'1'='1",
 ];
 const NUL_SEGMENTS = ['%00', 'abc%00', '%00%00', '00000000-0000-4000-8000-000000000000%00'];
-const MALFORMED_JSON = ['{', '{"a":', '{"a":1,}', "{'a':1}", 'nul', '{"a":"raw\u0000nul"}', '\u0000', '{"a" 1}', '[1,2', '"'];
+const MALFORMED_JSON = [
+  '{',
+  '{"a":',
+  '{"a":1,}',
+  "{'a':1}",
+  'nul',
+  '{"a":"raw\u0000nul"}',
+  '\u0000',
+  '{"a" 1}',
+  '[1,2',
+  '"',
+];
 const WRONG_TYPES = [
   'text/plain',
   'application/x-www-form-urlencoded',
@@ -98,7 +115,12 @@ function nested(depth: number, array: boolean): unknown {
 /** `__proto__` as an own, enumerable key (what JSON.parse makes of it), so JSON.stringify writes it. */
 function withProtoKey(object: Record<string, unknown>): Record<string, unknown> {
   const copy = { ...object };
-  Object.defineProperty(copy, '__proto__', { value: { isAdmin: true }, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(copy, '__proto__', {
+    value: { isAdmin: true },
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
   return copy;
 }
 
@@ -123,14 +145,18 @@ function poisons(op: Operation, ctx: Context): fc.Arbitrary<Part>[] {
   const queryNames = op.queryParams.map((p) => p.name);
   if (pathNames.length) {
     list.push(
-      fc.record({ name: fc.constantFrom(...pathNames), seg: fc.constantFrom(...NUL_SEGMENTS) }).map(({ name, seg }) => ({
-        kind: 'nul-in-path',
-        segments: { [name]: seg },
-      })),
-      fc.record({ name: fc.constantFrom(...pathNames), seg: fc.constantFrom(...BAD_SEGMENTS) }).map(({ name, seg }) => ({
-        kind: 'bad-path-param',
-        segments: { [name]: seg },
-      })),
+      fc
+        .record({ name: fc.constantFrom(...pathNames), seg: fc.constantFrom(...NUL_SEGMENTS) })
+        .map(({ name, seg }) => ({
+          kind: 'nul-in-path',
+          segments: { [name]: seg },
+        })),
+      fc
+        .record({ name: fc.constantFrom(...pathNames), seg: fc.constantFrom(...BAD_SEGMENTS) })
+        .map(({ name, seg }) => ({
+          kind: 'bad-path-param',
+          segments: { [name]: seg },
+        })),
     );
   }
   list.push(
@@ -150,7 +176,9 @@ function poisons(op: Operation, ctx: Context): fc.Arbitrary<Part>[] {
           ? ['a'.repeat(param.schema.maxLength + 1)]
           : [];
     if (values.length) {
-      list.push(fc.constantFrom(...values).map((v) => ({ kind: `bad-query-${param.name}`, query: `?${param.name}=${v}` })));
+      list.push(
+        fc.constantFrom(...values).map((v) => ({ kind: `bad-query-${param.name}`, query: `?${param.name}=${v}` })),
+      );
     }
   }
   if (!op.body) return list;
@@ -171,9 +199,9 @@ function poisons(op: Operation, ctx: Context): fc.Arbitrary<Part>[] {
   const typed = props.filter(([, s]) => wrongTypeValue(s, 0) !== undefined);
   if (typed.length) {
     list.push(
-      fc.record({ prop: fc.constantFrom(...typed), pick: fc.nat(5) }).map(({ prop: [name, s], pick }) =>
-        json('wrong-type', { ...base, [name]: wrongTypeValue(s, pick) }),
-      ),
+      fc
+        .record({ prop: fc.constantFrom(...typed), pick: fc.nat(5) })
+        .map(({ prop: [name, s], pick }) => json('wrong-type', { ...base, [name]: wrongTypeValue(s, pick) })),
       fc.record({ prop: fc.constantFrom(...typed), array: fc.boolean() }).map(({ prop: [name, s], array }) => {
         const asArray = s.type === 'array' ? false : s.type === 'object' ? true : array;
         const deep = nested(64, asArray);
@@ -190,18 +218,24 @@ function poisons(op: Operation, ctx: Context): fc.Arbitrary<Part>[] {
     fc
       .record({ name: fc.constantFrom(...names, 'extra'), value: fc.constantFrom(...SURROGATE_STRINGS) })
       .map(({ name, value }) => json('lone-surrogate', { ...base, [name]: value })),
-    fc.constantFrom(...MALFORMED_JSON).map((text) => ({ kind: 'malformed-json', contentType: 'application/json', body: text })),
+    fc
+      .constantFrom(...MALFORMED_JSON)
+      .map((text) => ({ kind: 'malformed-json', contentType: 'application/json', body: text })),
     fc.constantFrom(...WRONG_TYPES).map((type) => ({
       kind: 'wrong-content-type',
       contentType: type,
       body: type.includes('form-urlencoded') ? 'a=%00&b=1' : toText(base),
     })),
-    fc.constantFrom('[]', '"text"', '42', 'null', 'true', '[{"a":1}]').map((text) => ({
-      kind: 'not-an-object',
-      contentType: 'application/json',
-      body: text,
-    })),
-    fc.constantFrom(1, 2).map((extra) => json('too-large', { ...base, filler: 'x'.repeat(ctx.bodyLimitBytes + extra) })),
+    fc
+      .constantFrom('[]', '"text"', '42', 'null', 'true', '[{"a":1}]', `${'['.repeat(200_000)}${']'.repeat(200_000)}`)
+      .map((text) => ({
+        kind: 'not-an-object',
+        contentType: 'application/json',
+        body: text,
+      })),
+    fc
+      .constantFrom(1, 2)
+      .map((extra) => json('too-large', { ...base, filler: 'x'.repeat(ctx.bodyLimitBytes + extra) })),
   );
   const integers = props.filter(([, s]) => isIntegerField(s));
   if (integers.length) {
@@ -236,7 +270,9 @@ function extremes(op: Operation, ctx: Context): fc.Arbitrary<Part>[] {
     const values = isIntegerField(param.schema)
       ? [String(param.schema.maximum ?? 2147483647), String(param.schema.minimum ?? 0)]
       : ['%F0%9F%8E%AC', '%E2%80%AEabc', '%27%20OR%201%3D1%20--', encodeURIComponent('ﷺ'), '%25', '%'];
-    list.push(fc.constantFrom(...values).map((v) => ({ kind: `edge-query-${param.name}`, query: `?${param.name}=${v}` })));
+    list.push(
+      fc.constantFrom(...values).map((v) => ({ kind: `edge-query-${param.name}`, query: `?${param.name}=${v}` })),
+    );
   }
   if (!op.body) return list;
   const shape = objectShape(op.body);
@@ -266,8 +302,7 @@ function request(op: Operation, ctx: Context, parts: fc.Arbitrary<Part>[]): fc.A
   return fc
     .record({ persona: fc.constantFrom(...PERSONAS), part: fc.oneof(...parts), pick: fc.nat(1000) })
     .map(({ persona, part, pick }) => {
-      const body =
-        part.body ?? (op.body ? toText(sampleValue(op.body, '', ctx.ids)) : undefined);
+      const body = part.body ?? (op.body ? toText(sampleValue(op.body, '', ctx.ids)) : undefined);
       return {
         persona,
         kind: part.kind,
