@@ -6,6 +6,7 @@ import { smtpTransport, startMailDispatcher } from './features/mail/smtp-dispatc
 import { startStaleDownloadSweep } from './features/downloads/bookkeeping.ts';
 import { startReconciler } from './features/payments/reconciler.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { installClientErrorEnvelope } from './http/client-errors.ts';
 import { pwaDistDir } from './lib/paths.ts';
 
 async function main(): Promise<void> {
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
         `files: ${config.storage.s3 ? `S3 bucket ${config.storage.s3.bucket}` : config.storage.localDir})\n\n`,
     );
   });
+  installClientErrorEnvelope(server, logger);
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');

@@ -32,10 +32,23 @@ const ODD_STRINGS = [
 /** Strings Postgres cannot store: NUL; lone surrogates (not well-formed Unicode). */
 const NUL_STRINGS = ['\u0000', 'a\u0000b', 'Robert\u0000); DROP TABLE users;--', '\u0000'.repeat(50)];
 const SURROGATE_STRINGS = ['\ud800', 'x\udfffy', '\udc00\ud800', 'abc\ud83d'];
-/** Integers around int4, int8 and the safe-integer edges, and non-integers. */
+/** Integers around int4, int8 and the safe-integer edges (2^53 + 2 and ±2^63 as JSON numbers), and non-integers. */
 export const NUMBER_EDGES = [
-  2147483647, 2147483648, -2147483648, -2147483649, 4294967296, 9007199254740991, 9007199254740993, 9223372036854775807,
-  -9223372036854775808, 1e308, -1e308, 0.5, -0.000001, -1, 0,
+  2147483647,
+  2147483648,
+  -2147483648,
+  -2147483649,
+  4294967296,
+  9007199254740991,
+  2 ** 53 + 2,
+  2 ** 63,
+  -(2 ** 63),
+  1e308,
+  -1e308,
+  0.5,
+  -0.000001,
+  -1,
+  0,
 ];
 /** Written raw into the JSON text: parses to Infinity. */
 const INFINITY = '__sweep_infinity__';
