@@ -13,7 +13,7 @@ import { changedTables, snapshotTables } from './sweep/snapshot.ts';
  * SQL, a path or a secret; and no refused request changes a row. SWEEP_SEED and SWEEP_RUNS change the sample.
  */
 const SEED = Number(process.env.SWEEP_SEED ?? 20261123);
-const REFUSED_RUNS = Number(process.env.SWEEP_RUNS ?? 60);
+const REFUSED_RUNS = Number(process.env.SWEEP_RUNS ?? 100);
 const EXTREME_RUNS = Math.ceil(REFUSED_RUNS / 4);
 
 /** Operations the sweep does not send bad input to, each with the reason. */

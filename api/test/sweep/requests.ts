@@ -250,6 +250,17 @@ function poisons(op: Operation, ctx: Context): fc.Arbitrary<Part>[] {
       .constantFrom(1, 2)
       .map((extra) => json('too-large', { ...base, filler: 'x'.repeat(ctx.bodyLimitBytes + extra) })),
   );
+  const bounded = props.filter(([, s]) => s.type === 'string' && s.maxLength !== undefined);
+  if (bounded.length) {
+    // Over the field's maximum, up to a quarter of the body limit: refused by validation, never stored or echoed.
+    list.push(
+      fc
+        .record({ prop: fc.constantFrom(...bounded), big: fc.boolean() })
+        .map(({ prop: [name, s], big }) =>
+          json('huge-string', { ...base, [name]: 'é'.repeat(big ? ctx.bodyLimitBytes / 4 : s.maxLength! + 1) }),
+        ),
+    );
+  }
   const integers = props.filter(([, s]) => isIntegerField(s));
   if (integers.length) {
     list.push(
@@ -315,7 +326,9 @@ function request(op: Operation, ctx: Context, parts: fc.Arbitrary<Part>[]): fc.A
   return fc
     .record({ persona: fc.constantFrom(...PERSONAS), part: fc.oneof(...parts), pick: fc.nat(1000) })
     .map(({ persona, part, pick }) => {
-      const body = part.body ?? (op.body ? toText(sampleValue(op.body, '', ctx.ids)) : undefined);
+      let body = part.body ?? (op.body ? toText(sampleValue(op.body, '', ctx.ids)) : undefined);
+      // A third of the object bodies also carry `__proto__` (prototype pollution must not change the outcome).
+      if (body?.startsWith('{"') && pick % 3 === 0) body = `{"__proto__":{"isAdmin":true},${body.slice(1)}`;
       return {
         persona,
         kind: part.kind,
