@@ -21,6 +21,7 @@ import { compressJson } from './http/compress-json.ts';
 import { AppError, errorResponse, handleError } from './http/errors.ts';
 import { corsPolicy, rejectUnusedMethods, requestLogging, securityHeaders } from './http/middleware.ts';
 import { mountPwa } from './http/static-app.ts';
+import { refuseUnstorableBody, refuseUnstorableUrl } from './http/unstorable-text.ts';
 import type { Lifecycle } from './lifecycle/lifecycle.ts';
 
 export interface AppOptions {
@@ -38,6 +39,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   app.use(requestLogging(deps.logger));
   app.use(securityHeaders(deps.config));
   app.use(rejectUnusedMethods);
+  app.use(refuseUnstorableUrl);
   // Sandbox mode only: the DPO simulator, raw XML, outside /api and its JSON rules.
   if (deps.dpoSandbox) app.route(SANDBOX_MOUNT, deps.dpoSandbox.app);
   // Local storage only: signed, ranged file links (S3 serves its own).
@@ -56,6 +58,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
       },
     }),
   );
+  api.use(refuseUnstorableBody);
   // API answers are not stored, unless a route chose revalidation itself (the library: src/http/revalidate.ts).
   api.use(async (c, next) => {
     await next();

@@ -8,6 +8,7 @@ import { startStaleDownloadSweep } from './features/downloads/bookkeeping.ts';
 import { startReconciler } from './features/payments/reconciler.ts';
 import { startStorageCleanup } from './features/storage/cleanup.ts';
 import { ConfigError, type HttpTimeouts, loadConfig } from './config.ts';
+import { installClientErrorEnvelope } from './http/client-errors.ts';
 import { gracefulShutdown } from './lifecycle/graceful-shutdown.ts';
 import { createLifecycle } from './lifecycle/lifecycle.ts';
 import { pwaDistDir } from './lib/paths.ts';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
   const server = httpServer as Server;
   server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
   server.timeout = config.http.idleTimeoutMs;
+  installClientErrorEnvelope(server, logger);
 
   const shutdown = gracefulShutdown({
     server,

@@ -12,11 +12,15 @@ export const ERROR_STATUS = {
   download_locked: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** The request did not arrive in time (answered before the app runs). */
+  request_timeout: 408,
   conflict: 409,
   /** Each movie is downloaded once per person. */
   already_downloaded: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** The address or headers are over the server's 16 KB (answered before the app runs). */
+  headers_too_large: 431,
   throttled: 429,
   /** A rate limit on a costly flow (registration, payments, download links); Retry-After says when. */
   rate_limited: 429,

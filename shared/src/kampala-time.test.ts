@@ -27,3 +27,16 @@ describe('LocalDateTime schema', () => {
     expect(LocalDateTime.safeParse('2028-02-29T10:00').success).toBe(true);
   });
 });
+
+describe('LocalDateTime range', () => {
+  it('refuses years Postgres cannot store or no plan ends in, and keeps the whole four-digit range above them', async () => {
+    const { LocalDateTime } = await import('./schemas/plans.ts');
+    for (const bad of ['0000-01-01T00:00', '0001-01-01T00:00', '1999-12-31T23:59']) {
+      const result = LocalDateTime.safeParse(bad);
+      expect(result.success, bad).toBe(false);
+      expect(result.error?.issues[0]?.message).toBe('Choose a date in the years 2000–9999.');
+    }
+    for (const good of ['2000-01-01T00:00', '9999-12-31T23:59'])
+      expect(LocalDateTime.safeParse(good).success).toBe(true);
+  });
+});

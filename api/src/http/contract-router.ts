@@ -25,7 +25,8 @@ const throwOnInvalid = (result: { success: boolean; error?: unknown }) => {
 const requireJson: MiddlewareHandler<AppEnv> = async (c, next) => {
   const type = c.req.header('content-type');
   const hasBody = c.req.header('content-length') !== '0' && (type !== undefined || c.req.header('transfer-encoding'));
-  if (hasBody && type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+  // The media type exactly as the validator reads it: a type it would skip (application/json-seq) must not pass as {}.
+  if (hasBody && type && !/^application\/([\w.-]+\+)?json$/i.test(type.split(';')[0]!.trim())) {
     throw new AppError('unsupported_media_type', 'Send the request body as application/json.');
   }
   await next();

@@ -5,6 +5,9 @@ import { IsoDateTime } from './common.ts';
 /** Kampala local date-time as the admin types it and the spec shows it: `YYYY-MM-DDThh:mm`. */
 export const LOCAL_DATE_TIME_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$/;
 
+/** The earliest year a plan may end in; the four-digit pattern caps it at 9999, far inside what Postgres stores. */
+export const LOCAL_DATE_TIME_MIN_YEAR = 2000;
+
 export const LocalDateTime = z
   .string({ message: 'Expiry date and time are required.' })
   .regex(LOCAL_DATE_TIME_PATTERN, 'Use the form YYYY-MM-DDThh:mm (Kampala time).')
@@ -12,6 +15,11 @@ export const LocalDateTime = z
   .refine(
     (value) => !LOCAL_DATE_TIME_PATTERN.test(value) || dateToKampalaLocal(kampalaLocalToDate(value)) === value,
     'That date does not exist.',
+  )
+  // The pattern allows year 0000, which Postgres cannot store (a 500 before); no plan ends before 2000 (decision 0091).
+  .refine(
+    (value) => !LOCAL_DATE_TIME_PATTERN.test(value) || Number(value.slice(0, 4)) >= LOCAL_DATE_TIME_MIN_YEAR,
+    `Choose a date in the years ${LOCAL_DATE_TIME_MIN_YEAR}–9999.`,
   );
 
 const PlanFields = {

@@ -169,6 +169,7 @@ describe.each(testDatabases)('subscription plans on %s', (kind) => {
       ['a date without T', { global_expiry_date: '2026-12-31 23:59' }, 'global_expiry_date'],
       ['empty features', { features: [] }, 'features'],
       ['a day that does not exist', { global_expiry_date: '2026-02-31T10:00' }, 'global_expiry_date'],
+      ['year 0000 (Postgres cannot store it)', { global_expiry_date: '0000-01-01T00:00' }, 'global_expiry_date'],
       ['a blank name', { plan_name: '   ' }, 'plan_name'],
       ['a missing expiry', { global_expiry_date: undefined }, 'global_expiry_date'],
     ])('refuses %s with 400 and an issue', async (_name, overrides, path) => {
@@ -183,6 +184,7 @@ describe.each(testDatabases)('subscription plans on %s', (kind) => {
       expectErrorEnvelope(await update(plan.id, { price_ugx: -5 }), 400, 'validation_error');
       expectErrorEnvelope(await update(plan.id, { global_expiry_date: '31/12/2026' }), 400, 'validation_error');
       expectErrorEnvelope(await update(plan.id, { global_expiry_date: '2027-02-29T10:00' }), 400, 'validation_error');
+      expectErrorEnvelope(await update(plan.id, { global_expiry_date: '0000-01-01T00:00' }), 400, 'validation_error');
       expectErrorEnvelope(await update(plan.id, {}), 400, 'validation_error');
       expectErrorEnvelope(await update('not-an-id', { price_ugx: 1 }), 400, 'validation_error');
     });
