@@ -11,7 +11,10 @@ const s3 = require('@aws-sdk/client-s3');
 const env = process.env;
 const bucket = env.S3_BUCKET;
 if (!bucket) throw new Error('S3_BUCKET is required');
-const origins = (env.CORS_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+const origins = (env.CORS_ALLOWED_ORIGINS ?? '')
+  .split(',')
+  .map((o) => o.trim())
+  .filter(Boolean);
 
 const client = new s3.S3Client({
   region: env.S3_REGION ?? 'us-east-1',

@@ -75,7 +75,10 @@ async function startReplica(port: number): Promise<ChildProcess> {
   children.add(child);
   child.on('exit', () => children.delete(child));
   for (let i = 0; i < 120; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) return child;
     await new Promise((done) => setTimeout(done, 250));
   }
@@ -138,7 +141,8 @@ try {
   const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const smokeEnv = { ...process.env, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password };
   const smoke = ['--import', 'tsx', '../scripts/deploy-smoke.ts', '--base-url', base];
-  if ((await run([...smoke, '--expect-replicas', '2'], smokeEnv, join(ROOT, 'api'))) !== 0) throw new Error('the smoke test failed');
+  if ((await run([...smoke, '--expect-replicas', '2'], smokeEnv, join(ROOT, 'api'))) !== 0)
+    throw new Error('the smoke test failed');
 
   // Rolling restart: stop and restart each replica in turn while a loop of requests runs through the proxy.
   process.stdout.write('Rolling restart under a request loop:\n');

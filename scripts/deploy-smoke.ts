@@ -29,7 +29,10 @@ interface Answer {
 /** `*.localhost` is loopback (RFC 6761), as browsers treat it; everything else resolves normally. */
 const lookup: LookupFunction = (hostname, options, callback) => {
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
-    if (options.all) return (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+    if (options.all)
+      return (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: '127.0.0.1', family: 4 },
+      ]);
     return callback(null, '127.0.0.1', 4);
   }
   import('node:dns').then((dns) => dns.lookup(hostname, options, callback as never), callback as never);
@@ -152,9 +155,17 @@ async function fullFlow(base: string, admin: { email: string; password: string }
   ok(`register and sign in (${person.email})`);
 
   const adminLogin = await call('POST', '/auth/login', {
-    body: { identifier: admin.email, password: admin.password, currentDeviceId: `smoke-admin-${randomUUID().slice(0, 8)}` },
+    body: {
+      identifier: admin.email,
+      password: admin.password,
+      currentDeviceId: `smoke-admin-${randomUUID().slice(0, 8)}`,
+    },
   });
-  check(adminLogin.status === 200 && adminLogin.json?.user?.isAdmin, 'the admin signs in (ADMIN_EMAIL/ADMIN_PASSWORD)', adminLogin);
+  check(
+    adminLogin.status === 200 && adminLogin.json?.user?.isAdmin,
+    'the admin signs in (ADMIN_EMAIL/ADMIN_PASSWORD)',
+    adminLogin,
+  );
   const adminToken = adminLogin.json.token as string;
 
   const expiry = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 16);
@@ -173,7 +184,11 @@ async function fullFlow(base: string, admin: { email: string; password: string }
   check(link.status === 200 && link.json?.presignedUrl, 'the admin gets a signed upload link', link);
   const uploadUrl = new URL(link.json.presignedUrl as string, `${base}/`).toString();
   const uploaded = await send(uploadUrl, { method: 'PUT', headers: { ...link.json.headers }, body: bytes });
-  check(uploaded.status === 200 || uploaded.status === 201 || uploaded.status === 204, 'the upload to the signed link', uploaded);
+  check(
+    uploaded.status === 200 || uploaded.status === 201 || uploaded.status === 204,
+    'the upload to the signed link',
+    uploaded,
+  );
   ok(`upload ${bytes.length} bytes through a signed link (${new URL(uploadUrl).host})`);
 
   const saved = await call('POST', '/admin/movies', {
@@ -202,7 +217,11 @@ async function fullFlow(base: string, admin: { email: string; password: string }
   // Every replica must see the new movie at once (the catalogue version is in Postgres): ask several times.
   for (let i = 0; i < 6; i++) {
     const library = await call('GET', '/users/movies', { token: userToken });
-    check(library.status === 200 && library.body.includes(movieId), 'the subscriber library lists the new movie', library);
+    check(
+      library.status === 200 && library.body.includes(movieId),
+      'the subscriber library lists the new movie',
+      library,
+    );
   }
   ok('the subscriber library lists it (6 requests)');
 
@@ -212,7 +231,11 @@ async function fullFlow(base: string, admin: { email: string; password: string }
   const whole = await send(downloadUrl);
   check(whole.status === 200 && whole.body.equals(bytes), 'the download is byte-exact', whole);
   const range = await send(downloadUrl, { headers: { range: 'bytes=1000-1999' } });
-  check(range.status === 206 && range.body.equals(bytes.subarray(1000, 2000)), 'a ranged GET answers 206 with those bytes', range);
+  check(
+    range.status === 206 && range.body.equals(bytes.subarray(1000, 2000)),
+    'a ranged GET answers 206 with those bytes',
+    range,
+  );
   ok(`download byte-exact (${bytes.length} bytes) and a range (206) from ${new URL(downloadUrl).host}`);
 }
 
@@ -250,7 +273,9 @@ async function main(): Promise<void> {
 
   if (values.loop !== undefined) {
     const { total, failures } = await loop(base, Number(values.loop));
-    process.stdout.write(`  ${total} requests, ${failures.length} failed; replicas seen: ${[...upstreams].join(', ') || 'n/a'}\n`);
+    process.stdout.write(
+      `  ${total} requests, ${failures.length} failed; replicas seen: ${[...upstreams].join(', ') || 'n/a'}\n`,
+    );
     for (const failure of failures.slice(0, 10)) process.stdout.write(`    ✗ ${failure}\n`);
     if (failures.length > 0) process.exit(1);
     return;
@@ -264,7 +289,10 @@ async function main(): Promise<void> {
   // Enough plain requests for round-robin to reach every replica.
   for (let i = 0; i < 10 && upstreams.size < expectReplicas; i++) noteUpstream(await send(`${base}/api/health`));
   if (expectReplicas > 1) {
-    check(upstreams.size >= expectReplicas, `${expectReplicas} replicas answered (saw ${[...upstreams].join(', ') || 'no X-Upstream header'})`);
+    check(
+      upstreams.size >= expectReplicas,
+      `${expectReplicas} replicas answered (saw ${[...upstreams].join(', ') || 'no X-Upstream header'})`,
+    );
     ok(`answered by ${upstreams.size} replicas: ${[...upstreams].join(', ')}`);
   }
   process.stdout.write(`\nProved ${proved.length} checks against ${base}.\n`);

@@ -45,7 +45,8 @@ export async function seedScale(
     const passwordHash = await hashPassword(SEED_PASSWORD);
     await client.query('begin');
     await client.query('select setseed(0.42)');
-    for (const statement of seedStatements(movies, users)) await client.query(statement, statement.includes('$1') ? [passwordHash] : []);
+    for (const statement of seedStatements(movies, users))
+      await client.query(statement, statement.includes('$1') ? [passwordHash] : []);
     await client.query('commit');
     await client.query('analyze');
     const counts: Record<string, number> = {};
@@ -70,7 +71,18 @@ function seedStatements(movieCount: number, userCount: number): string[] {
   const engFirst = words(['Night', 'Silent', 'Broken', 'Last', 'Golden', 'Hidden', 'Iron', 'Red']);
   const engSecond = words(['Runner', 'Harbour', 'Promise', 'Frontier', 'Kingdom', 'Witness', 'Storm', 'Code']);
   const vjs = words(['VJ Junior', 'VJ Jingo', 'VJ Ice P', 'VJ Emmy', 'VJ Mark', 'VJ Kevo', 'VJ Soul']);
-  const firstNames = words(['Aisha', 'Brian', 'Cissy', 'Daniel', 'Esther', 'Faith', 'Godfrey', 'Hadija', 'Isaac', 'Joan']);
+  const firstNames = words([
+    'Aisha',
+    'Brian',
+    'Cissy',
+    'Daniel',
+    'Esther',
+    'Faith',
+    'Godfrey',
+    'Hadija',
+    'Isaac',
+    'Joan',
+  ]);
   const lastNames = words(['Nakato', 'Okello', 'Namubiru', 'Ssempala', 'Atim', 'Mugisha', 'Akello', 'Kato', 'Nabirye']);
   const pick = (list: string, n: string) => `(${list})[1 + (${n}) % array_length(${list}, 1)]`;
   return [
