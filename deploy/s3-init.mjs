@@ -38,7 +38,7 @@ async function step(what, command) {
     } else if (code === 'NotImplemented' || error?.$metadata?.httpStatusCode === 501) {
       console.log(`skip  ${what}: not supported by this store (${code})`);
     } else {
-      throw new Error(`${what} failed: ${code}: ${error?.message ?? error}`);
+      throw new Error(`${what} failed: ${code}: ${error?.message ?? error}`, { cause: error });
     }
   }
 }

@@ -19,7 +19,14 @@ import { createRequire } from 'node:module';
 import { startS3rver } from '../api/src/features/storage/s3rver.testing.ts';
 
 // pg is the server's dependency, resolved from api/ (scripts/ has no node_modules of its own).
-const pg = createRequire(new URL('../api/package.json', import.meta.url))('pg') as typeof import('pg');
+interface PgClient {
+  connect(): Promise<void>;
+  query(text: string): Promise<unknown>;
+  end(): Promise<void>;
+}
+const pg = createRequire(new URL('../api/package.json', import.meta.url))('pg') as {
+  Client: new (options: { connectionString: string }) => PgClient;
+};
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const serverUrl = process.env.DATABASE_URL;
