@@ -44,10 +44,13 @@ function send(
 ): Promise<Answer> {
   const target = new URL(url);
   const transport = target.protocol === 'https:' ? https : http;
+  // An explicit Content-Length: node would otherwise send the body chunked, which S3 refuses on a PUT (411).
+  const headers = { ...options.headers };
+  if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
   return new Promise((resolve, reject) => {
     const request = transport.request(
       target,
-      { method: options.method ?? 'GET', headers: options.headers, lookup, timeout: 30_000 },
+      { method: options.method ?? 'GET', headers, lookup, timeout: 30_000 },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
