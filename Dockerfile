@@ -5,7 +5,7 @@
 # ---- build: install everything, build the PWA and bundle the server ----
 FROM node:20-bookworm-slim AS build
 WORKDIR /src
-ENV CI=true PNPM_HOME=/pnpm
+ENV CI=true
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
 COPY api/package.json api/
 COPY pwa/package.json pwa/

@@ -7,6 +7,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
  *     npx pnpm@10 --filter ./api exec node --import tsx ../scripts/deploy-local-check.ts
  *
+ * With `--local` the replicas use the local driver on one shared objects folder instead of the bucket.
  * Needs `npx pnpm@10 build` first. s3rver does not check signatures; deploy/compose.yaml (MinIO) does.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -57,13 +58,16 @@ await sql(serverUrl, `CREATE DATABASE ${name}`);
 const s3 = await startS3rver({ bucket: 'filamu-deploy', corsOrigins: ['http://localhost:8080'] });
 const admin = { email: 'admin@deploy.test', password: randomBytes(12).toString('hex') };
 const ports = [18471, 18472];
+const localStorage = process.argv.includes('--local');
+/** The objects folder both replicas share with --local (DATA_DIR/objects). */
+const sharedDataDir = join(s3.directory, 'shared-data');
 
 const serverEnv = (port: number): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
   NODE_ENV: 'production',
   PORT: String(port),
   HOST: '127.0.0.1',
-  DATA_DIR: join(s3.directory, `data-${port}`),
+  DATA_DIR: localStorage ? sharedDataDir : join(s3.directory, `data-${port}`),
   DATABASE_URL: dbUrl.toString(),
   TRUST_PROXY: 'true',
   LOG_LEVEL: 'warn',
@@ -71,10 +75,14 @@ const serverEnv = (port: number): NodeJS.ProcessEnv => ({
   STORAGE_SIGNING_SECRET: 's'.repeat(48),
   ADMIN_EMAIL: admin.email,
   ADMIN_PASSWORD: admin.password,
-  S3_BUCKET: s3.bucket,
-  S3_ENDPOINT: s3.endpoint,
-  S3_ACCESS_KEY_ID: s3.config.credentials!.accessKeyId,
-  S3_SECRET_ACCESS_KEY: s3.config.credentials!.secretAccessKey,
+  ...(localStorage
+    ? {}
+    : {
+        S3_BUCKET: s3.bucket,
+        S3_ENDPOINT: s3.endpoint,
+        S3_ACCESS_KEY_ID: s3.config.credentials!.accessKeyId,
+        S3_SECRET_ACCESS_KEY: s3.config.credentials!.secretAccessKey,
+      }),
 });
 
 async function startReplica(port: number): Promise<ChildProcess> {
