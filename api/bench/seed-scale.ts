@@ -40,7 +40,9 @@ export async function seedScale(
       `select (select count(*) from users) + (select count(*) from movies) as n`,
     );
     if (Number(rows[0]!.n) > 0 && !options.force) {
-      throw new Error('The database already has users or movies: seed an empty one, or pass --force to add to it.');
+      throw new Error(
+        'The database already has users or movies: seed an empty one, or pass --force to add to it (a second seed collides on its e-mails).',
+      );
     }
     const passwordHash = await hashPassword(SEED_PASSWORD);
     await client.query('begin');
