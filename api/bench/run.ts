@@ -1,13 +1,15 @@
 /**
  * `pnpm bench`: figures, not pass/fail. The password hash on this machine, authenticated request
  * throughput, the library and grant endpoints with 5,000 movies (each also as a ratio of the profile request
- * measured beside it, docs/decisions/0069), and range serving through /files.
+ * measured beside it, docs/decisions/0069), range serving through /files, and (with DATABASE_URL) sign-in,
+ * library and grants at 10,000 movies / 100,000 users on Postgres with two replicas (scale.ts, decision 0100).
  */
 import { performance } from 'node:perf_hooks';
 import { hashPassword, verifyPassword } from '../src/features/auth/passwords.ts';
 import { createTestApp, newUser, testDatabases } from '../test/harness.ts';
 import { benchCatalog } from './catalog.ts';
 import { benchFiles } from './files.ts';
+import { benchScale } from './scale.ts';
 import { describeLoad, load, percentile } from './measure.ts';
 
 async function benchHash(): Promise<void> {
@@ -40,3 +42,5 @@ await benchHash();
 for (const kind of testDatabases) await benchProfile(kind);
 for (const kind of testDatabases) await benchCatalog(kind);
 await benchFiles();
+if (process.env.DATABASE_URL) await benchScale(process.env.DATABASE_URL);
+else console.log('scale bench (10,000 movies, 100,000 users, two replicas) skipped: it needs DATABASE_URL (Postgres)');
