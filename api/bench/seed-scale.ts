@@ -30,7 +30,7 @@ export async function seedScale(
   const users = options.users ?? SCALE.users;
   const started = performance.now();
   const database = await openDatabase({ kind: 'postgres', url, poolSize: 1, migrationsDir });
-  await database.migrate();
+  await database.prepare(async () => undefined);
   await database.close();
 
   const client = new pg.Client({ connectionString: url });
