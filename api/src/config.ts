@@ -100,6 +100,7 @@ export const EnvSchema = z
       .default(16 * 1024 ** 2),
     STALE_DOWNLOAD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
     REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(200),
+    METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
   })
   .refine((env) => !env.DPO_COMPANY_TOKEN || env.DPO_SERVICE_TYPE, {
     message: 'DPO_SERVICE_TYPE is required when DPO_COMPANY_TOKEN is set',
@@ -148,6 +149,8 @@ export interface Config {
   staleDownloadSweepIntervalMs: number;
   /** New accounts per client address per hour (ADR 0061); the other rate limits are constants. */
   registrationsPerIpPerHour: number;
+  /** Bearer token of `/api/metrics`; null ⇒ the endpoint answers 404 (ADR 0095). */
+  metricsToken: string | null;
 }
 
 export interface S3Config {
@@ -274,5 +277,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     staleDownloadSweepIntervalMs: e.STALE_DOWNLOAD_SWEEP_INTERVAL_MS,
     registrationsPerIpPerHour: e.REGISTRATIONS_PER_IP_PER_HOUR,
+    metricsToken: e.METRICS_TOKEN ?? null,
   };
 }

@@ -22,6 +22,8 @@ export type Executor = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Postgres only (PGlite has one connection): the pool's clients right now, read when metrics are scraped. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -42,6 +44,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: options.poolSize ?? 10,
+      }),
       migrate: () => migratePg(db as never, { migrationsFolder: options.migrationsDir }),
       ping: async () => void (await db.execute(sql`select 1`)),
       close: () => pool.end(),
