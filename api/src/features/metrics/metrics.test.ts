@@ -45,7 +45,8 @@ function value(samples: Sample[], name: string, labels: Record<string, string> =
 describe.each(testDatabases)('/api/metrics on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind, { env: { METRICS_TOKEN: TOKEN }, dpo: {} });
+    // No push from the sandbox: only the client's verify asks DPO, so every count below is exact.
+    t = await createTestApp(kind, { env: { METRICS_TOKEN: TOKEN }, dpo: { notify: false } });
   });
   afterAll(async () => {
     await t.dpoSandbox?.settle();
@@ -188,6 +189,14 @@ describe('/api/metrics without METRICS_TOKEN', () => {
     t = await createTestApp('pglite');
   });
   afterAll(() => t.close());
+
+  it('is documented in the OpenAPI document as Prometheus text behind the metrics token', async () => {
+    const doc = (await t.request('GET', '/api/openapi.json')).json;
+    const get = doc.paths['/api/metrics'].get;
+    expect(Object.keys(get.responses['200'].content)).toEqual(['text/plain; version=0.0.4']);
+    expect(get.security).toEqual([{ metricsToken: [] }]);
+    expect(doc.components.securitySchemes.metricsToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
 
   it('does not exist: the API 404 envelope, with or without a token', async () => {
     expectErrorEnvelope(await t.request('GET', '/api/metrics'), 404, 'not_found');

@@ -5,6 +5,23 @@ import { AppError } from '../../http/errors.ts';
 
 export const METRICS_PATH = '/metrics';
 
+/** Not a JSON contract (the answer is Prometheus text), so documented by hand in the OpenAPI document. */
+export const METRICS_OPENAPI: Record<string, object> = {
+  [`/api${METRICS_PATH}`]: {
+    get: {
+      summary: 'Prometheus metrics (text exposition format); 404 unless the server sets METRICS_TOKEN',
+      tags: ['System'],
+      'x-access': 'metrics token',
+      security: [{ metricsToken: [] }],
+      responses: {
+        '200': { description: 'Metrics', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+        '401': { description: 'Missing or wrong metrics token (error envelope)' },
+        '404': { description: 'Metrics are disabled: METRICS_TOKEN is not set (error envelope)' },
+      },
+    },
+  },
+};
+
 /** Equal-length digests, so the comparison takes the same time whatever the caller sent (and however long). */
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

@@ -2,6 +2,7 @@ import { allContracts, contracts } from '@filamu/shared';
 import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import { buildOpenApiDocument } from '../../http/openapi.ts';
+import { METRICS_OPENAPI } from '../metrics/routes.ts';
 
 export function systemRoutes(router: ContractRouter, deps: Deps): void {
   router
@@ -17,5 +18,5 @@ export function systemRoutes(router: ContractRouter, deps: Deps): void {
     .on(contracts.system.meta, async () => ({ maintenance: deps.config.maintenance }));
 
   let document: object | undefined;
-  router.app.get('/openapi.json', (c) => c.json((document ??= buildOpenApiDocument(allContracts))));
+  router.app.get('/openapi.json', (c) => c.json((document ??= buildOpenApiDocument(allContracts, METRICS_OPENAPI))));
 }
