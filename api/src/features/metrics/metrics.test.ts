@@ -1,4 +1,7 @@
-import { contracts, DownloadUrlResponse, InitiatePaymentResponse } from '@filamu/shared';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { APP_SHELL_FILE, contracts, DownloadUrlResponse, InitiatePaymentResponse } from '@filamu/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionPlans } from '../../db/schema.ts';
 import { addMovie, createPlan, subscribe } from '../../../test/library.ts';
@@ -180,6 +183,32 @@ describe.each(testDatabases)('/api/metrics on %s', (kind) => {
     t.clock.advance(90_000);
     const { samples } = await scrape();
     expect(value(samples, 'filamu_job_lag_seconds', { job: 'reconciler' })).toBeGreaterThanOrEqual(60);
+  });
+});
+
+describe('route labels of the PWA and of requests no route took', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'filamu-pwa-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, APP_SHELL_FILE), '<!doctype html><title>Filamu</title><div id="root"></div>');
+    writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
+    t = await createTestApp('pglite', { env: { METRICS_TOKEN: TOKEN }, pwaDistDir: dist });
+  });
+  afterAll(() => t.close());
+
+  it('groups pages and assets as static, and refused methods and unknown paths as unmatched', async () => {
+    expect((await t.request('GET', '/movies/3f1c9a7e-page')).status).toBe(200);
+    expect((await t.request('GET', '/assets/index-abc123.js')).status).toBe(200);
+    expect((await t.request('GET', '/assets/missing-zz9.js')).status).toBe(404);
+    expectErrorEnvelope(await t.request('PATCH', '/api/meta'), 405, 'method_not_allowed');
+    const res = await t.request('GET', '/api/metrics', { token: TOKEN });
+    const samples = parseExposition(res.text);
+    expect(value(samples, 'http_requests_total', { route: 'static', status: '200' })).toBe(2);
+    expect(value(samples, 'http_requests_total', { route: 'static', status: '404' })).toBe(1);
+    expect(value(samples, 'http_requests_total', { method: 'other', route: 'unmatched', status: '405' })).toBe(1);
+    expect(res.text).not.toContain('3f1c9a7e');
+    expect(res.text).not.toContain('index-abc123');
   });
 });
 
