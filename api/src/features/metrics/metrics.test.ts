@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { APP_SHELL_FILE, contracts, DownloadUrlResponse, InitiatePaymentResponse } from '@filamu/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionPlans } from '../../db/schema.ts';
+import { pauseStaleDownloads } from '../downloads/bookkeeping.ts';
+import { reconcile } from '../payments/reconciler.ts';
 import { addMovie, createPlan, subscribe } from '../../../test/library.ts';
 import {
   createTestApp,
@@ -181,8 +183,20 @@ describe.each(testDatabases)('/api/metrics on %s', (kind) => {
     expect(res.status, res.text).toBe(201);
     // First check is due 30 s after initiation; nobody reconciles, so 90 s later it is 60 s overdue.
     t.clock.advance(90_000);
-    const { samples } = await scrape();
-    expect(value(samples, 'filamu_job_lag_seconds', { job: 'reconciler' })).toBeGreaterThanOrEqual(60);
+    const lagOf = async (job: string) => value((await scrape()).samples, 'filamu_job_lag_seconds', { job });
+    expect(await lagOf('reconciler')).toBeGreaterThanOrEqual(60);
+    // The job does its work: nothing is due any more.
+    await reconcile(t.deps);
+    expect(await lagOf('reconciler')).toBe(0);
+  });
+
+  it('reports the stale sweep lag as how long the oldest silent download is past the hour', async () => {
+    // The download granted above is still 'starting'; two hours of silence later the sweep is an hour late.
+    t.clock.advance(2 * 3600_000);
+    const lagOf = async (job: string) => value((await scrape()).samples, 'filamu_job_lag_seconds', { job });
+    expect(await lagOf('stale_sweep')).toBeGreaterThanOrEqual(3600);
+    expect(await pauseStaleDownloads(t.deps)).toBeGreaterThan(0);
+    expect(await lagOf('stale_sweep')).toBe(0);
   });
 });
 
