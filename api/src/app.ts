@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { requestId } from 'hono/request-id';
 import type { Deps } from './deps.ts';
 import { agentRoutes } from './features/agents/routes.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
@@ -8,6 +7,8 @@ import { createAuthorize } from './features/auth/authorize.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { catalogRoutes } from './features/catalog/routes.ts';
 import { downloadRoutes } from './features/downloads/routes.ts';
+import { httpMetrics } from './features/metrics/http.ts';
+import { metricsRoutes } from './features/metrics/routes.ts';
 import { adminPaymentRoutes } from './features/payments/admin-routes.ts';
 import { SANDBOX_MOUNT } from './features/payments/gateway.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
@@ -19,7 +20,7 @@ import { ContractRouter } from './http/contract-router.ts';
 import type { AppEnv } from './http/env.ts';
 import { compressJson } from './http/compress-json.ts';
 import { AppError, errorResponse, handleError } from './http/errors.ts';
-import { corsPolicy, rejectUnusedMethods, requestLogging, securityHeaders } from './http/middleware.ts';
+import { corsPolicy, rejectUnusedMethods, requestContext, requestLogging, securityHeaders } from './http/middleware.ts';
 import { mountPwa } from './http/static-app.ts';
 import { refuseUnstorableBody, refuseUnstorableUrl } from './http/unstorable-text.ts';
 import type { Lifecycle } from './lifecycle/lifecycle.ts';
@@ -35,8 +36,9 @@ export interface AppOptions {
 export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError(handleError);
-  app.use(requestId({ headerName: 'X-Request-Id' }));
+  app.use(requestContext);
   app.use(requestLogging(deps.logger));
+  app.use(httpMetrics(deps.metrics));
   app.use(securityHeaders(deps.config));
   app.use(rejectUnusedMethods);
   app.use(refuseUnstorableUrl);
@@ -75,6 +77,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   catalogRoutes(router, deps);
   downloadRoutes(router, deps);
   analyticsRoutes(router, deps);
+  metricsRoutes(router, deps);
   api.all('*', (c) => errorResponse(c, new AppError('not_found', 'No such API route.')));
   app.route('/api', api);
 

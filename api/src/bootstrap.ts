@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { resolveSecret } from './db/app-secrets.ts';
 import { type Database, openDatabase } from './db/client.ts';
@@ -11,13 +11,17 @@ import { outboxMailer } from './features/mail/mailer.ts';
 import { configuredPaymentsRuntime, type PaymentsRuntime } from './features/payments/gateway.ts';
 import { handlePush } from './features/payments/payments.ts';
 import { configuredStorage, type StorageRuntime } from './features/storage/runtime.ts';
+import { createMetrics } from './features/metrics/registry.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { currentLogContext } from './lib/log-context.ts';
 import { migrationsDir } from './lib/paths.ts';
 
-export function createLogger(level: string): Logger {
-  return pino({
+/** The one way to make the app's logger: its mixin stamps each line with the request or job it belongs to. */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: undefined,
+    mixin: () => currentLogContext() ?? {},
     redact: {
       paths: [
         'req.headers.authorization',
@@ -30,7 +34,8 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export function openConfiguredDatabase(config: Config): Promise<Database> {
@@ -63,12 +68,14 @@ export async function createDeps(
   });
   const tokens = new TokenService(secrets.jwt);
   const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger, database);
+  const metrics = createMetrics({ config, database, clock, logger });
   const storage =
     parts.storage ??
     configuredStorage(config.storage, {
       clock,
       corsOrigins: config.corsOrigins,
       signingSecret: secrets.files,
+      traffic: metrics.fileTraffic,
     });
   const deps: Deps = {
     config,
@@ -82,6 +89,7 @@ export async function createDeps(
     storage: storage.storage,
     fileServer: storage.fileServer,
     catalogue: new Catalogue({ database, storage: storage.storage, config, clock }),
+    metrics,
   };
   // The sandbox's push runs the notify route's function directly: verifyToken + settle, never trusting the push.
   payments.bindNotify(async (transToken) => void (await handlePush(deps, transToken)));

@@ -110,6 +110,7 @@ export const EnvSchema = z
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(7_200_000).default(1_800_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(65_000),
     HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(120_000),
+    METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
   })
   .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS < env.HTTP_REQUEST_TIMEOUT_MS, {
     message: 'must be less than HTTP_REQUEST_TIMEOUT_MS',
@@ -162,6 +163,8 @@ export interface Config {
   staleDownloadSweepIntervalMs: number;
   /** New accounts per client address per hour (ADR 0061); the other rate limits are constants. */
   registrationsPerIpPerHour: number;
+  /** Bearer token of `/api/metrics`; null ⇒ the endpoint answers 404 (ADR 0095). */
+  metricsToken: string | null;
   http: HttpTimeouts;
   shutdown: ShutdownConfig;
 }
@@ -326,6 +329,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     staleDownloadSweepIntervalMs: e.STALE_DOWNLOAD_SWEEP_INTERVAL_MS,
     registrationsPerIpPerHour: e.REGISTRATIONS_PER_IP_PER_HOUR,
+    metricsToken: e.METRICS_TOKEN ?? null,
     http: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,

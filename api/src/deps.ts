@@ -5,6 +5,7 @@ import type { Database } from './db/client.ts';
 import type { TokenService } from './features/auth/tokens.ts';
 import type { Catalogue } from './features/catalog/catalogue.ts';
 import type { Mailer } from './features/mail/mailer.ts';
+import type { Metrics } from './features/metrics/registry.ts';
 import type { PaymentGateway } from './features/payments/dpo/adapter.ts';
 import type { DpoSandbox } from './features/payments/dpo/sandbox.ts';
 import type { ObjectStorage } from './features/storage/storage.ts';
@@ -16,6 +17,7 @@ export interface Deps {
   config: Config;
   database: Database;
   clock: Clock;
+  /** Made by createLogger (bootstrap.ts), whose mixin adds the request id or job run id to every line. */
   logger: Logger;
   tokens: TokenService;
   mailer: Mailer;
@@ -29,4 +31,6 @@ export interface Deps {
   fileServer: Hono<AppEnv> | null;
   /** The live catalogue cached in this process, checked against the database's catalogue version. */
   catalogue: Catalogue;
+  /** This app's Prometheus registry and metrics (never the process-wide default registry). */
+  metrics: Metrics;
 }

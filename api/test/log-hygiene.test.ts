@@ -1,10 +1,9 @@
 import { Writable } from 'node:stream';
 import { AuthResponse, CreateAgentResponse, contracts } from '@filamu/shared';
 import { eq } from 'drizzle-orm';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { createDeps } from '../src/bootstrap.ts';
+import { createDeps, createLogger } from '../src/bootstrap.ts';
 import type { Database } from '../src/db/client.ts';
 import { mailOutbox } from '../src/db/schema.ts';
 import { ADMIN, freshDatabase, newUser, testConfig, testDatabases } from './harness.ts';
@@ -23,7 +22,7 @@ describe.each(testDatabases)('logs never carry secrets on %s', (kind) => {
         done();
       },
     });
-    const deps = await createDeps(testConfig(), { database, logger: pino({ level: 'trace' }, sink) });
+    const deps = await createDeps(testConfig(), { database, logger: createLogger('trace', sink) });
     app = createApp(deps);
   });
   afterAll(() => database.close());

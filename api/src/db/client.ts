@@ -28,6 +28,8 @@ export interface Database {
    * the first migrates, the others find nothing to do. `work` gets a handle on the lock's own connection.
    */
   prepare<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  /** Postgres only (PGlite has one connection): the pool's clients right now, read when metrics are scraped. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -48,6 +50,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db,
       kind: 'postgres',
       prepare: (work) => underStartupLock(pool, options.migrationsDir, work),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: options.poolSize ?? 10,
+      }),
       ping: async () => void (await db.execute(sql`select 1`)),
       close: () => pool.end(),
     };

@@ -5,19 +5,33 @@ import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { acceptedRequestId, withLogContext } from '../lib/log-context.ts';
 import type { AppEnv } from './env.ts';
 import { AppError } from './errors.ts';
 
-/** One log line per request: id, method, path (never the query, which can hold signed URLs), status, duration. */
+/**
+ * The request's id: the reverse proxy's `X-Request-Id` when it is safe to log, else a new one; echoed in the
+ * response and the error envelope, and put in the log context for everything the request runs (ADR 0096).
+ */
+export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const requestId = acceptedRequestId(c.req.header('X-Request-Id'));
+  c.set('requestId', requestId);
+  c.header('X-Request-Id', requestId);
+  await withLogContext({ requestId }, next);
+};
+
+/**
+ * One log line per request: method, path (never the query, which can hold signed URLs), status, duration; the
+ * request id comes from the log context, like on every other line the request writes.
+ */
 export function requestLogging(logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
-    const requestLogger = logger.child({ requestId: c.get('requestId') });
-    c.set('logger', requestLogger);
+    c.set('logger', logger);
     await next();
     const status = c.res.status;
     const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-    requestLogger[level](
+    logger[level](
       {
         method: c.req.method,
         path: c.req.path,

@@ -20,8 +20,11 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: toSchema(ApiErrorBody, 'output') } },
 });
 
-/** The OpenAPI 3 document, generated from the same contracts the routes validate with. */
-export function buildOpenApiDocument(contracts: Contract[]): object {
+/**
+ * The OpenAPI 3 document, generated from the same contracts the routes validate with; `extraPaths` documents the
+ * few routes that are not JSON contracts (e.g. `/api/metrics`, Prometheus text).
+ */
+export function buildOpenApiDocument(contracts: Contract[], extraPaths: Record<string, object> = {}): object {
   const paths: Record<string, Record<string, object>> = {};
   for (const contract of contracts) {
     const path = `/api${contract.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`;
@@ -57,7 +60,12 @@ export function buildOpenApiDocument(contracts: Contract[]): object {
       description: 'Movie downloads by subscription, paid with mobile money.',
     },
     servers: [{ url: '/' }],
-    components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'The METRICS_TOKEN of the server.' },
+      },
+    },
+    paths: { ...paths, ...extraPaths },
   };
 }

@@ -6,6 +6,7 @@ import { downloads, movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
+import { observedPass } from '../metrics/jobs.ts';
 import { type Downloader, kinayugandaProgress, ownDownloads } from './entitlement.ts';
 import { type DownloadRow, toDownloadRecord, toHistoryEntry } from './records.ts';
 
@@ -198,15 +199,13 @@ export async function pauseStaleDownloads(deps: BookkeepingDeps): Promise<number
 
 /** The stale-download sweep on a timer (STALE_DOWNLOAD_SWEEP_INTERVAL_MS); returns the stop function. */
 export function startStaleDownloadSweep(
-  deps: BookkeepingDeps & Pick<Deps, 'logger'>,
+  deps: BookkeepingDeps & Pick<Deps, 'logger' | 'metrics'>,
   intervalMs: number,
 ): () => Promise<void> {
-  return startIntervalJob(
-    async () => {
-      const paused = await pauseStaleDownloads(deps);
-      if (paused > 0) deps.logger.info({ paused }, 'stale downloads paused');
-    },
-    intervalMs,
-    (error) => deps.logger.error({ err: error }, 'stale download sweep failed'),
-  );
+  const sweep = async () => {
+    const paused = await pauseStaleDownloads(deps);
+    if (paused > 0) deps.logger.info({ paused }, 'stale downloads paused');
+  };
+  const onError = (error: unknown) => deps.logger.error({ err: error }, 'stale download sweep failed');
+  return startIntervalJob(observedPass(deps, 'stale_sweep', sweep, onError), intervalMs, onError);
 }

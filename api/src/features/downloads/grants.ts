@@ -16,7 +16,7 @@ import {
 } from './entitlement.ts';
 import type { DownloadRow, MovieRow } from './records.ts';
 
-export type GrantDeps = Pick<Deps, 'database' | 'clock' | 'storage' | 'catalogue'>;
+export type GrantDeps = Pick<Deps, 'database' | 'clock' | 'storage' | 'catalogue' | 'metrics'>;
 
 export const NOT_IN_PLAN = 'This movie is not included in your plan.';
 export const FILE_MISSING = 'Movie file is missing. Cannot download.';
@@ -96,6 +96,24 @@ async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
  * Kinayuganda movie that is not completed at commit time. The unique (person, movie) index backs it up.
  */
 export async function grantDownload(deps: GrantDeps, caller: Downloader, ref: GrantRef): Promise<Grant> {
+  try {
+    const { result, ...grant } = await decideGrant(deps, caller, ref);
+    deps.metrics.downloadGrants.inc({ result });
+    return grant;
+  } catch (error) {
+    // A refusal by its error code (subscription_required, download_locked, …); anything else is an error.
+    deps.metrics.downloadGrants.inc({ result: error instanceof AppError ? error.code : 'error' });
+    throw error;
+  }
+}
+
+type GrantResult = 'granted' | 'resumed' | 'repeated';
+
+async function decideGrant(
+  deps: GrantDeps,
+  caller: Downloader,
+  ref: GrantRef,
+): Promise<Grant & { result: GrantResult }> {
   const movie = await findGrantedMovie(deps, ref);
   // Storage is asked before any lock is taken; a missing file refuses the grant below, in rule order.
   const file = await deps.storage.head(movie.s3Key);
@@ -135,7 +153,7 @@ export async function grantDownload(deps: GrantDeps, caller: Downloader, ref: Gr
           })
           .where(eq(downloads.id, existing.id))
           .returning();
-        return { download: row!, movie, file };
+        return { download: row!, movie, file, result: resumed ? 'resumed' : 'repeated' };
       }
       const [row] = await tx
         .insert(downloads)
@@ -149,7 +167,7 @@ export async function grantDownload(deps: GrantDeps, caller: Downloader, ref: Gr
           lastActivityAt: now,
         })
         .returning();
-      return { download: row!, movie, file };
+      return { download: row!, movie, file, result: 'granted' as const };
     });
   } catch (error) {
     // Unreachable while the row lock holds; kept so a change there can never produce a second row or a 500.

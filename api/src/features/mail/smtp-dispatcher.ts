@@ -5,6 +5,8 @@ import type { Database } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
+import { observedPass } from '../metrics/jobs.ts';
+import type { Metrics } from '../metrics/registry.ts';
 
 export interface MailTransport {
   send(mail: { from: string; to: string; subject: string; text: string }): Promise<void>;
@@ -72,14 +74,12 @@ export async function deliverOutbox(
 }
 
 export function startMailDispatcher(
-  deps: { database: Database; clock: Clock; logger: Logger },
+  deps: { database: Database; clock: Clock; logger: Logger; metrics: Metrics },
   transport: MailTransport,
   from: string,
   intervalMs: number,
 ): () => Promise<void> {
-  return startIntervalJob(
-    () => deliverOutbox(deps, transport, from),
-    intervalMs,
-    (error) => deps.logger.error({ err: error }, 'mail dispatcher failed'),
-  );
+  const onError = (error: unknown) => deps.logger.error({ err: error }, 'mail dispatcher failed');
+  const deliver = () => deliverOutbox(deps, transport, from);
+  return startIntervalJob(observedPass(deps, 'mail', deliver, onError), intervalMs, onError);
 }

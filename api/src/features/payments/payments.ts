@@ -18,11 +18,12 @@ import { payments, subscriptionPlans, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
+import { dpoCodeLabel } from '../metrics/registry.ts';
 import { activateSubscription, isPurchasable } from '../plans/subscription.ts';
 import { GatewayError, normaliseUgandaPhone, sameAmount, type VerifyResult } from './dpo/adapter.ts';
 import { assertMayBuy } from './purchase-rules.ts';
 
-export type PaymentDeps = Pick<Deps, 'config' | 'database' | 'clock' | 'logger' | 'mailer' | 'payments'>;
+export type PaymentDeps = Pick<Deps, 'config' | 'database' | 'clock' | 'logger' | 'mailer' | 'payments' | 'metrics'>;
 export type PaymentRow = typeof payments.$inferSelect;
 
 /** First reconciler look at a payment, and the cap of its back-off (doubling per check). */
@@ -209,15 +210,22 @@ export async function chargeMobile(
       country: 'uganda',
     });
   } catch (error) {
-    if (error instanceof GatewayError && error.outcomeUnknown)
+    if (error instanceof GatewayError && error.outcomeUnknown) {
+      deps.metrics.paymentCharges.inc({ result: 'unclear' });
       return afterUnclearCharge(deps, payment, input.mno, error);
+    }
     if (error instanceof GatewayError && error.kind === 'protocol' && error.dpoCode?.startsWith('95')) {
       // 95x: the phone number or network was refused; DPO's words tell the payer what to fix.
+      deps.metrics.paymentCharges.inc({ result: 'refused' });
       throw new AppError('bad_request', error.explanation || 'The mobile money charge was refused.');
     }
+    deps.metrics.paymentCharges.inc({
+      result: error instanceof GatewayError && error.dpoCode === '904' ? 'closed' : 'error',
+    });
     if (error instanceof GatewayError && error.dpoCode === '904') throw conflict('This payment is no longer open.');
     gatewayFailure(deps, error, { paymentId: payment.id, step: 'ChargeTokenMobile' });
   }
+  deps.metrics.paymentCharges.inc({ result: 'sent' });
   deps.logger.info({ paymentId: payment.id, code: result.code, mno: input.mno }, 'mobile charge sent');
   return { instructions: result.instructions, status: 'pending' };
 }
@@ -306,6 +314,7 @@ export function decide(
 export async function settle(deps: PaymentDeps, payment: PaymentRow, result: VerifyResult): Promise<PaymentRow> {
   const now = deps.clock.now();
   const decision = decide(payment, result, now);
+  deps.metrics.paymentVerifications.inc({ code: dpoCodeLabel(result.code), outcome: result.outcome });
   if (result.outcome === 'error') {
     deps.logger.warn({ paymentId: payment.id, code: result.code }, 'dpo verifyToken gave an unknown answer');
   }
@@ -358,6 +367,7 @@ export async function activate(deps: PaymentDeps, tx: Executor, payment: Payment
     .where(eq(users.id, payment.userId!));
   if (!plan || !user) return;
   await activateSubscription(tx, payment.userId!, plan, now);
+  deps.metrics.paymentActivations.inc();
   await deps.mailer.queue(tx, {
     to: user.email,
     subject: 'Your Filamu payment receipt',
@@ -383,7 +393,14 @@ export async function reload(exec: Executor, id: string): Promise<PaymentRow> {
 /** Asks DPO about a pending payment and settles it; anything else is returned as stored. */
 export async function checkPayment(deps: PaymentDeps, payment: PaymentRow): Promise<PaymentRow> {
   if (payment.status !== 'pending' || !payment.dpoToken) return payment;
-  const result = await deps.payments.verifyToken(payment.dpoToken);
+  let result: VerifyResult;
+  try {
+    result = await deps.payments.verifyToken(payment.dpoToken);
+  } catch (error) {
+    const code = dpoCodeLabel(error instanceof GatewayError ? error.dpoCode : null);
+    deps.metrics.paymentVerifications.inc({ code, outcome: 'gateway_error' });
+    throw error;
+  }
   return settle(deps, payment, result);
 }
 

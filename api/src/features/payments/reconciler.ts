@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { payments } from '../../db/schema.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
+import { observedPass } from '../metrics/jobs.ts';
 import { checkPayment, type PaymentDeps, type PaymentRow } from './payments.ts';
 
 /** Claimed rows are not looked at by another run for this long, even if this one dies mid-way. */
@@ -73,9 +74,10 @@ export async function reconcile(deps: PaymentDeps): Promise<ReconcileReport> {
 
 /** Runs `reconcile` every `intervalMs`, one pass at a time; returns the stop function. */
 export function startReconciler(deps: PaymentDeps, intervalMs: number): () => Promise<void> {
+  const onError = (error: unknown) => deps.logger.error({ err: error }, 'payment reconciler pass failed');
   return startIntervalJob(
-    () => reconcile(deps),
+    observedPass(deps, 'reconciler', () => reconcile(deps), onError),
     intervalMs,
-    (error) => deps.logger.error({ err: error }, 'payment reconciler pass failed'),
+    onError,
   );
 }

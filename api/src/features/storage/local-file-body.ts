@@ -50,6 +50,8 @@ export interface FileBodyOptions {
   outgoing: ServerResponse | null;
   /** Called once if reading the file fails mid-response (the response is then cut short). */
   onError(error: unknown): void;
+  /** Called with each chunk's size once it is handed on (direct pump: once the socket took it). */
+  onSent?(bytes: number): void;
 }
 
 export function fileBody(options: FileBodyOptions): ReadableStream<Uint8Array> {
@@ -72,7 +74,7 @@ export function fileBody(options: FileBodyOptions): ReadableStream<Uint8Array> {
         if (mode === 'undecided') mode = outgoing && canWriteDirectly(outgoing) ? 'direct' : 'chunks';
         try {
           if (mode === 'direct' && outgoing) {
-            pump = new DirectPump(handle, outgoing, options.start, options.end);
+            pump = new DirectPump(handle, outgoing, options.start, options.end, options.onSent);
             await pump.run();
             closeFile();
             // Done (or the socket is gone): an empty, closed stream tells node-server to end the response.
@@ -85,6 +87,7 @@ export function fileBody(options: FileBodyOptions): ReadableStream<Uint8Array> {
           if (cancelled) return;
           if (bytesRead === 0) throw new Error('the file ended before the range did');
           position += bytesRead;
+          options.onSent?.(bytesRead);
           controller.enqueue(bytesRead === length ? chunk : chunk.subarray(0, bytesRead));
           if (position > options.end) {
             closeFile();
@@ -133,6 +136,7 @@ class DirectPump {
     private readonly outgoing: ServerResponse,
     start: number,
     private readonly end: number,
+    private readonly onSent?: (bytes: number) => void,
   ) {
     this.position = start;
   }
@@ -186,6 +190,7 @@ class DirectPump {
         this.buffersOut -= 1;
         // Only now has the kernel taken every byte of it; on error the socket may still hold it: drop it.
         if (error) return this.stop();
+        this.onSent?.(length);
         returnBuffer(buffer);
         this.readNext();
         this.finishIfDone();

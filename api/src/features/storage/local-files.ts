@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { BigIntStats } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { IncomingMessage, ServerResponse } from 'node:http';
@@ -27,6 +28,13 @@ export interface FileServerOptions {
   clock: Clock;
   /** Second origins allowed to read and upload cross-origin (same-origin needs nothing). */
   corsOrigins: string[];
+  /** Counts the bytes served and stored (the app's metrics); optional for tools that mount the server alone. */
+  traffic?: FileTraffic;
+}
+
+export interface FileTraffic {
+  sent(bytes: number): void;
+  received(bytes: number): void;
 }
 
 /** Signed links are capabilities: no shared cache may keep one, and no proxy may recompress video (no-transform). */
@@ -112,7 +120,11 @@ async function serveObject(c: Context<AppEnv>, options: FileServerOptions): Prom
       start,
       end,
       outgoing: outgoingOf(c),
-      onError: (error) => c.get('logger').error({ err: error, key }, 'reading a stored file failed'),
+      // The body is read after the handler returned, outside the request's log context: bind it back.
+      onError: AsyncResource.bind((error: unknown) =>
+        c.get('logger').error({ err: error, key }, 'reading a stored file failed'),
+      ),
+      onSent: options.traffic?.sent,
     });
     bodyOwnsFile = true;
     return c.body(body, status);
@@ -185,6 +197,7 @@ async function receiveObject(c: Context<AppEnv>, options: FileServerOptions): Pr
 
   try {
     const stats = await receiveUpload({ dir: options.dir, key, finalPath, body: requestBodyOf(c), maxBytes });
+    options.traffic?.received(Number(stats.size));
     c.header('ETag', etagOf(stats));
     return c.body(null, 200);
   } catch (error) {
@@ -209,8 +222,9 @@ async function receivePartOf(
   const declaredLength = c.req.header('Content-Length');
   if (declaredLength !== undefined && Number(declaredLength) > maxBytes) throw tooLarge(maxBytes);
   try {
-    const etag = await receivePart({ dir: options.dir, key, uploadId, partNumber, maxBytes, body: requestBodyOf(c) });
-    c.header('ETag', etag);
+    const part = await receivePart({ dir: options.dir, key, uploadId, partNumber, maxBytes, body: requestBodyOf(c) });
+    options.traffic?.received(part.size);
+    c.header('ETag', part.etag);
     return c.body(null, 200);
   } catch (error) {
     if (error instanceof UploadTooLargeError) throw tooLarge(maxBytes);

@@ -150,7 +150,7 @@ export function createLocalMultipart(options: LocalMultipartOptions): MultipartS
 
 /**
  * Receives one part (a signed part link was checked by the caller): streamed into a temp file, at most the
- * upload's part size, then renamed over the part's slot. Returns the part's ETag.
+ * upload's part size, then renamed over the part's slot. Returns the part's ETag and size.
  */
 export async function receivePart(options: {
   dir: string;
@@ -159,7 +159,7 @@ export async function receivePart(options: {
   partNumber: number;
   maxBytes: number;
   body: Readable;
-}): Promise<string> {
+}): Promise<{ etag: string; size: number }> {
   const { staging } = await readRecord(options.dir, options.key, options.uploadId);
   const temp = await createTempFile(options.dir);
   try {
@@ -170,7 +170,7 @@ export async function receivePart(options: {
     await rename(temp.path, path);
     const stats = await statObject(path);
     if (!stats) throw new UnknownUploadError();
-    return etagOf(stats);
+    return { etag: etagOf(stats), size: Number(stats.size) };
   } catch (error) {
     await temp.handle.close().catch(() => {});
     await removeQuietly(temp.path);

@@ -11,6 +11,7 @@ import pino from 'pino';
 import type { AppEnv } from '../../http/env.ts';
 import { AppError, errorResponse, handleError } from '../../http/errors.ts';
 import { MovableClock } from '../payments/dpo/testing.ts';
+import type { FileTraffic } from './local-files.ts';
 import { createLocalStorage, FILES_MOUNT } from './local.ts';
 import type { ObjectStorage } from './storage.ts';
 
@@ -33,7 +34,9 @@ export interface RunningLocalFiles {
  * Mounts the file server the way app.ts does (request id and logger first, the API's error handler), without the
  * database the whole app needs, and serves it with @hono/node-server, so the direct-to-socket pump is exercised.
  */
-export async function startLocalFiles(options: { corsOrigins?: string[] } = {}): Promise<RunningLocalFiles> {
+export async function startLocalFiles(
+  options: { corsOrigins?: string[]; traffic?: FileTraffic } = {},
+): Promise<RunningLocalFiles> {
   const dir = mkdtempSync(join(tmpdir(), 'filamu-files-'));
   const secret = randomBytes(32).toString('base64url');
   const clock = new MovableClock();
@@ -43,6 +46,7 @@ export async function startLocalFiles(options: { corsOrigins?: string[] } = {}):
     clock,
     cdnBaseUrl: null,
     corsOrigins: options.corsOrigins ?? [],
+    traffic: options.traffic,
   });
   const logger = pino({ level: 'silent' });
   const app = new Hono<AppEnv>();

@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import type { AppEnv } from '../../http/env.ts';
 import { conflict } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { createFileServer } from './local-files.ts';
+import { createFileServer, type FileTraffic } from './local-files.ts';
 import { listLocalObjects, removeAbandonedLocalUploads } from './local-debris.ts';
 import { createLocalMultipart } from './local-multipart.ts';
 import { infoOf, ObjectExistsError, objectPath, removeQuietly, statObject, writeObject } from './local-objects.ts';
@@ -22,6 +22,7 @@ export interface LocalStorageOptions {
   /** When set, thumbnails are linked there instead of /files (the CDN pulls from us or from a copy). */
   cdnBaseUrl: string | null;
   corsOrigins: string[];
+  traffic?: FileTraffic;
 }
 
 /**
@@ -122,6 +123,6 @@ export function createLocalStorage(options: LocalStorageOptions): { storage: Obj
 
   return {
     storage,
-    fileServer: createFileServer({ dir, secret, clock, corsOrigins: options.corsOrigins }),
+    fileServer: createFileServer({ dir, secret, clock, corsOrigins: options.corsOrigins, traffic: options.traffic }),
   };
 }

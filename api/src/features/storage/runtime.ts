@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { StorageConfig } from '../../config.ts';
 import type { AppEnv } from '../../http/env.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { FileTraffic } from './local-files.ts';
 import { createLocalStorage } from './local.ts';
 import { createS3Storage } from './s3.ts';
 import type { ObjectStorage } from './storage.ts';
@@ -16,7 +17,14 @@ export interface StorageRuntime {
 /** The driver the configuration names: S3 when S3_BUCKET is set, otherwise the local folder. */
 export function configuredStorage(
   config: StorageConfig,
-  parts: { clock: Clock; corsOrigins: string[]; /** HMAC key of local /files URLs. */ signingSecret: string },
+  parts: {
+    clock: Clock;
+    corsOrigins: string[];
+    /** HMAC key of local /files URLs. */
+    signingSecret: string;
+    /** Bytes served and stored by the local /files server (metrics). */
+    traffic?: FileTraffic;
+  },
 ): StorageRuntime {
   if (config.driver === 's3') {
     return { storage: createS3Storage(config.s3!, { cdnBaseUrl: config.cdnBaseUrl }), fileServer: null };
@@ -27,6 +35,7 @@ export function configuredStorage(
     clock: parts.clock,
     cdnBaseUrl: config.cdnBaseUrl,
     corsOrigins: parts.corsOrigins,
+    traffic: parts.traffic,
   });
   return { storage: local.storage, fileServer: local.fileServer };
 }

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import { buildOpenApiDocument } from '../../http/openapi.ts';
 import type { Lifecycle } from '../../lifecycle/lifecycle.ts';
+import { METRICS_OPENAPI } from '../metrics/routes.ts';
 
 /** A readiness probe must answer within its own timeout even when the pool cannot reach the database. */
 const READY_PING_LIMIT_MS = 2000;
@@ -30,7 +31,7 @@ export function systemRoutes(router: ContractRouter, deps: Deps, lifecycle: Life
     .on(contracts.system.meta, async () => ({ maintenance: deps.config.maintenance }));
 
   let document: object | undefined;
-  router.app.get('/openapi.json', (c) => c.json((document ??= buildOpenApiDocument(allContracts))));
+  router.app.get('/openapi.json', (c) => c.json((document ??= buildOpenApiDocument(allContracts, METRICS_OPENAPI))));
 }
 
 async function pingWithin(deps: Deps, limitMs: number): Promise<boolean> {

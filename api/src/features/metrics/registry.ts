@@ -1,0 +1,127 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { FileTraffic } from '../storage/local-files.ts';
+import { collectDbPool, collectJobLag } from './collectors.ts';
+
+/** The background jobs (lib/interval-job.ts passes), as they appear in the `job` label. */
+export type JobName = 'reconciler' | 'stale_sweep' | 'mail';
+
+/**
+ * Every metric the app exports (names, labels and the alerts they serve: ADR 0094). Label values are route
+ * patterns, codes and outcomes only, never an id, an address or a token.
+ */
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<'method' | 'route' | 'status'>;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  jobRuns: Counter<'job' | 'outcome'>;
+  jobDuration: Histogram<'job'>;
+  jobLastSuccess: Gauge<'job'>;
+  paymentVerifications: Counter<'code' | 'outcome'>;
+  paymentActivations: Counter;
+  paymentCharges: Counter<'result'>;
+  downloadGrants: Counter<'result'>;
+  /** Bytes the local `/files` server sent (download bodies) and stored (uploads). */
+  fileTraffic: FileTraffic;
+}
+
+export interface MetricsParts {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** One registry per app instance: tests build many apps in one process, and each must count only its own. */
+export function createMetrics(parts: MetricsParts): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  // Process metrics (event loop lag, memory, GC) start timers and observers: only when someone may scrape them.
+  if (parts.config.metricsToken) collectDefaultMetrics({ register: registry });
+  collectJobLag(parts, registry);
+  collectDbPool(parts.database, registry);
+
+  const fileBytesSent = new Counter({
+    name: 'filamu_file_bytes_sent_total',
+    help: 'Bytes of /files response bodies written to clients (a cut connection counts what was sent).',
+    registers,
+  });
+  const fileBytesReceived = new Counter({
+    name: 'filamu_file_bytes_received_total',
+    help: 'Bytes of uploads stored by the local /files server (whole objects and multipart parts).',
+    registers,
+  });
+
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time to the response head (a streamed body, e.g. /files, continues after), by method, route and status.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    jobRuns: new Counter({
+      name: 'filamu_job_runs_total',
+      help: 'Background job passes, by job and outcome (ok or error).',
+      labelNames: ['job', 'outcome'],
+      registers,
+    }),
+    jobDuration: new Histogram({
+      name: 'filamu_job_duration_seconds',
+      help: 'Duration of background job passes.',
+      labelNames: ['job'],
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+      registers,
+    }),
+    jobLastSuccess: new Gauge({
+      name: 'filamu_job_last_success_timestamp_seconds',
+      help: 'Unix time of the last pass of each job that ended without error (in this process).',
+      labelNames: ['job'],
+      registers,
+    }),
+    paymentVerifications: new Counter({
+      name: 'filamu_payment_verifications_total',
+      help: 'DPO verifyToken answers, by DPO result code and what it meant (gateway_error: no answer).',
+      labelNames: ['code', 'outcome'],
+      registers,
+    }),
+    paymentActivations: new Counter({
+      name: 'filamu_payment_activations_total',
+      help: 'Subscriptions activated by a completed payment.',
+      registers,
+    }),
+    paymentCharges: new Counter({
+      name: 'filamu_payment_charges_total',
+      help: 'Mobile money charge requests (ChargeTokenMobile), by result.',
+      labelNames: ['result'],
+      registers,
+    }),
+    downloadGrants: new Counter({
+      name: 'filamu_download_grants_total',
+      help: 'Download grants: granted, resumed, repeated (same attempt), or the refusal code.',
+      labelNames: ['result'],
+      registers,
+    }),
+    fileTraffic: {
+      sent: (bytes) => fileBytesSent.inc(bytes),
+      received: (bytes) => fileBytesReceived.inc(bytes),
+    },
+  };
+}
+
+/** A DPO result code as a label: DPO's codes are three digits; anything else is folded so it cannot grow the label. */
+export function dpoCodeLabel(code: string | null | undefined): string {
+  const trimmed = (code ?? '').trim();
+  if (trimmed === '') return 'none';
+  return /^\d{3}$/.test(trimmed) ? trimmed : 'other';
+}
