@@ -13,8 +13,9 @@ import { changedTables, snapshotTables } from './sweep/snapshot.ts';
  * SQL, a path or a secret; and no refused request changes a row. SWEEP_SEED and SWEEP_RUNS change the sample.
  */
 const SEED = Number(process.env.SWEEP_SEED ?? 20261123);
-const REFUSED_RUNS = Number(process.env.SWEEP_RUNS ?? 100);
-const EXTREME_RUNS = Math.ceil(REFUSED_RUNS / 4);
+// 1,000 refused and 200 extreme requests per operation: security-bar C13's sample size.
+const REFUSED_RUNS = Number(process.env.SWEEP_RUNS ?? 1000);
+const EXTREME_RUNS = Math.ceil(REFUSED_RUNS / 5);
 
 /** Operations the sweep does not send bad input to, each with the reason. */
 const SKIPPED: Record<string, string> = {};
