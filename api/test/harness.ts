@@ -160,14 +160,7 @@ export async function createTestApp(
       headers,
       body: opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
     });
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      // Not JSON (static files, HTML): callers read `text`.
-    }
-    return { status: response.status, headers: response.headers, json, text };
+    return readResponse(response);
   };
 
   return {
@@ -201,6 +194,18 @@ export function newUser(overrides: Record<string, unknown> = {}) {
 }
 
 /** The error envelope every failure answers with, its requestId tied to the X-Request-Id header. */
+/** A response as tests read it: status, headers, the text and, when it is JSON, the parsed body. */
+export async function readResponse(response: Response): Promise<TestResponse> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON (static files, HTML): callers read `text`.
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}
+
 export function expectErrorEnvelope(res: TestResponse, status: number, code: string, message?: string | RegExp) {
   if (res.status !== status || res.json?.error?.code !== code) {
     throw new Error(`expected ${status} ${code}, got ${res.status} ${res.text}`);

@@ -12,7 +12,7 @@ import { listen, type Running } from '../../src/features/payments/dpo/testing.ts
 import { SANDBOX_MOUNT } from '../../src/features/payments/gateway.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { migrationsDir, repoRoot } from '../../src/lib/paths.ts';
-import { ADMIN, freshIp, newUser, type RequestOptions, type TestResponse } from '../harness.ts';
+import { ADMIN, freshIp, newUser, readResponse, type RequestOptions, type TestResponse } from '../harness.ts';
 import { fakeMp4 } from '../library.ts';
 
 /**
@@ -202,14 +202,7 @@ export class Replica {
       headers,
       body: opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
     });
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      // Not JSON: callers read `text`.
-    }
-    return { status: response.status, headers: response.headers, json, text };
+    return readResponse(response);
   }
 }
 
