@@ -86,14 +86,23 @@ describe.skipIf(!processTests)('graceful shutdown of a server process', { timeou
   }, 120_000);
   afterAll(() => cluster?.close());
 
-  it('turns unready, refuses new connections, lets the download in flight finish and exits 0', async () => {
-    const leaving = await Replica.start(cluster, { SHUTDOWN_DRAIN_MS: '30000', SHUTDOWN_UNREADY_DELAY_MS: '2000' });
+  /** A replica leaving with the movie's download under way (the first MiB received). */
+  async function leavingMidDownload(env: Record<string, string>) {
+    const leaving = await Replica.start(cluster, env);
     const download = throttledDownload(`${leaving.url}${link}`);
     await pollUntil(
       async () => download.received() > 1024 * 1024,
       10_000,
       () => 'the download never started',
     );
+    return { leaving, download };
+  }
+
+  it('turns unready, refuses new connections, lets the download in flight finish and exits 0', async () => {
+    const { leaving, download } = await leavingMidDownload({
+      SHUTDOWN_DRAIN_MS: '30000',
+      SHUTDOWN_UNREADY_DELAY_MS: '2000',
+    });
 
     const signalledAt = Date.now();
     process.kill(leaving.pid, 'SIGTERM');
@@ -129,13 +138,7 @@ describe.skipIf(!processTests)('graceful shutdown of a server process', { timeou
   });
 
   it('cuts a download longer than the drain, exits non-zero, and the other replica resumes it by Range', async () => {
-    const leaving = await Replica.start(cluster, { SHUTDOWN_DRAIN_MS: '500' });
-    const download = throttledDownload(`${leaving.url}${link}`);
-    await pollUntil(
-      async () => download.received() > 1024 * 1024,
-      10_000,
-      () => 'the download never started',
-    );
+    const { leaving, download } = await leavingMidDownload({ SHUTDOWN_DRAIN_MS: '500' });
     process.kill(leaving.pid, 'SIGTERM');
 
     const cut = await download.done;
@@ -152,13 +155,7 @@ describe.skipIf(!processTests)('graceful shutdown of a server process', { timeou
   });
 
   it('stops at once on a second signal', async () => {
-    const leaving = await Replica.start(cluster, { SHUTDOWN_DRAIN_MS: '60000' });
-    const download = throttledDownload(`${leaving.url}${link}`);
-    await pollUntil(
-      async () => download.received() > 1024 * 1024,
-      10_000,
-      () => 'the download never started',
-    );
+    const { leaving, download } = await leavingMidDownload({ SHUTDOWN_DRAIN_MS: '60000' });
     process.kill(leaving.pid, 'SIGTERM');
     await pollUntil(
       () => refused(leaving.port),

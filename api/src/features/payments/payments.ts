@@ -260,7 +260,7 @@ async function afterUnclearCharge(
   const instructions = promptInstructions(mno, payment.amountUgx);
   let result: VerifyResult;
   try {
-    result = await deps.payments.verifyToken(payment.dpoToken!);
+    result = await askDpo(deps, payment.dpoToken!);
   } catch (verifyError) {
     deps.logger.warn({ paymentId: payment.id, err: verifyError }, 'verify after a lost charge answer failed');
     return { instructions, status: 'pending' };
@@ -393,15 +393,18 @@ export async function reload(exec: Executor, id: string): Promise<PaymentRow> {
 /** Asks DPO about a pending payment and settles it; anything else is returned as stored. */
 export async function checkPayment(deps: PaymentDeps, payment: PaymentRow): Promise<PaymentRow> {
   if (payment.status !== 'pending' || !payment.dpoToken) return payment;
-  let result: VerifyResult;
+  return settle(deps, payment, await askDpo(deps, payment.dpoToken));
+}
+
+/** verifyToken; a gateway that could not be read is counted before the error goes on. */
+async function askDpo(deps: PaymentDeps, dpoToken: string): Promise<VerifyResult> {
   try {
-    result = await deps.payments.verifyToken(payment.dpoToken);
+    return await deps.payments.verifyToken(dpoToken);
   } catch (error) {
     const code = dpoCodeLabel(error instanceof GatewayError ? error.dpoCode : null);
     deps.metrics.paymentVerifications.inc({ code, outcome: 'gateway_error' });
     throw error;
   }
-  return settle(deps, payment, result);
 }
 
 export async function verifyPayment(deps: PaymentDeps, user: UserRow, token: string): Promise<VerifyPaymentResponse> {
