@@ -15,8 +15,9 @@ export const STORAGE_CLEANUP_JOB = 'storage-cleanup';
 /** The log line of every pass that ran (with the report's figures; never keys' contents or secrets). */
 export const STORAGE_CLEANUP_LOG = 'storage cleanup pass';
 /**
- * A temp file is written while its request lasts: at most the link's life to start, then the request (Node's
- * request timeout is 5 minutes). An hour past the link's life it can only belong to a crashed or cut upload.
+ * A temp file is age-checked by its last write. While its request lasts it is written to at least every
+ * `HTTP_IDLE_TIMEOUT_MS` (2 min) or the connection is closed, so a file silent for the link's life plus an hour can
+ * only belong to a crashed or cut upload.
  */
 export const TEMP_FILE_MARGIN_MS = 3_600_000;
 /** The first pass comes this soon after start, so a restarted server clears its crash debris without waiting. */
