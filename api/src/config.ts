@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { trimTrailingSlashes } from '@filamu/shared';
 import { z } from 'zod';
 
 const bool = z
@@ -313,7 +314,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
                 : null,
           }
         : null,
-      cdnBaseUrl: e.CDN_BASE_URL ? e.CDN_BASE_URL.replace(/\/+$/, '') : null,
+      cdnBaseUrl: e.CDN_BASE_URL ? trimTrailingSlashes(e.CDN_BASE_URL) : null,
       maxMovieBytes: e.MAX_MOVIE_BYTES,
       maxThumbnailBytes: e.MAX_THUMBNAIL_BYTES,
       downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
