@@ -122,6 +122,13 @@ export const EnvSchema = z
     path: ['DPO_SERVICE_TYPE'],
     when: () => true,
   })
+  // With a real account the push settles real payments: it must not be a public endpoint (decision 0101).
+  .refine((env) => !env.DPO_COMPANY_TOKEN || env.DPO_NOTIFY_SECRET, {
+    message:
+      'DPO_NOTIFY_SECRET is required when DPO_COMPANY_TOKEN is set (DPO pushes to /api/payments/dpo/notify?secret=<it>)',
+    path: ['DPO_NOTIFY_SECRET'],
+    when: () => true,
+  })
   .refine((env) => (env.S3_ACCESS_KEY_ID === undefined) === (env.S3_SECRET_ACCESS_KEY === undefined), {
     message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
     path: ['S3_SECRET_ACCESS_KEY'],
