@@ -73,7 +73,11 @@ export const BODY_SIZES = [32 * 1024, 128 * 1024] as const;
 export const URL_SIZES = [3 * 1024, 12 * 1024] as const;
 
 /** A pattern as a URL part of about `size` characters once percent-encoded (spaces cost three, slashes one). */
-export function urlPayload(pattern: Pattern, size: number, encode = encodeURIComponent): string {
+export function urlPayload(
+  pattern: Pattern,
+  size: number,
+  encode: (text: string) => string = encodeURIComponent,
+): string {
   const expansion = encode(pattern.make(1024)).length / pattern.make(1024).length;
   return encode(pattern.make(Math.floor(size / expansion)));
 }
