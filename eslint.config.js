@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
+import regexp from 'eslint-plugin-regexp';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -39,6 +40,16 @@ export default tseslint.config(
         'error',
         { object: 'process', property: 'env', message: 'Read configuration from Config (api/src/config.ts).' },
       ],
+    },
+  },
+  {
+    // Regexes see request data here: one that backtracks or re-scans super-linearly lets a single long field
+    // hold the event loop for seconds (docs/decisions/0103). Linear code or a length bound first.
+    files: ['api/src/**/*.ts', 'shared/src/**/*.ts', 'pwa/src/**/*.{ts,tsx}'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
     },
   },
 );

@@ -11,7 +11,7 @@ import { httpMetrics } from './features/metrics/http.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
 import { adminPaymentRoutes } from './features/payments/admin-routes.ts';
 import { SANDBOX_MOUNT } from './features/payments/gateway.ts';
-import { paymentRoutes } from './features/payments/routes.ts';
+import { NOTIFY_PATH, notifyBodyLimit, paymentRoutes } from './features/payments/routes.ts';
 import { planRoutes } from './features/plans/routes.ts';
 import { FILES_MOUNT } from './features/storage/local.ts';
 import { subscriberRoutes } from './features/subscribers/routes.ts';
@@ -52,6 +52,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   // Outermost, so it sees the final answer, errors included.
   api.use(compressJson());
   api.use(corsPolicy(deps.config));
+  api.use(NOTIFY_PATH, notifyBodyLimit);
   api.use(
     bodyLimit({
       maxSize: deps.config.bodyLimitBytes,

@@ -20,3 +20,18 @@ describe('shutdown and HTTP timeout settings', () => {
     expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/SHUTDOWN_DRAIN_MS/);
   });
 });
+
+describe('DPO settings', () => {
+  const account = { DPO_COMPANY_TOKEN: 'company-token', DPO_SERVICE_TYPE: '5525' };
+
+  it('require the notify secret with a real account: its push settles real payments', () => {
+    expect(() => loadConfig(account)).toThrow(/DPO_NOTIFY_SECRET is required when DPO_COMPANY_TOKEN is set/);
+    expect(loadConfig({ ...account, DPO_NOTIFY_SECRET: 'notify-secret-0123456789' }).payments.notifySecret).toBe(
+      'notify-secret-0123456789',
+    );
+  });
+
+  it('keep sandbox mode working without one', () => {
+    expect(loadConfig({}).payments).toMatchObject({ dpoCompanyToken: null, notifySecret: null });
+  });
+});

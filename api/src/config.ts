@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { trimTrailingSlashes } from '@filamu/shared';
 import { z } from 'zod';
 
 const bool = z
@@ -119,6 +120,13 @@ export const EnvSchema = z
   .refine((env) => !env.DPO_COMPANY_TOKEN || env.DPO_SERVICE_TYPE, {
     message: 'DPO_SERVICE_TYPE is required when DPO_COMPANY_TOKEN is set',
     path: ['DPO_SERVICE_TYPE'],
+    when: () => true,
+  })
+  // With a real account the push settles real payments: it must not be a public endpoint (decision 0101).
+  .refine((env) => !env.DPO_COMPANY_TOKEN || env.DPO_NOTIFY_SECRET, {
+    message:
+      'DPO_NOTIFY_SECRET is required when DPO_COMPANY_TOKEN is set (DPO pushes to /api/payments/dpo/notify?secret=<it>)',
+    path: ['DPO_NOTIFY_SECRET'],
     when: () => true,
   })
   .refine((env) => (env.S3_ACCESS_KEY_ID === undefined) === (env.S3_SECRET_ACCESS_KEY === undefined), {
@@ -313,7 +321,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
                 : null,
           }
         : null,
-      cdnBaseUrl: e.CDN_BASE_URL ? e.CDN_BASE_URL.replace(/\/+$/, '') : null,
+      cdnBaseUrl: e.CDN_BASE_URL ? trimTrailingSlashes(e.CDN_BASE_URL) : null,
       maxMovieBytes: e.MAX_MOVIE_BYTES,
       maxThumbnailBytes: e.MAX_THUMBNAIL_BYTES,
       downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,

@@ -19,4 +19,5 @@ export { allContracts } from './contracts/index.ts';
 export * from './mobile-money.ts';
 export * from './payment-instructions.ts';
 export * from './plan-change.ts';
+export * from './text.ts';
 export * from './web-shell.ts';

@@ -1,3 +1,5 @@
+import { trimTrailingSlashes } from './text.ts';
+
 /**
  * The HTML shell the PWA is delivered in, known to both the build (which writes it) and the server (which serves
  * it and sets its Content-Security-Policy).
@@ -46,6 +48,6 @@ export const APP_SHELL_FILE = 'app.html';
 
 /** The built file that answers a page path: its prerendered page, or the app shell. */
 export function pageFileFor(path: string): string {
-  const normalized = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const normalized = path.length > 1 ? trimTrailingSlashes(path) : path;
   return PRERENDERED_PAGES[normalized] ?? APP_SHELL_FILE;
 }

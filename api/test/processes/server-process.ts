@@ -84,6 +84,7 @@ export async function createCluster(): Promise<Cluster> {
       TRUST_PROXY: 'true',
       DPO_COMPANY_TOKEN: sandbox.companyToken,
       DPO_SERVICE_TYPE: '5525',
+      DPO_NOTIFY_SECRET: 'process-notify-secret-0123',
       DPO_API_URL: `${running.url}${SANDBOX_MOUNT}/`,
       PAYMENT_RECONCILE_INTERVAL_MS: '0',
       STALE_DOWNLOAD_SWEEP_INTERVAL_MS: '0',
@@ -132,7 +133,7 @@ export class Replica {
   }
 
   /** Starts a server with the cluster's environment plus `env`; resolves once /api/health/ready answers 200. */
-  static async start(cluster: Cluster, env: Record<string, string> = {}): Promise<Replica> {
+  static async start(cluster: Pick<Cluster, 'env' | 'replicas'>, env: Record<string, string> = {}): Promise<Replica> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       cwd: apiDir,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...cluster.env, ...env },

@@ -6,6 +6,7 @@ export const MOVIE_CATEGORY_NAMES = ['Kinayuganda', 'English'] as const;
 /** Category as people type it (any case) → the canonical name. */
 export const MovieCategory = z
   .string({ message: 'Choose a category: Kinayuganda or English.' })
+  .max(40, 'Choose a category: Kinayuganda or English.')
   .trim()
   .transform((value, ctx) => {
     const match = MOVIE_CATEGORY_NAMES.find((name) => name.toLowerCase() === value.toLowerCase());
@@ -27,6 +28,7 @@ export const PLAN_REQUIRED = 'Please select at least one subscription plan for t
 const ObjectKey = (folder: (typeof UPLOAD_FOLDERS)[number]) =>
   z
     .string()
+    .max(100, `Use the ${folder === 'movies' ? 'movie' : 'thumbnail'} key returned by generate-upload-url.`)
     .trim()
     .regex(
       new RegExp(`^${folder}/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.[a-z0-9]{2,4}$`),

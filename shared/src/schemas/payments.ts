@@ -5,13 +5,17 @@ export const MOBILE_NETWORKS = ['MTNmobilemoney', 'Mobile_Airtel_UG'] as const;
 export const MobileNetwork = z.enum(MOBILE_NETWORKS, { message: 'Please select a valid mobile network operator.' });
 export type MobileNetwork = z.infer<typeof MobileNetwork>;
 
+/** Longest `amount` accepted as text: a UGX price with decimals and spaces to spare. */
+export const AMOUNT_TEXT_MAX = 20;
+
 export const PaymentStatus = z.enum(['pending', 'completed', 'failed', 'expired', 'review']);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
 /** `amount` and `currency` are accepted as the spec's client sends them, but the plan's price is what is charged. */
 export const InitiatePaymentRequest = z.object({
   subscription_plan_id: Id,
-  amount: z.union([z.number(), z.string()]).optional(),
+  // A price as text is a few digits; the bound comes before any reading of it (decision 0102).
+  amount: z.union([z.number(), z.string().max(AMOUNT_TEXT_MAX, 'The amount is too long.')]).optional(),
   currency: z.literal('UGX', { message: 'Only UGX is accepted.' }).optional(),
   description: z.string().max(200).optional(),
 });
@@ -44,6 +48,7 @@ export const ChargeMobileRequest = z.object({
   transaction_id: Id,
   phoneNumber: z
     .string({ message: 'Please enter your phone number' })
+    .max(32, 'Phone number is too long.')
     .transform((v) => v.replace(/\D/g, ''))
     .pipe(
       z

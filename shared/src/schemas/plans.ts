@@ -10,6 +10,7 @@ export const LOCAL_DATE_TIME_MIN_YEAR = 2000;
 
 export const LocalDateTime = z
   .string({ message: 'Expiry date and time are required.' })
+  .max(16, 'Use the form YYYY-MM-DDThh:mm (Kampala time).')
   .regex(LOCAL_DATE_TIME_PATTERN, 'Use the form YYYY-MM-DDThh:mm (Kampala time).')
   // The pattern lets 2026-02-31 through; a real calendar date reads back unchanged.
   .refine(

@@ -21,7 +21,7 @@ const BROWSERS: [RegExp, string][] = [
   [/\bSamsungBrowser\//, 'Samsung Internet'],
   [/\bFirefox\/|\bFxiOS\//, 'Firefox'],
   [/\b(Headless)?Chrome\/|\bCriOS\/|\bChromium\//, 'Chrome'],
-  [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
+  [/\bVersion\/[\d.].*\bSafari\//, 'Safari'],
 ];
 
 // KaiOS before Android (some KaiOS headers say Android); Android and ChromeOS before Linux (theirs say Linux/X11).

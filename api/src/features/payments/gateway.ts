@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { trimTrailingSlashes } from '@filamu/shared';
 import type { PaymentsConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -111,6 +112,6 @@ export function configuredPaymentsRuntime(
       bindNotify: () => {},
     };
   }
-  const base = (config.publicUrl ?? `http://127.0.0.1:${config.port}`).replace(/\/+$/, '');
+  const base = trimTrailingSlashes(config.publicUrl ?? `http://127.0.0.1:${config.port}`);
   return sandboxRuntime(payments, clock, logger, { apiUrl: `${base}${SANDBOX_MOUNT}/`, database });
 }

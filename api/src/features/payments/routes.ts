@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { contracts } from '@filamu/shared';
 import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import type { AppEnv } from '../../http/env.ts';
@@ -24,6 +25,17 @@ import { payingUser } from './purchase-rules.ts';
 const { payments } = contracts;
 
 export const NOTIFY_PATH = '/payments/dpo/notify';
+
+/** DPO's push is a few hundred bytes; anything far larger is refused before it is read or parsed (decision 0101). */
+export const NOTIFY_BODY_LIMIT_BYTES = 16 * 1024;
+
+/** Mounted ahead of the API's general body limit and of every body reader, so nothing reads more than the cap. */
+export const notifyBodyLimit = bodyLimit({
+  maxSize: NOTIFY_BODY_LIMIT_BYTES,
+  onError: () => {
+    throw new AppError('payload_too_large', `Payment notifications are limited to ${NOTIFY_BODY_LIMIT_BYTES} bytes.`);
+  },
+});
 
 export function paymentRoutes(router: ContractRouter, deps: Deps): void {
   const user = (c: Context<AppEnv>) => payingUser(c.get('principal'));

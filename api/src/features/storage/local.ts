@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import type { Hono } from 'hono';
+import { trimTrailingSlashes } from '@filamu/shared';
 import type { AppEnv } from '../../http/env.ts';
 import { conflict } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -32,7 +33,7 @@ export interface LocalStorageOptions {
 export function createLocalStorage(options: LocalStorageOptions): { storage: ObjectStorage; fileServer: Hono<AppEnv> } {
   const { dir, secret, clock } = options;
   if (secret.length === 0) throw new Error('the local storage driver needs a signing secret');
-  const cdnBaseUrl = options.cdnBaseUrl?.replace(/\/+$/, '') ?? null;
+  const cdnBaseUrl = options.cdnBaseUrl ? trimTrailingSlashes(options.cdnBaseUrl) : null;
 
   const pathOf = (key: string): string => {
     const path = objectPath(dir, key);

@@ -1,5 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { trimTrailingSlashes } from '@filamu/shared';
 import type { S3Config } from '../../config.ts';
 import { createS3Client, validExpiry } from './s3-client.ts';
 import { attachmentDisposition } from './content-disposition.ts';
@@ -20,7 +21,7 @@ const SIGNED_UPLOAD_HEADERS = new Set(['content-type', 'content-length']);
 export function createS3Storage(config: S3Config, options: { cdnBaseUrl: string | null }): ObjectStorage {
   const client = createS3Client(config);
   const bucket = config.bucket;
-  const cdnBaseUrl = options.cdnBaseUrl?.replace(/\/+$/, '') ?? null;
+  const cdnBaseUrl = options.cdnBaseUrl ? trimTrailingSlashes(options.cdnBaseUrl) : null;
 
   return {
     driver: 's3',

@@ -15,12 +15,20 @@ type Errors = Partial<Record<Field, string>>;
 
 const FIELDS: Field[] = ['fullName', 'email', 'phone', 'password'];
 
+/** `name@host.tld`: one `@`, no spaces, a dot inside the host. Plain code: the regex for it backtracks. */
+function looksLikeEmail(value: string): boolean {
+  const at = value.indexOf('@');
+  if (at < 1 || value.includes('@', at + 1) || /\s/.test(value)) return false;
+  const host = value.slice(at + 1);
+  const dot = host.indexOf('.', 1);
+  return dot > 0 && dot < host.length - 1;
+}
+
 function validate(values: Record<Field, string>): Errors {
   const errors: Errors = {};
   if (!values.fullName.trim()) errors.fullName = 'Full name is required.';
   if (!values.email.trim()) errors.email = 'Email is required.';
-  else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email.trim()))
-    errors.email = 'Please enter a valid email address.';
+  else if (!looksLikeEmail(values.email.trim())) errors.email = 'Please enter a valid email address.';
   if (!values.phone.trim()) errors.phone = 'Phone number is required.';
   else if (!isValidUgandaPhone(values.phone))
     errors.phone = 'Please enter a valid Uganda phone number (e.g., 256712345678 or 0712345678)';

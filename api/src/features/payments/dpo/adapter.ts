@@ -1,3 +1,4 @@
+import { trimTrailing } from '@filamu/shared';
 import { AppError } from '../../../http/errors.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import {
@@ -260,7 +261,7 @@ export function sameAmount(a: string | number, b: string | number): boolean {
     const match = /^(\d+)(?:\.(\d+))?$/.exec(s);
     if (!match) return null;
     const whole = match[1]!.replace(/^0+(?=\d)/, '');
-    const fraction = (match[2] ?? '').replace(/0+$/, '');
+    const fraction = trimTrailing(match[2] ?? '', '0');
     return fraction ? `${whole}.${fraction}` : whole;
   };
   const left = norm(a);

@@ -6,6 +6,7 @@ import {
   parseApi3g,
   readMobileOptions,
   readStatus,
+  shieldFreeText,
   splitInstructions,
   text,
 } from './xml.ts';
@@ -77,5 +78,29 @@ describe('DPO XML', () => {
   it('refuses prototype-polluting element names without polluting anything', () => {
     expect(parseApi3g('<API3G><__proto__><polluted>yes</polluted></__proto__><Result>000</Result></API3G>')).toBeNull();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('shieldFreeText', () => {
+  // The lazy regex it replaced (quadratic on unclosed openings), as the reference for what it must produce.
+  const byRegex = (xml: string) =>
+    xml.replace(
+      /<(instructions|ResultExplanation|Explanation)>([\s\S]*?)<\/\1>/g,
+      (match, name: string, content: string) =>
+        content.includes('<![CDATA[') || content.includes(']]>') ? match : `<${name}><![CDATA[${content}]]></${name}>`,
+    );
+
+  it('wraps free text in CDATA exactly as the regex did', () => {
+    for (const xml of [
+      '<API3G><Result>000</Result><ResultExplanation>Paid & <b>done</b></ResultExplanation></API3G>',
+      '<a><instructions>1. Dial *165#<br/>2. Pay</instructions><Explanation>x</Explanation><instructions>y</instructions></a>',
+      '<Explanation>kept <![CDATA[as is]]></Explanation><Explanation>open',
+      '<Explanation><Explanation>nested</Explanation></Explanation>',
+      '<ResultExplanation>unclosed <Explanation>closed</Explanation>',
+      'no elements at all',
+      '<Explanation></Explanation>',
+    ]) {
+      expect(shieldFreeText(xml)).toBe(byRegex(xml));
+    }
   });
 });

@@ -108,12 +108,38 @@ function decodeTree(node: unknown): XmlNode | XmlNode[] {
  * Free-text elements DPO fills with human text that may hold raw HTML, a bare `&` or broken entities (P7).
  * Like DPO's C# SDK, their content is wrapped in CDATA before parsing so it always reads as text.
  */
-const FREE_TEXT = /<(instructions|ResultExplanation|Explanation)>([\s\S]*?)<\/\1>/g;
+const FREE_TEXT = ['instructions', 'ResultExplanation', 'Explanation'];
 
-function shieldFreeText(xml: string): string {
-  return xml.replace(FREE_TEXT, (match, name: string, content: string) =>
-    content.includes('<![CDATA[') || content.includes(']]>') ? match : `<${name}><![CDATA[${content}]]></${name}>`,
-  );
+/**
+ * Plain scanning, not a lazy regex: `<(a|b)>([\s\S]*?)<\/\1>` looks for a closing tag from every opening tag, so
+ * thousands of unclosed openings cost thousands of scans to the end (decision 0103). Here an element whose
+ * closing tag is missing stops the search for that name: later openings cannot find one either.
+ */
+export function shieldFreeText(xml: string): string {
+  const unclosed = new Set<string>();
+  let out = '';
+  let copied = 0;
+  let at = xml.indexOf('<');
+  while (at !== -1) {
+    const name = FREE_TEXT.find((n) => !unclosed.has(n) && xml.startsWith(`<${n}>`, at));
+    if (name === undefined) {
+      at = xml.indexOf('<', at + 1);
+      continue;
+    }
+    const start = at + name.length + 2;
+    const end = xml.indexOf(`</${name}>`, start);
+    if (end === -1) {
+      unclosed.add(name);
+      continue;
+    }
+    const content = xml.slice(start, end);
+    if (!content.includes('<![CDATA[') && !content.includes(']]>')) {
+      out += `${xml.slice(copied, at)}<${name}><![CDATA[${content}]]>`;
+      copied = end;
+    }
+    at = xml.indexOf('<', end + name.length + 3);
+  }
+  return copied === 0 ? xml : out + xml.slice(copied);
 }
 
 /** Parses any XML text leniently; null when there is no element at all. */

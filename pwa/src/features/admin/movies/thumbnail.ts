@@ -1,4 +1,4 @@
-import { formatDate } from '@filamu/shared';
+import { formatDate, trimTrailingSlashes } from '@filamu/shared';
 
 /**
  * Where a movie's thumbnail comes from (SPEC §2 Movies): a full URL is used as is; a path starting `/thumbnails/`
@@ -8,7 +8,7 @@ import { formatDate } from '@filamu/shared';
 export function thumbnailSource(value: string | null | undefined, cdnBaseUrl: string | null): string | null {
   if (!value) return null;
   if (/^https?:\/\//i.test(value)) return value;
-  if (value.startsWith('/thumbnails/') && cdnBaseUrl) return `${cdnBaseUrl.replace(/\/+$/, '')}${value}`;
+  if (value.startsWith('/thumbnails/') && cdnBaseUrl) return `${trimTrailingSlashes(cdnBaseUrl)}${value}`;
   return null;
 }
 

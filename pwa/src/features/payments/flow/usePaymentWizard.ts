@@ -1,4 +1,10 @@
-import { contracts, isMobileNetwork, type MobileNetwork, type VerifyPaymentResponse } from '@filamu/shared';
+import {
+  contracts,
+  isMobileNetwork,
+  trimTrailing,
+  type MobileNetwork,
+  type VerifyPaymentResponse,
+} from '@filamu/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, isApiError } from '../../../lib/api.ts';
@@ -9,7 +15,7 @@ import { clearStoredPayment, writeStoredPayment, type StoredPayment } from '../p
 import { SUCCESS_REDIRECT_MS, VERIFY_INTERVAL_MS, VERIFY_MAX_ATTEMPTS, type ChargeError, type Phase } from './steps.ts';
 
 function withoutFinalPeriod(text: string): string {
-  return text.trim().replace(/\.+$/, '');
+  return trimTrailing(text.trim(), '.');
 }
 
 /** A refused charge: the server's words about the number go beside the field, anything else under Pay. */
