@@ -14,7 +14,7 @@ import { checkLink, hasSignature, type LinkFields } from './local-signing.ts';
 import { receiveUpload, UploadInterruptedError, UploadTooLargeError } from './local-upload.ts';
 import { decideRange } from './ranges.ts';
 import { attachmentDisposition } from './content-disposition.ts';
-import { contentTypeOfKey, isServerKey, UnknownUploadError } from './storage.ts';
+import { contentTypeOfKey, type FileGrants, isServerKey, UnknownUploadError } from './storage.ts';
 import { receivePart } from './local-multipart.ts';
 
 /**
@@ -30,6 +30,8 @@ export interface FileServerOptions {
   corsOrigins: string[];
   /** Counts the bytes served and stored (the app's metrics); optional for tools that mount the server alone. */
   traffic?: FileTraffic;
+  /** The app's download grants; without them (a tool mounting the server alone) the signature alone decides. */
+  grants?: FileGrants;
 }
 
 export interface FileTraffic {
@@ -51,6 +53,8 @@ const CORS_EXPOSED_HEADERS = 'ETag, Content-Range, Accept-Ranges, Content-Length
 const CORS_MAX_AGE_SECONDS = '7200';
 
 const invalidLink = () => new AppError('forbidden', 'This link is invalid or has expired.');
+/** The PWA asks for a fresh link on any 403 from storage; the grant rules then say why, in their own words. */
+const revokedLink = () => new AppError('forbidden', 'This download link is no longer valid. Ask for a new one.');
 const missingFile = () => notFound('File');
 
 /** 416 has no error code of its own in the shared list; the envelope says bad_request, the status says 416. */
@@ -84,6 +88,11 @@ async function serveObject(c: Context<AppEnv>, options: FileServerOptions): Prom
   const path = objectPath(options.dir, key);
   if (!path) throw missingFile();
   const link = readAccess(c, key, options);
+  if (link?.grant && options.grants) {
+    // Checked per request (cached a few seconds by the app): a link dies with its session, subscription or movie.
+    const allowed = link.holder ? await options.grants.allows({ grant: link.grant, holder: link.holder, key }) : false;
+    if (!allowed) throw revokedLink();
+  }
   const file = await openObject(path);
   if (!file) throw missingFile();
 
@@ -115,6 +124,8 @@ async function serveObject(c: Context<AppEnv>, options: FileServerOptions): Prom
     if (status === 206) c.header('Content-Range', `bytes ${start}-${end}/${size}`);
     if (c.req.method === 'HEAD' || size === 0) return c.body(null, status);
 
+    const track = link?.grant && options.grants ? options.grants.track(link.grant, start, end) : null;
+    let sentEnd = start;
     const body = fileBody({
       handle: file.handle,
       start,
@@ -124,7 +135,14 @@ async function serveObject(c: Context<AppEnv>, options: FileServerOptions): Prom
       onError: AsyncResource.bind((error: unknown) =>
         c.get('logger').error({ err: error, key }, 'reading a stored file failed'),
       ),
-      onSent: options.traffic?.sent,
+      onSent: track
+        ? (bytes) => {
+            options.traffic?.sent(bytes);
+            sentEnd += bytes;
+            track.reached(sentEnd);
+          }
+        : options.traffic?.sent,
+      onClosed: track ? AsyncResource.bind(() => track.closed()) : undefined,
     });
     bodyOwnsFile = true;
     return c.body(body, status);
