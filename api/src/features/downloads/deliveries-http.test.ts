@@ -12,6 +12,7 @@ import {
 } from '../../../test/harness.ts';
 import { type AddedMovie, addMovie, createPlan, subscribe } from '../../../test/library.ts';
 import { listen, type Running } from '../payments/dpo/testing.ts';
+import { VERDICT_TTL_MS } from './link-checks.ts';
 
 /**
  * Delivered bytes over real HTTP (the direct pump, socket write callbacks): a client that read every byte and then
@@ -33,6 +34,34 @@ function readThenHangUp(url: string, stopAfter: number): Promise<number> {
       res.on('end', () => resolve(received));
     });
     req.on('error', (error) => (received >= stopAfter ? resolve(received) : reject(error)));
+    req.end();
+  });
+}
+
+/**
+ * Reads `url` slowly: `first` bytes, then waits for `between()` with the body paused, then the rest with a pause
+ * after every chunk. Resolves with the bytes received and whether the body ended whole.
+ */
+function readPaused(url: string, first: number, between: () => Promise<void>) {
+  return new Promise<{ received: number; whole: boolean }>((resolve) => {
+    let received = 0;
+    let waited = false;
+    const done = (whole: boolean) => resolve({ received, whole });
+    const req = request(url, (res) => {
+      res.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        res.pause();
+        if (!waited && received >= first) {
+          waited = true;
+          void between().then(() => res.resume());
+        } else if (waited) setTimeout(() => res.resume(), 5);
+        else res.resume();
+      });
+      res.on('end', () => done(res.complete));
+      res.on('aborted', () => done(false));
+      res.on('error', () => done(false));
+    });
+    req.on('error', () => done(false));
     req.end();
   });
 }
@@ -78,6 +107,17 @@ describe.each(testDatabases)('bytes delivered over HTTP on %s', (kind) => {
     const done = await complete(token, downloadId);
     expect(done.status, done.text).toBe(200);
     expect(done.json).toMatchObject({ status: 'completed' });
+  });
+
+  it('cuts a response under way once its grant ends (a Background Fetch takes the whole movie in one)', async () => {
+    const { token, downloadUrl } = await grantedLink();
+    const url = `${server.url}${new URL(downloadUrl).pathname}${new URL(downloadUrl).search}`;
+    const read = await readPaused(url, 1024 * 1024, async () => {
+      expect((await t.request('POST', '/api/auth/logout', { token })).status).toBe(200);
+      t.clock.advance(VERDICT_TTL_MS);
+    });
+    expect(read.whole).toBe(false);
+    expect(read.received).toBeLessThan(SIZE);
   });
 
   it('refuses one whose client hung up early, counting only what was sent', async () => {

@@ -52,6 +52,9 @@ const CORS_EXPOSED_HEADERS = 'ETag, Content-Range, Accept-Ranges, Content-Length
 /** Chromium caps a preflight cache at two hours. */
 const CORS_MAX_AGE_SECONDS = '7200';
 
+/** How often a response under way asks again whether its grant stands (answered from the app's verdict cache). */
+const RECHECK_EVERY_MS = 5_000;
+
 const invalidLink = () => new AppError('forbidden', 'This link is invalid or has expired.');
 /** The PWA asks for a fresh link on any 403 from storage; the grant rules then say why, in their own words. */
 const revokedLink = () => new AppError('forbidden', 'This download link is no longer valid. Ask for a new one.');
@@ -124,13 +127,28 @@ async function serveObject(c: Context<AppEnv>, options: FileServerOptions): Prom
     if (status === 206) c.header('Content-Range', `bytes ${start}-${end}/${size}`);
     if (c.req.method === 'HEAD' || size === 0) return c.body(null, status);
 
-    const track = link?.grant && options.grants ? options.grants.track(link.grant, start, end) : null;
+    const { grants } = options;
+    const grant = link?.grant && link.holder && grants ? { grant: link.grant, holder: link.holder, key } : null;
+    const track = grant && grants ? grants.track(grant.grant, start, end) : null;
+    const outgoing = outgoingOf(c);
     let sentEnd = start;
+    let checkedAt = options.clock.now().getTime();
+    /** A long response (a Background Fetch takes the whole movie in one) is cut once its grant no longer stands. */
+    const recheck = () => {
+      const now = options.clock.now().getTime();
+      if (!grant || !grants || !outgoing || now - checkedAt < RECHECK_EVERY_MS) return;
+      checkedAt = now;
+      grants.allows(grant).then(
+        (allowed) => allowed || outgoing.destroy(),
+        // A database hiccup does not cut a download under way; the next request is checked again anyway.
+        () => undefined,
+      );
+    };
     const body = fileBody({
       handle: file.handle,
       start,
       end,
-      outgoing: outgoingOf(c),
+      outgoing,
       // The body is read after the handler returned, outside the request's log context: bind it back.
       onError: AsyncResource.bind((error: unknown) =>
         c.get('logger').error({ err: error, key }, 'reading a stored file failed'),
@@ -140,6 +158,7 @@ async function serveObject(c: Context<AppEnv>, options: FileServerOptions): Prom
             options.traffic?.sent(bytes);
             sentEnd += bytes;
             track.reached(sentEnd);
+            recheck();
           }
         : options.traffic?.sent,
       onClosed: track ? AsyncResource.bind(() => track.closed()) : undefined,
