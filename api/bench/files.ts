@@ -26,7 +26,9 @@ import type { AppEnv } from '../src/http/env.ts';
 import { requestLogging } from '../src/http/middleware.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { createLocalStorage, FILES_MOUNT } from '../src/features/storage/local.ts';
-import { newObjectKey } from '../src/features/storage/storage.ts';
+import { type FileGrants, newObjectKey } from '../src/features/storage/storage.ts';
+import { mergeRanges, type Ranges } from '../src/features/downloads/delivered-ranges.ts';
+import { FLUSH_EVERY_BYTES } from '../src/features/downloads/deliveries.ts';
 import { percentile } from './measure.ts';
 
 const FILE_BYTES = 1024 ** 3;
@@ -68,7 +70,8 @@ export async function benchFiles(): Promise<void> {
 
     const secret = randomBytes(32).toString('base64url');
     const { storage } = createLocalStorage({ dir, secret, clock: systemClock, cdnBaseUrl: null, corsOrigins: [] });
-    const link = await storage.presignGet(key, { expiresInSeconds: 3600 });
+    // A grant link, as the app mints them: the server then checks the grant and counts delivered bytes.
+    const link = await storage.presignGet(key, { expiresInSeconds: 3600, grant: BENCH_GRANT, holder: BENCH_HOLDER });
     const ours = await startFileServerProcess(dir, secret);
     servers.push({ ...ours, url: `${ours.url}${link}` });
     const nginx = await startNginx(workdir, dir);
@@ -242,7 +245,14 @@ async function startFileServerProcess(dir: string, secret: string): Promise<Serv
 async function serveFilesForBench(): Promise<void> {
   const dir = process.env.FILAMU_BENCH_DIR!;
   const secret = process.env.FILAMU_BENCH_SECRET!;
-  const { fileServer } = createLocalStorage({ dir, secret, clock: systemClock, cdnBaseUrl: null, corsOrigins: [] });
+  const { fileServer } = createLocalStorage({
+    dir,
+    secret,
+    clock: systemClock,
+    cdnBaseUrl: null,
+    corsOrigins: [],
+    grants: benchGrants(),
+  });
   const app = new Hono<AppEnv>();
   app.onError(handleError);
   app.use(requestId({ headerName: 'X-Request-Id' }));
@@ -252,6 +262,42 @@ async function serveFilesForBench(): Promise<void> {
   serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
     process.stdout.write(`listening on ${info.port}\n`);
   });
+}
+
+const BENCH_GRANT = '00000000-0000-4000-8000-00000000b001';
+const BENCH_HOLDER = '00000000-0000-4000-8000-00000000b002.bench';
+
+/**
+ * The app's grant hooks without a database: a verdict cached per link, as the app's LinkChecks answers all but one
+ * request every few seconds, and delivered intervals merged per response as Deliveries does before its (coalesced,
+ * every 16 MiB) write. What is measured is what the hooks add to every request and chunk.
+ */
+function benchGrants(): FileGrants {
+  const verdicts = new Map<string, Promise<boolean>>();
+  let delivered: Ranges = [];
+  return {
+    allows(link) {
+      const cacheKey = `${link.grant} ${link.holder} ${link.key}`;
+      let verdict = verdicts.get(cacheKey);
+      if (!verdict) verdicts.set(cacheKey, (verdict = Promise.resolve(link.grant === BENCH_GRANT)));
+      return verdict;
+    },
+    track(_grant, start, end) {
+      let written = start;
+      let seen = start;
+      const push = () => {
+        if (seen > written) delivered = mergeRanges(delivered, [[start, seen]], Number.MAX_SAFE_INTEGER);
+        written = seen;
+      };
+      return {
+        reached(sentEnd) {
+          seen = sentEnd;
+          if (sentEnd > end || sentEnd - written >= FLUSH_EVERY_BYTES) push();
+        },
+        closed: push,
+      };
+    },
+  };
 }
 
 /** nginx on a free loopback port with its own config, pid and logs in `workdir`; null when there is none. */

@@ -7,6 +7,8 @@ import type { Deps } from './deps.ts';
 import { ensureProtectedAdmin } from './features/auth/protected-admin.ts';
 import { TokenService } from './features/auth/tokens.ts';
 import { Catalogue } from './features/catalog/catalogue.ts';
+import { Deliveries } from './features/downloads/deliveries.ts';
+import { LinkChecks } from './features/downloads/link-checks.ts';
 import { outboxMailer } from './features/mail/mailer.ts';
 import { configuredPaymentsRuntime, type PaymentsRuntime } from './features/payments/gateway.ts';
 import { handlePush } from './features/payments/payments.ts';
@@ -69,6 +71,8 @@ export async function createDeps(
   const tokens = new TokenService(secrets.jwt);
   const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger, database);
   const metrics = createMetrics({ config, database, clock, logger });
+  const deliveries = new Deliveries({ database, clock, logger });
+  const linkChecks = new LinkChecks({ database, clock });
   const storage =
     parts.storage ??
     configuredStorage(config.storage, {
@@ -76,6 +80,10 @@ export async function createDeps(
       corsOrigins: config.corsOrigins,
       signingSecret: secrets.files,
       traffic: metrics.fileTraffic,
+      grants: {
+        allows: (link) => linkChecks.allows(link),
+        track: (grant, start, end) => deliveries.track(grant, start, end),
+      },
     });
   const deps: Deps = {
     config,
@@ -89,6 +97,7 @@ export async function createDeps(
     storage: storage.storage,
     fileServer: storage.fileServer,
     catalogue: new Catalogue({ database, storage: storage.storage, config, clock }),
+    deliveries,
     metrics,
   };
   // The sandbox's push runs the notify route's function directly: verifyToken + settle, never trusting the push.

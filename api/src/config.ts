@@ -221,7 +221,7 @@ export interface StorageConfig {
   maxThumbnailBytes: number;
   /** Lifetime of a download link for the in-app engine (re-minted whenever it lapses). */
   downloadUrlTtlSeconds: number;
-  /** Lifetime of a download link for a Background Fetch job, which cannot ask for a new one. */
+  /** Longest lifetime of a Background Fetch link (it cannot ask for a new one); each gets what its file needs. */
   backgroundDownloadUrlTtlSeconds: number;
   /** Time to start an upload with a signed upload link. */
   uploadUrlTtlSeconds: number;

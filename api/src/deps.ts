@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { TokenService } from './features/auth/tokens.ts';
 import type { Catalogue } from './features/catalog/catalogue.ts';
+import type { Deliveries } from './features/downloads/deliveries.ts';
 import type { Mailer } from './features/mail/mailer.ts';
 import type { Metrics } from './features/metrics/registry.ts';
 import type { PaymentGateway } from './features/payments/dpo/adapter.ts';
@@ -29,6 +30,8 @@ export interface Deps {
   storage: ObjectStorage;
   /** Local storage only: the `/files` server for signed links and public thumbnails; null with S3. */
   fileServer: Hono<AppEnv> | null;
+  /** Local storage: the bytes `/files` delivered under each download, as this process is writing them. */
+  deliveries: Deliveries;
   /** The live catalogue cached in this process, checked against the database's catalogue version. */
   catalogue: Catalogue;
   /** This app's Prometheus registry and metrics (never the process-wide default registry). */

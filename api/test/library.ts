@@ -85,3 +85,15 @@ export async function addMovie(
   if (res.status !== 201) throw new Error(`add movie failed: ${res.status} ${res.text}`);
   return { movie: res.json.movie as AdminMovie, bytes };
 }
+
+/**
+ * Fetches a download link the way the app does (whole, or one `Range`) and reads the body to its end, so the
+ * server has delivered those bytes when this returns.
+ */
+export async function fetchLink(t: TestApp, downloadUrl: string, range?: string) {
+  const url = new URL(downloadUrl);
+  const response = await t.app.request(`${url.pathname}${url.search}`, range ? { headers: { range } } : {});
+  const bytes = Buffer.from(await response.arrayBuffer());
+  // The bytes are written once the response is over; completion waits for this process's writes anyway.
+  return { status: response.status, bytes, text: bytes.toString('utf8') };
+}

@@ -375,8 +375,17 @@ export const downloads = pgTable(
     /** The last grant or progress report: an active download silent for an hour is marked paused. */
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /**
+     * Local driver: the byte intervals `/files` handed to the client under this download's links, merged and
+     * sorted (`[start, end)` pairs), and their total: what completion is decided from, not the client's word.
+     */
+    deliveredRanges: jsonb('delivered_ranges').$type<[number, number][]>().notNull().default([]),
+    deliveredBytes: bigint('delivered_bytes', { mode: 'number' }).notNull().default(0),
+    /** Links minted since delivery last grew: a download asking again and again without progress is refused. */
+    linksSinceProgress: integer('links_since_progress').notNull().default(0),
   },
   (t) => [
+    check('downloads_delivered_in_range', sql`${t.deliveredBytes} >= 0 and ${t.deliveredBytes} <= ${t.totalBytes}`),
     check('downloads_one_subject', sql`(${t.userId} is null) <> (${t.agentId} is null)`),
     check('downloads_bytes_in_range', sql`${t.downloadedBytes} >= 0 and ${t.downloadedBytes} <= ${t.totalBytes}`),
     uniqueIndex('downloads_user_movie_unique').on(t.userId, t.movieId),

@@ -9,7 +9,7 @@ import {
   registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
-import { type AddedMovie, addMovie, createPlan, subscribe } from '../../../test/library.ts';
+import { type AddedMovie, addMovie, createPlan, fetchLink, subscribe } from '../../../test/library.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -25,8 +25,13 @@ describe.each(testDatabases)('admin analytics on %s', (kind) => {
   afterAll(() => t.close());
 
   async function completeDownload(token: string, added: AddedMovie) {
-    const granted = await t.request('POST', '/api/users/downloads/start', { token, body: { movieId: added.movie.id } });
+    const granted = await t.request('POST', '/api/users/movies/generate-download-url', {
+      token,
+      body: { movieId: added.movie.id },
+    });
     expect(granted.status, granted.text).toBe(200);
+    // Completion counts the bytes /files delivered, so the test downloads them.
+    await fetchLink(t, granted.json.downloadUrl as string);
     const done = await t.request('PUT', `/api/users/downloads/${granted.json.downloadId}/complete`, {
       token,
       body: { downloadedBytes: added.bytes.length },
@@ -110,10 +115,11 @@ describe.each(testDatabases)('admin analytics on %s', (kind) => {
       const movie = await addMovie(t2, admin, { planIds: [plan] });
       const { token, user } = await registerUser(t2);
       await subscribe(t2, admin, user.id, plan);
-      const granted = await t2.request('POST', '/api/users/downloads/start', {
+      const granted = await t2.request('POST', '/api/users/movies/generate-download-url', {
         token,
         body: { movieId: movie.movie.id },
       });
+      await fetchLink(t2, granted.json.downloadUrl as string);
       await t2.request('PUT', `/api/users/downloads/${granted.json.downloadId}/complete`, {
         token,
         body: { downloadedBytes: movie.bytes.length },

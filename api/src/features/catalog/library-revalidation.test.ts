@@ -14,7 +14,7 @@ import {
   registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
-import { type AddedMovie, addMovie, createPlan, subscribe } from '../../../test/library.ts';
+import { type AddedMovie, addMovie, createPlan, fetchLink, subscribe } from '../../../test/library.ts';
 
 /**
  * The library's ETag/304 answers and the cached catalogue behind them, with two app instances on one database
@@ -171,6 +171,7 @@ describe.each(testDatabases)('library revalidation across replicas on %s', (kind
       downloadedBytes: 1024,
     });
 
+    await fetchLink(one, grant.json.downloadUrl as string);
     const complete = await one.request('PUT', `/api/users/downloads/${downloadId}/complete`, {
       token,
       body: { downloadedBytes: fileSize },

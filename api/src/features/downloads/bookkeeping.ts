@@ -10,7 +10,7 @@ import { observedPass } from '../metrics/jobs.ts';
 import { type Downloader, kinayugandaProgress, ownDownloads } from './entitlement.ts';
 import { type DownloadRow, toDownloadRecord, toHistoryEntry } from './records.ts';
 
-export type BookkeepingDeps = Pick<Deps, 'database' | 'clock'>;
+export type BookkeepingDeps = Pick<Deps, 'database' | 'clock' | 'storage' | 'deliveries'>;
 
 export const ALREADY_COMPLETE = 'This download is already complete.';
 export const STALE_AFTER_MS = 60 * 60_000;
@@ -52,6 +52,12 @@ export async function reportProgress(
     .update(downloads)
     .set({
       downloadedBytes: sql`greatest(${downloads.downloadedBytes}, ${input.downloadedBytes})`,
+      // S3 tells the server nothing of what it sent: there the client's progress is the only sign of progress.
+      ...(deps.storage.driver === 's3'
+        ? {
+            linksSinceProgress: sql`case when ${input.downloadedBytes} > ${downloads.downloadedBytes} then 0 else ${downloads.linksSinceProgress} end`,
+          }
+        : {}),
       status: input.status,
       lastActivityAt: now,
       updatedAt: now,
@@ -62,17 +68,28 @@ export async function reportProgress(
   return toDownloadRecord(updated);
 }
 
-/** Completion needs every byte of the file; completing twice answers the same record. */
+/**
+ * Completion needs every byte of the file; completing twice answers the same record. With the local driver the
+ * bytes are the ones `/files` delivered (decision 0110), whatever the client says; with S3, which tells the
+ * server nothing, the client's own count.
+ */
 export async function completeDownload(
   deps: BookkeepingDeps,
   caller: Downloader,
   id: string,
   reportedBytes: number | undefined,
 ): Promise<DownloadRecord> {
-  const row = await ownDownload(deps, caller, id);
+  let row = await ownDownload(deps, caller, id);
   if (row.status === 'completed') return toDownloadRecord(row);
   if (reportedBytes !== undefined) checkBytes(row, reportedBytes);
-  const received = Math.max(row.downloadedBytes, reportedBytes ?? 0);
+  const serverCounts = deps.storage.driver === 'local';
+  if (serverCounts && row.deliveredBytes < row.totalBytes) {
+    // The last response of this download may still be closing here, its bytes not yet written: wait for it.
+    await deps.deliveries.settled(row.id);
+    row = await ownDownload(deps, caller, id);
+    if (row.status === 'completed') return toDownloadRecord(row);
+  }
+  const received = serverCounts ? row.deliveredBytes : Math.max(row.downloadedBytes, reportedBytes ?? 0);
   if (received !== row.totalBytes) {
     throw conflict(`The download is not complete: ${received} of ${row.totalBytes} bytes received.`);
   }

@@ -2,7 +2,7 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloads } from '../../db/schema.ts';
 import { type TestApp, createTestApp, loginAdmin, registerUser, testDatabases } from '../../../test/harness.ts';
-import { type AddedMovie, addMovie, createPlan, subscribe } from '../../../test/library.ts';
+import { type AddedMovie, addMovie, createPlan, fetchLink, subscribe } from '../../../test/library.ts';
 
 /**
  * Security-bar C4/C5: concurrent grants decided by the database. PGlite runs them one at a time (it has one
@@ -69,6 +69,11 @@ describe.each(testDatabases)('concurrent download grants on %s', (kind) => {
         body: { movieId: kinayuganda.movie.id },
       });
       const id = granted.json.downloadId as string;
+      const link = await t.request('POST', '/api/users/movies/generate-download-url', {
+        token,
+        body: { movieId: kinayuganda.movie.id },
+      });
+      expect((await fetchLink(t, link.json.downloadUrl as string)).bytes).toEqual(kinayuganda.bytes);
       // With the Kinayuganda movie outstanding, every English grant is refused and none leaves a row.
       const early = await Promise.all(
         Array.from({ length: concurrency }, () =>

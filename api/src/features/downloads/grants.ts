@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Tx } from '../../db/client.ts';
 import { downloads, movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { AppError, forbidden, notFound, unauthenticated } from '../../http/errors.ts';
+import { AppError, conflict, forbidden, notFound, unauthenticated } from '../../http/errors.ts';
 import type { ObjectInfo } from '../storage/storage.ts';
 import {
   decideAccess,
@@ -20,12 +20,25 @@ export type GrantDeps = Pick<Deps, 'database' | 'clock' | 'storage' | 'catalogue
 
 export const NOT_IN_PLAN = 'This movie is not included in your plan.';
 export const FILE_MISSING = 'Movie file is missing. Cannot download.';
+/**
+ * Links one download may be given in a row while none of them delivers a new byte (decision 0111): a link lasts an
+ * hour and the app asks again only when it lapsed or storage refused it, so an honest download stuck this long
+ * has a problem a new link will not fix, and a client re-fetching a whole movie over and over is stopped here.
+ */
+export const MAX_LINKS_WITHOUT_PROGRESS = 12;
+export const TOO_MANY_LINKS =
+  'This download has been given many links without receiving anything new. Contact support to download it again.';
 
 /** The movie a grant is for: by id, or by file key (the spec's client), with the size the client expects. */
 export interface GrantRef {
   movieId?: string;
   s3Key?: string;
   totalBytes?: number;
+}
+
+export interface GrantOptions {
+  /** The grant hands out a link (generate-download-url), not only a download id (start). */
+  mintsLink?: boolean;
 }
 
 export interface Grant {
@@ -71,7 +84,12 @@ async function findLiveMovie(deps: GrantDeps, ref: GrantRef): Promise<MovieRow |
  */
 async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
   const existing = tx
-    .select({ id: downloads.id, status: downloads.status, resumedCount: downloads.resumedCount })
+    .select({
+      id: downloads.id,
+      status: downloads.status,
+      resumedCount: downloads.resumedCount,
+      linksSinceProgress: downloads.linksSinceProgress,
+    })
     .from(downloads)
     .where(and(ownDownloads(downloader), eq(downloads.movieId, movies.id)))
     .for('update')
@@ -81,7 +99,12 @@ async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
       entitled: sql<boolean>`${entitledMovie(downloader)}`,
       kinayugandaOutstanding:
         movie.category === 'English' ? sql<boolean>`${kinayugandaOutstandingSql(downloader)}` : sql<boolean>`false`,
-      existing: { id: existing.id, status: existing.status, resumedCount: existing.resumedCount },
+      existing: {
+        id: existing.id,
+        status: existing.status,
+        resumedCount: existing.resumedCount,
+        linksSinceProgress: existing.linksSinceProgress,
+      },
     })
     .from(movies)
     .leftJoinLateral(existing, sql`true`)
@@ -95,9 +118,14 @@ async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
  * queue up: twenty at once create exactly one download, and an English grant never slips past a
  * Kinayuganda movie that is not completed at commit time. The unique (person, movie) index backs it up.
  */
-export async function grantDownload(deps: GrantDeps, caller: Downloader, ref: GrantRef): Promise<Grant> {
+export async function grantDownload(
+  deps: GrantDeps,
+  caller: Downloader,
+  ref: GrantRef,
+  options: GrantOptions = {},
+): Promise<Grant> {
   try {
-    const { result, ...grant } = await decideGrant(deps, caller, ref);
+    const { result, ...grant } = await decideGrant(deps, caller, ref, options.mintsLink ?? false);
     deps.metrics.downloadGrants.inc({ result });
     return grant;
   } catch (error) {
@@ -113,6 +141,7 @@ async function decideGrant(
   deps: GrantDeps,
   caller: Downloader,
   ref: GrantRef,
+  mintsLink: boolean,
 ): Promise<Grant & { result: GrantResult }> {
   const movie = await findGrantedMovie(deps, ref);
   // Storage is asked before any lock is taken; a missing file refuses the grant below, in rule order.
@@ -139,6 +168,7 @@ async function decideGrant(
       if (!file) throw new AppError('unavailable', FILE_MISSING);
 
       if (existing) {
+        if (mintsLink && existing.linksSinceProgress >= MAX_LINKS_WITHOUT_PROGRESS) throw conflict(TOO_MANY_LINKS);
         // A grant while the download is still starting is the same attempt (start, then a link); any later
         // grant is a resume: new link, same row, offset kept.
         const resumed = existing.status !== 'starting';
@@ -147,6 +177,7 @@ async function decideGrant(
           .set({
             status: 'starting',
             resumedCount: resumed ? existing.resumedCount + 1 : existing.resumedCount,
+            linksSinceProgress: mintsLink ? existing.linksSinceProgress + 1 : existing.linksSinceProgress,
             error: null,
             lastActivityAt: now,
             updatedAt: now,
@@ -162,6 +193,7 @@ async function decideGrant(
           movieId: movie.id,
           totalBytes: movie.sizeBytes,
           status: 'starting',
+          linksSinceProgress: mintsLink ? 1 : 0,
           createdAt: now,
           updatedAt: now,
           lastActivityAt: now,

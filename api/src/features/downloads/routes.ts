@@ -17,8 +17,10 @@ import {
 import { clientIp } from '../auth/client-ip.ts';
 import { hitLimits } from '../rate-limit/limiter.ts';
 import { downloadLinks } from '../rate-limit/limits.ts';
+import { backgroundLinkSeconds, canUseBackgroundFetch, refuseBackground } from './background-links.ts';
 import { downloaderOf } from './entitlement.ts';
 import { grantDownload } from './grants.ts';
+import { holderOf } from './link-checks.ts';
 import { downloadFileName } from './records.ts';
 
 const { downloads } = contracts;
@@ -28,18 +30,26 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
   router
     .on(downloads.downloadUrl, async ({ body }, c): Promise<DownloadUrlResponse> => {
       const downloader = caller(c);
+      const background = body.purpose === 'background';
+      if (background && !canUseBackgroundFetch(c.req.header('User-Agent'))) refuseBackground();
       await hitLimits(deps.database.db, deps.clock.now(), [
         { limit: downloadLinks.perAccount, subject: `${downloader.kind}:${downloader.id}` },
         { limit: downloadLinks.perIp, subject: clientIp(c, deps.config.trustProxy) },
       ]);
-      const { download, movie, file } = await grantDownload(deps, downloader, body);
+      const { download, movie, file } = await grantDownload(deps, downloader, body, { mintsLink: true });
       const { storage: config } = deps.config;
-      const ttl = body.purpose === 'background' ? config.backgroundDownloadUrlTtlSeconds : config.downloadUrlTtlSeconds;
+      const ttl = background
+        ? backgroundLinkSeconds(file.size, {
+            foreground: config.downloadUrlTtlSeconds,
+            cap: config.backgroundDownloadUrlTtlSeconds,
+          })
+        : config.downloadUrlTtlSeconds;
       const fileName = downloadFileName(movie);
       const url = await deps.storage.presignGet(movie.s3Key, {
         expiresInSeconds: ttl,
         downloadName: fileName,
         grant: download.id,
+        holder: holderOf(c.get('principal')),
       });
       return {
         downloadUrl: absoluteUrl(url, publicOrigin(c, deps.config)),

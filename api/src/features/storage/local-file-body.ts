@@ -52,6 +52,8 @@ export interface FileBodyOptions {
   onError(error: unknown): void;
   /** Called with each chunk's size once it is handed on (direct pump: once the socket took it). */
   onSent?(bytes: number): void;
+  /** Called once when the body is over: every byte sent, cut short by the client, or failed. */
+  onClosed?(): void;
 }
 
 export function fileBody(options: FileBodyOptions): ReadableStream<Uint8Array> {
@@ -61,6 +63,7 @@ export function fileBody(options: FileBodyOptions): ReadableStream<Uint8Array> {
     if (closed) return;
     closed = true;
     handle.close().catch(options.onError);
+    options.onClosed?.();
   };
   let pump: DirectPump | null = null;
   let cancelled = false;

@@ -14,7 +14,7 @@ import { checkLink, hasSignature, type LinkFields } from './local-signing.ts';
 import { receiveUpload, UploadInterruptedError, UploadTooLargeError } from './local-upload.ts';
 import { decideRange } from './ranges.ts';
 import { attachmentDisposition } from './content-disposition.ts';
-import { contentTypeOfKey, isServerKey, UnknownUploadError } from './storage.ts';
+import { contentTypeOfKey, type FileGrants, isServerKey, UnknownUploadError } from './storage.ts';
 import { receivePart } from './local-multipart.ts';
 
 /**
@@ -30,6 +30,8 @@ export interface FileServerOptions {
   corsOrigins: string[];
   /** Counts the bytes served and stored (the app's metrics); optional for tools that mount the server alone. */
   traffic?: FileTraffic;
+  /** The app's download grants; without them (a tool mounting the server alone) the signature alone decides. */
+  grants?: FileGrants;
 }
 
 export interface FileTraffic {
@@ -50,7 +52,12 @@ const CORS_EXPOSED_HEADERS = 'ETag, Content-Range, Accept-Ranges, Content-Length
 /** Chromium caps a preflight cache at two hours. */
 const CORS_MAX_AGE_SECONDS = '7200';
 
+/** How often a response under way asks again whether its grant stands (answered from the app's verdict cache). */
+const RECHECK_EVERY_MS = 5_000;
+
 const invalidLink = () => new AppError('forbidden', 'This link is invalid or has expired.');
+/** The PWA asks for a fresh link on any 403 from storage; the grant rules then say why, in their own words. */
+const revokedLink = () => new AppError('forbidden', 'This download link is no longer valid. Ask for a new one.');
 const missingFile = () => notFound('File');
 
 /** 416 has no error code of its own in the shared list; the envelope says bad_request, the status says 416. */
@@ -84,6 +91,11 @@ async function serveObject(c: Context<AppEnv>, options: FileServerOptions): Prom
   const path = objectPath(options.dir, key);
   if (!path) throw missingFile();
   const link = readAccess(c, key, options);
+  if (link?.grant && options.grants) {
+    // Checked per request (cached a few seconds by the app): a link dies with its session, subscription or movie.
+    const allowed = link.holder ? await options.grants.allows({ grant: link.grant, holder: link.holder, key }) : false;
+    if (!allowed) throw revokedLink();
+  }
   const file = await openObject(path);
   if (!file) throw missingFile();
 
@@ -115,16 +127,41 @@ async function serveObject(c: Context<AppEnv>, options: FileServerOptions): Prom
     if (status === 206) c.header('Content-Range', `bytes ${start}-${end}/${size}`);
     if (c.req.method === 'HEAD' || size === 0) return c.body(null, status);
 
+    const { grants } = options;
+    const grant = link?.grant && link.holder && grants ? { grant: link.grant, holder: link.holder, key } : null;
+    const track = grant && grants ? grants.track(grant.grant, start, end) : null;
+    const outgoing = outgoingOf(c);
+    let sentEnd = start;
+    let checkedAt = options.clock.now().getTime();
+    /** A long response (a Background Fetch takes the whole movie in one) is cut once its grant no longer stands. */
+    const recheck = () => {
+      const now = options.clock.now().getTime();
+      if (!grant || !grants || !outgoing || now - checkedAt < RECHECK_EVERY_MS) return;
+      checkedAt = now;
+      grants.allows(grant).then(
+        (allowed) => allowed || outgoing.destroy(),
+        // A database hiccup does not cut a download under way; the next request is checked again anyway.
+        () => undefined,
+      );
+    };
     const body = fileBody({
       handle: file.handle,
       start,
       end,
-      outgoing: outgoingOf(c),
+      outgoing,
       // The body is read after the handler returned, outside the request's log context: bind it back.
       onError: AsyncResource.bind((error: unknown) =>
         c.get('logger').error({ err: error, key }, 'reading a stored file failed'),
       ),
-      onSent: options.traffic?.sent,
+      onSent: track
+        ? (bytes) => {
+            options.traffic?.sent(bytes);
+            sentEnd += bytes;
+            track.reached(sentEnd);
+            recheck();
+          }
+        : options.traffic?.sent,
+      onClosed: track ? AsyncResource.bind(() => track.closed()) : undefined,
     });
     bodyOwnsFile = true;
     return c.body(body, status);

@@ -17,6 +17,7 @@ const download: LinkFields = {
   downloadName: 'Mukwano Gwange (2026).mp4',
   contentType: null,
   maxBytes: null,
+  holder: 'c0ffee00-0000-4000-8000-000000000002.AbCdEfGh12345678',
 };
 const upload: LinkFields = {
   method: 'PUT',
@@ -74,21 +75,23 @@ function mutation(base: LinkFields): fc.Arbitrary<{ name: string; apply(request:
         return withParam(request, 'exp', String(base.expires + delta));
       },
     })),
-    fc.constantFrom('exp', 'grant', 'name', 'type', 'max', 'sig').map((name) => ({
+    fc.constantFrom('exp', 'grant', 'name', 'type', 'max', 'holder', 'sig').map((name) => ({
       name: `remove ${name}`,
       apply: (request: Request) => {
         fc.pre(request.query.has(name));
         return withParam(request, name, null);
       },
     })),
-    fc.tuple(fc.constantFrom('grant', 'name', 'type', 'max'), fc.string({ maxLength: 40 })).map(([name, value]) => ({
-      name: `${name} = ${JSON.stringify(value)}`,
-      apply: (request: Request) => {
-        fc.pre(request.query.get(name) !== value);
-        return withParam(request, name, value);
-      },
-    })),
-    fc.constantFrom('exp', 'sig', 'grant').map((name) => ({
+    fc
+      .tuple(fc.constantFrom('grant', 'name', 'type', 'max', 'holder'), fc.string({ maxLength: 40 }))
+      .map(([name, value]) => ({
+        name: `${name} = ${JSON.stringify(value)}`,
+        apply: (request: Request) => {
+          fc.pre(request.query.get(name) !== value);
+          return withParam(request, name, value);
+        },
+      })),
+    fc.constantFrom('exp', 'sig', 'grant', 'holder').map((name) => ({
       name: `repeat ${name}`,
       apply: (request: Request) => {
         fc.pre(request.query.has(name));

@@ -25,6 +25,11 @@ export interface LinkFields {
   /** Part links of a multipart upload only: which upload and which part the bytes are (absent elsewhere). */
   uploadId?: string | null;
   partNumber?: number | null;
+  /**
+   * GET links of a download grant only: who the link was minted for (opaque to storage; the grant check reads it).
+   * Signed, so a link cannot be moved to another session.
+   */
+  holder?: string | null;
 }
 
 /** Query parameter names, short because the URL is handed around a lot. */
@@ -36,6 +41,7 @@ const PARAM = {
   maxBytes: 'max',
   uploadId: 'upload',
   partNumber: 'part',
+  holder: 'holder',
   signature: 'sig',
 } as const;
 
@@ -63,7 +69,10 @@ function canonical(fields: LinkFields): string {
   // Part links append the upload and part (a longer array never equals a shorter one), so every link signed
   // before multipart existed keeps its signature.
   const uploadId = fields.uploadId ?? null;
-  return JSON.stringify(uploadId === null ? base : [...base, uploadId, fields.partNumber ?? null]);
+  if (uploadId !== null) return JSON.stringify([...base, uploadId, fields.partNumber ?? null]);
+  // A holder is appended after two nulls, so it can never read as an upload id or a part number.
+  const holder = fields.holder ?? null;
+  return JSON.stringify(holder === null ? base : [...base, null, null, holder]);
 }
 
 function signatureOf(secret: string, fields: LinkFields): string {
@@ -79,6 +88,7 @@ export function signedQuery(secret: string, fields: LinkFields): string {
   if (fields.maxBytes !== null) query.set(PARAM.maxBytes, String(fields.maxBytes));
   if (fields.uploadId != null) query.set(PARAM.uploadId, fields.uploadId);
   if (fields.partNumber != null) query.set(PARAM.partNumber, String(fields.partNumber));
+  if (fields.holder != null) query.set(PARAM.holder, fields.holder);
   query.set(PARAM.signature, signatureOf(secret, fields));
   return query.toString();
 }
@@ -111,6 +121,8 @@ export function checkLink(
   // Both or neither: a part number outside the signature must never ride along on another link.
   if ((uploadId === null) !== (partNumber === null)) return { ok: false, reason: 'invalid' };
   if (partNumber !== null && !PART_NUMBER.test(partNumber)) return { ok: false, reason: 'invalid' };
+  const holder = query.get(PARAM.holder);
+  if (holder !== null && uploadId !== null) return { ok: false, reason: 'invalid' };
 
   const fields: LinkFields = {
     method: request.method,
@@ -121,6 +133,7 @@ export function checkLink(
     contentType: query.get(PARAM.contentType),
     maxBytes: maxBytes === null ? null : Number(maxBytes),
     ...(uploadId !== null && partNumber !== null ? { uploadId, partNumber: Number(partNumber) } : {}),
+    ...(holder !== null ? { holder } : {}),
   };
   // The text itself is compared (not decoded bytes): base64url decoding is lenient, and two spellings of one
   // signature must not both be accepted. timingSafeEqual needs equal lengths, and the length is no secret.

@@ -9,7 +9,7 @@ import { listLocalObjects, removeAbandonedLocalUploads } from './local-debris.ts
 import { createLocalMultipart } from './local-multipart.ts';
 import { infoOf, ObjectExistsError, objectPath, removeQuietly, statObject, writeObject } from './local-objects.ts';
 import { expiryFrom, signedQuery } from './local-signing.ts';
-import { isServerKey, type ObjectInfo, type ObjectStorage, type PresignedUpload } from './storage.ts';
+import { type FileGrants, isServerKey, type ObjectInfo, type ObjectStorage, type PresignedUpload } from './storage.ts';
 
 /** Where the app mounts the local driver's file server; links are `/files/<key>?…` (made absolute by the API). */
 export const FILES_MOUNT = '/files';
@@ -24,6 +24,8 @@ export interface LocalStorageOptions {
   cdnBaseUrl: string | null;
   corsOrigins: string[];
   traffic?: FileTraffic;
+  /** Checks the download grant behind each signed link and hears what was delivered under it (the app's). */
+  grants?: FileGrants;
 }
 
 /**
@@ -45,7 +47,7 @@ export function createLocalStorage(options: LocalStorageOptions): { storage: Obj
   const storage: ObjectStorage = {
     driver: 'local',
 
-    async presignGet(key, { expiresInSeconds, downloadName, grant }) {
+    async presignGet(key, { expiresInSeconds, downloadName, grant, holder }) {
       pathOf(key);
       const query = signedQuery(secret, {
         method: 'GET',
@@ -55,6 +57,7 @@ export function createLocalStorage(options: LocalStorageOptions): { storage: Obj
         downloadName: downloadName ?? null,
         contentType: null,
         maxBytes: null,
+        ...(holder !== undefined ? { holder } : {}),
       });
       return linkTo(key, query);
     },
@@ -124,6 +127,13 @@ export function createLocalStorage(options: LocalStorageOptions): { storage: Obj
 
   return {
     storage,
-    fileServer: createFileServer({ dir, secret, clock, corsOrigins: options.corsOrigins, traffic: options.traffic }),
+    fileServer: createFileServer({
+      dir,
+      secret,
+      clock,
+      corsOrigins: options.corsOrigins,
+      traffic: options.traffic,
+      grants: options.grants,
+    }),
   };
 }

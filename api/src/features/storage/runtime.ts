@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { FileTraffic } from './local-files.ts';
 import { createLocalStorage } from './local.ts';
 import { createS3Storage } from './s3.ts';
-import type { ObjectStorage } from './storage.ts';
+import type { FileGrants, ObjectStorage } from './storage.ts';
 
 /** The configured object storage and, for the local driver, the `/files` server the app mounts. */
 export interface StorageRuntime {
@@ -24,6 +24,8 @@ export function configuredStorage(
     signingSecret: string;
     /** Bytes served and stored by the local /files server (metrics). */
     traffic?: FileTraffic;
+    /** The download grants behind local /files links (checked per request, deliveries counted). */
+    grants?: FileGrants;
   },
 ): StorageRuntime {
   if (config.driver === 's3') {
@@ -36,6 +38,7 @@ export function configuredStorage(
     cdnBaseUrl: config.cdnBaseUrl,
     corsOrigins: parts.corsOrigins,
     traffic: parts.traffic,
+    grants: parts.grants,
   });
   return { storage: local.storage, fileServer: local.fileServer };
 }

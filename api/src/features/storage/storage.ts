@@ -18,6 +18,8 @@ export interface PresignGetOptions {
   downloadName?: string;
   /** The download grant the link belongs to (local driver: signed into the URL). */
   grant?: string;
+  /** Who the grant was minted for (local driver: signed in, handed back to the grant check on every request). */
+  holder?: string;
 }
 
 export interface PresignPutOptions {
@@ -36,6 +38,24 @@ export interface PresignedUpload {
   method: 'PUT';
   /** Headers the client must send with the PUT (they are part of the signature). */
   headers: Record<string, string>;
+}
+
+/**
+ * Local driver: the app's side of a download link (the downloads feature; storage knows nothing of the rules): whether the
+ * grant a link was minted under still stands, and which bytes were handed out under it.
+ */
+export interface FileGrants {
+  /** Whether the grant still stands (its download, holder, entitlement and movie); meant to be cheap (cached). */
+  allows(link: { grant: string; holder: string; key: string }): Promise<boolean>;
+  /** One response's bytes `start`…`end` (inclusive) under `grant`, reported as they go. */
+  track(grant: string, start: number, end: number): DeliveryTrack;
+}
+
+export interface DeliveryTrack {
+  /** Bytes `start`…`sentEnd - 1` of the response have now been handed to the client (cumulative, only grows). */
+  reached(sentEnd: number): void;
+  /** The response is over (all sent, cut short or failed). */
+  closed(): void;
 }
 
 /** An upload id that names no upload in progress (never created, for another key, completed or aborted). */
