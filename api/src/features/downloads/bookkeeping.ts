@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DownloadHistoryEntry, DownloadRecord, DownloadStats } from '@filamu/shared';
 import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -68,6 +69,10 @@ export async function reportProgress(
   return toDownloadRecord(updated);
 }
 
+/** How long a completion short of bytes keeps reading the count another replica may still be writing. */
+const OTHER_REPLICA_WAIT_MS = 2_000;
+const OTHER_REPLICA_POLL_MS = 250;
+
 /**
  * Completion needs every byte of the file; completing twice answers the same record. With the local driver the
  * bytes are the ones `/files` delivered (decision 0110), whatever the client says; with S3, which tells the
@@ -84,9 +89,15 @@ export async function completeDownload(
   if (reportedBytes !== undefined) checkBytes(row, reportedBytes);
   const serverCounts = deps.storage.driver === 'local';
   if (serverCounts && row.deliveredBytes < row.totalBytes) {
-    // The last response of this download may still be closing here, its bytes not yet written: wait for it.
+    // The last response of this download may still be closing, its bytes not yet written: here (wait for it) or
+    // on another replica (look again for a moment), so an honest client racing its own last byte is not refused.
     await deps.deliveries.settled(row.id);
     row = await ownDownload(deps, caller, id);
+    for (let waited = 0; row.deliveredBytes < row.totalBytes && waited < OTHER_REPLICA_WAIT_MS;) {
+      await sleep(OTHER_REPLICA_POLL_MS);
+      waited += OTHER_REPLICA_POLL_MS;
+      row = await ownDownload(deps, caller, id);
+    }
     if (row.status === 'completed') return toDownloadRecord(row);
   }
   const received = serverCounts ? row.deliveredBytes : Math.max(row.downloadedBytes, reportedBytes ?? 0);

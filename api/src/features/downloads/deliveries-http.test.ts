@@ -126,7 +126,7 @@ describe.each(testDatabases)('bytes delivered over HTTP on %s', (kind) => {
     await readThenHangUp(url, 1024 * 1024);
     const refused = await complete(token, downloadId);
     expectErrorEnvelope(refused, 409, 'conflict', /The download is not complete: \d+ of \d+ bytes received\./);
-    const counted = Number(/(\d+) of/.exec(refused.json.error.message as string)![1]);
+    const counted = Number(/^The download is not complete: (\d+) of/.exec(refused.json.error.message as string)![1]);
     expect(counted).toBeGreaterThanOrEqual(1024 * 1024);
     expect(counted).toBeLessThan(SIZE);
   });

@@ -12,6 +12,7 @@ import {
 } from '../../../test/harness.ts';
 import { type AddedMovie, addMovie, createPlan, fetchLink, subscribe } from '../../../test/library.ts';
 import { backgroundLinkSeconds } from './background-links.ts';
+import { Deliveries } from './deliveries.ts';
 import { MAX_LINKS_WITHOUT_PROGRESS, TOO_MANY_LINKS } from './grants.ts';
 import { VERDICT_TTL_MS } from './link-checks.ts';
 
@@ -164,6 +165,18 @@ describe.each(testDatabases)('download links follow their grant on %s', (kind) =
     expectErrorEnvelope(await complete(token, downloadId), 409, 'conflict', /8000 of 10000 bytes/);
     expect((await fetchLink(t, downloadUrl, 'bytes=5000-8999')).bytes).toEqual(k1.bytes.subarray(5000, 9000));
     const done = await complete(token, downloadId);
+    expect(done.status, done.text).toBe(200);
+    expect(done.json).toMatchObject({ status: 'completed', progress: 100 });
+  });
+
+  it('completes when the last bytes are still being written by another replica', async () => {
+    const { token } = await subscriber();
+    const { downloadId, downloadUrl } = await link(token, k1);
+    expect((await fetchLink(t, downloadUrl, 'bytes=0-8999')).status).toBe(206);
+    // Replica B served the last 1,000 bytes; its write lands just after the client asked A to complete.
+    const replicaB = new Deliveries({ database: t.deps.database, clock: t.clock, logger: t.deps.logger });
+    setTimeout(() => replicaB.track(downloadId, 9000, 9999).reached(10_000), 500);
+    const done = await complete(token, downloadId, 10_000);
     expect(done.status, done.text).toBe(200);
     expect(done.json).toMatchObject({ status: 'completed', progress: 100 });
   });
