@@ -14,6 +14,7 @@ import {
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Executor } from '../../db/client.ts';
+import { transactionRetrying } from '../../db/retry.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
@@ -336,7 +337,7 @@ export async function settle(deps: PaymentDeps, payment: PaymentRow, result: Ver
     return row ?? (await reload(deps.database.db, payment.id));
   }
 
-  return deps.database.db.transaction(async (tx) => {
+  return transactionRetrying(deps.database.db, async (tx) => {
     const [row] = await tx
       .update(payments)
       .set({
