@@ -43,3 +43,14 @@ export const downloadLinks = {
   /** A flood guard only: hundreds of subscribers downloading behind one carrier address mint thousands an hour. */
   perIp: { name: 'link:ip', max: 20_000, windowSeconds: HOUR, refusal: `${LINK_REFUSAL} from your network` },
 } satisfies Record<string, Limit>;
+
+/**
+ * Reads of a pending payment that ask DPO (verify, the result pages, DPO's push), decision 0115: at most one
+ * verifyToken per payment every few seconds, whoever asks, and a ceiling per account; in between, the stored state
+ * is the answer. The app polls every 5 seconds for half a minute after a charge, so a payer never meets either.
+ */
+const VERIFY_REFUSAL = 'The payment was checked a moment ago';
+export const dpoReads = {
+  perPayment: { name: 'dpo-read:pay', max: 1, windowSeconds: 3, refusal: VERIFY_REFUSAL },
+  perAccount: { name: 'dpo-read:user', max: 120, windowSeconds: HOUR, refusal: VERIFY_REFUSAL },
+} satisfies Record<string, Limit>;
