@@ -28,7 +28,7 @@ export const mobileCharge = {
   perPaymentMinute: { name: 'charge:pay-min', max: 3, windowSeconds: 60, refusal: CHARGE_REFUSAL },
   perPayment: { name: 'charge:pay', max: 5, windowSeconds: 24 * HOUR, refusal: `${CHARGE_REFUSAL} for this payment` },
   perAccount: { name: 'charge:user', max: 10, windowSeconds: HOUR, refusal: CHARGE_REFUSAL },
-  /** Whoever asks: nobody's phone is bombed with prompts from many accounts. */
+  /** Prompts to a number from accounts it does not belong to (decision 0116): no phone is bombed from many accounts. */
   perPhone: { name: 'charge:phone', max: 10, windowSeconds: HOUR, refusal: `${CHARGE_REFUSAL} to this phone` },
   perIp: { name: 'charge:ip', max: 3000, windowSeconds: HOUR, refusal: `${CHARGE_REFUSAL} from your network` },
 } satisfies Record<string, Limit>;
