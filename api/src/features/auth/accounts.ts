@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation } from '../../db/client.ts';
+import { transactionRetrying } from '../../db/retry.ts';
 import { agents, sessions, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, conflict } from '../../http/errors.ts';
@@ -65,7 +66,7 @@ export async function register(
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
   try {
-    return await deps.database.db.transaction(async (tx) => {
+    return await transactionRetrying(deps.database.db, async (tx) => {
       const [user] = await tx
         .insert(users)
         .values({

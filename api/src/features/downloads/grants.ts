@@ -1,6 +1,7 @@
 import { ALREADY_DOWNLOADED, KINAYUGANDA_FIRST, SUBSCRIPTION_REQUIRED } from '@filamu/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Tx } from '../../db/client.ts';
+import { transactionRetrying } from '../../db/retry.ts';
 import { downloads, movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, conflict, forbidden, notFound, unauthenticated } from '../../http/errors.ts';
@@ -148,7 +149,7 @@ async function decideGrant(
   const file = await deps.storage.head(movie.s3Key);
   const now = deps.clock.now();
   try {
-    return await deps.database.db.transaction(async (tx) => {
+    return await transactionRetrying(deps.database.db, async (tx) => {
       const downloader = await lockDownloader(tx, caller, now);
       if (!downloader) throw unauthenticated('Your session has ended. Please sign in again.');
       const facts = await grantFacts(tx, downloader, movie);

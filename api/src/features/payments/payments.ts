@@ -14,12 +14,14 @@ import {
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Executor } from '../../db/client.ts';
+import { transactionRetrying } from '../../db/retry.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
 import { dpoCodeLabel } from '../metrics/registry.ts';
 import { activateSubscription, isPurchasable } from '../plans/subscription.ts';
+import { checkSoon, lookAtPayment } from './dpo-reads.ts';
 import { GatewayError, normaliseUgandaPhone, sameAmount, type VerifyResult } from './dpo/adapter.ts';
 import { assertMayBuy } from './purchase-rules.ts';
 
@@ -336,7 +338,7 @@ export async function settle(deps: PaymentDeps, payment: PaymentRow, result: Ver
     return row ?? (await reload(deps.database.db, payment.id));
   }
 
-  return deps.database.db.transaction(async (tx) => {
+  return transactionRetrying(deps.database.db, async (tx) => {
     const [row] = await tx
       .update(payments)
       .set({
@@ -410,7 +412,7 @@ async function askDpo(deps: PaymentDeps, dpoToken: string): Promise<VerifyResult
 export async function verifyPayment(deps: PaymentDeps, user: UserRow, token: string): Promise<VerifyPaymentResponse> {
   const payment = await ownedPayment(deps.database.db, user, { token });
   if (!payment) throw notFound('Payment');
-  return currentResult(deps, payment);
+  return currentResult(deps, payment, user);
 }
 
 /** One of the user's payments by its transaction id, as it stands now (the checkout result pages ask this). */
@@ -421,14 +423,17 @@ export async function paymentByTransaction(
 ): Promise<VerifyPaymentResponse> {
   const payment = await ownedPayment(deps.database.db, user, { id: transactionId });
   if (!payment) throw notFound('Payment');
-  return currentResult(deps, payment);
+  return currentResult(deps, payment, user);
 }
 
-/** Asks DPO about a pending payment first, so a page never shows a state the gateway has moved past. */
-async function currentResult(deps: PaymentDeps, payment: PaymentRow): Promise<VerifyPaymentResponse> {
+/**
+ * Asks DPO about a pending payment first, so a page never shows a state the gateway has moved past; if DPO was asked
+ * about it a moment ago (or the payer has asked too often), the stored state is the answer (decision 0115).
+ */
+async function currentResult(deps: PaymentDeps, payment: PaymentRow, user: UserRow): Promise<VerifyPaymentResponse> {
   let current: PaymentRow;
   try {
-    current = await checkPayment(deps, payment);
+    current = (await lookAtPayment(deps, payment, (p) => checkPayment(deps, p), user.id)).payment;
   } catch (error) {
     gatewayFailure(deps, error, { paymentId: payment.id, step: 'verifyToken' });
   }
@@ -452,14 +457,16 @@ async function currentResult(deps: PaymentDeps, payment: PaymentRow): Promise<Ve
 
 /**
  * DPO's push (or the sandbox's): only a prompt to ask DPO ourselves (R16). Returns false for an unknown token.
- * A failed verify is logged and left to the reconciler; the push is still acknowledged.
+ * A failed verify is logged and left to the reconciler; the push is still acknowledged. Only a pending payment is
+ * verified, at most once per window (decision 0115): a flood of pushes makes one DPO call, not one each.
  */
 export async function handlePush(deps: PaymentDeps, transToken: string): Promise<boolean> {
   const [payment] = await deps.database.db.select().from(payments).where(eq(payments.dpoToken, transToken));
   if (!payment) return false;
   deps.logger.info({ paymentId: payment.id, status: payment.status }, 'dpo push received');
   try {
-    await checkPayment(deps, payment);
+    const look = await lookAtPayment(deps, payment, (p) => checkPayment(deps, p));
+    if (!look.asked && look.payment.status === 'pending') await checkSoon(deps, payment);
   } catch (error) {
     deps.logger.warn({ paymentId: payment.id, err: error }, 'verify after dpo push failed; the reconciler will retry');
   }

@@ -8,7 +8,8 @@ import type { AppEnv } from '../../http/env.ts';
 import { AppError } from '../../http/errors.ts';
 import { clientIp } from '../auth/client-ip.ts';
 import { hitLimits } from '../rate-limit/limiter.ts';
-import { mobileCharge, paymentInitiation } from '../rate-limit/limits.ts';
+import { paymentInitiation } from '../rate-limit/limits.ts';
+import { chargeHits } from './charge-limits.ts';
 import { normaliseUgandaPhone } from './dpo/adapter.ts';
 import { parseApi3g, text } from './dpo/xml.ts';
 import {
@@ -53,14 +54,9 @@ export function paymentRoutes(router: ContractRouter, deps: Deps): void {
     .on(payments.chargeMobile, async ({ body }, c) => {
       const payer = user(c);
       // Before the gateway is asked: every charge that reaches it pushes a prompt to a phone.
-      // Narrowest first: a refused re-send of one payment does not use up the payer's or the address's allowance.
-      await hitLimits(deps.database.db, deps.clock.now(), [
-        { limit: mobileCharge.perPaymentMinute, subject: `${payer.id}:${body.transaction_id}` },
-        { limit: mobileCharge.perPayment, subject: `${payer.id}:${body.transaction_id}` },
-        { limit: mobileCharge.perPhone, subject: normaliseUgandaPhone(body.phoneNumber) },
-        { limit: mobileCharge.perAccount, subject: payer.id },
-        { limit: mobileCharge.perIp, subject: ip(c) },
-      ]);
+      const charged = { transactionId: body.transaction_id, phone: normaliseUgandaPhone(body.phoneNumber) };
+      const hits = await chargeHits(deps.database.db, payer, charged, ip(c));
+      await hitLimits(deps.database.db, deps.clock.now(), hits);
       return chargeMobile(deps, payer, body);
     })
     .on(payments.verify, ({ params }, c) => verifyPayment(deps, user(c), params.token))

@@ -28,7 +28,7 @@ export const mobileCharge = {
   perPaymentMinute: { name: 'charge:pay-min', max: 3, windowSeconds: 60, refusal: CHARGE_REFUSAL },
   perPayment: { name: 'charge:pay', max: 5, windowSeconds: 24 * HOUR, refusal: `${CHARGE_REFUSAL} for this payment` },
   perAccount: { name: 'charge:user', max: 10, windowSeconds: HOUR, refusal: CHARGE_REFUSAL },
-  /** Whoever asks: nobody's phone is bombed with prompts from many accounts. */
+  /** Prompts to a number from accounts it does not belong to (decision 0116): no phone is bombed from many accounts. */
   perPhone: { name: 'charge:phone', max: 10, windowSeconds: HOUR, refusal: `${CHARGE_REFUSAL} to this phone` },
   perIp: { name: 'charge:ip', max: 3000, windowSeconds: HOUR, refusal: `${CHARGE_REFUSAL} from your network` },
 } satisfies Record<string, Limit>;
@@ -42,4 +42,15 @@ export const downloadLinks = {
   perAccount: { name: 'link:user', max: 300, windowSeconds: HOUR, refusal: LINK_REFUSAL },
   /** A flood guard only: hundreds of subscribers downloading behind one carrier address mint thousands an hour. */
   perIp: { name: 'link:ip', max: 20_000, windowSeconds: HOUR, refusal: `${LINK_REFUSAL} from your network` },
+} satisfies Record<string, Limit>;
+
+/**
+ * Reads of a pending payment that ask DPO (verify, the result pages, DPO's push), decision 0115: at most one
+ * verifyToken per payment every few seconds, whoever asks, and a ceiling per account; in between, the stored state
+ * is the answer. The app polls every 5 seconds for half a minute after a charge, so a payer never meets either.
+ */
+const VERIFY_REFUSAL = 'The payment was checked a moment ago';
+export const dpoReads = {
+  perPayment: { name: 'dpo-read:pay', max: 1, windowSeconds: 3, refusal: VERIFY_REFUSAL },
+  perAccount: { name: 'dpo-read:user', max: 120, windowSeconds: HOUR, refusal: VERIFY_REFUSAL },
 } satisfies Record<string, Limit>;

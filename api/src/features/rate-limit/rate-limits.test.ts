@@ -1,6 +1,8 @@
 import { contracts, InitiatePaymentResponse } from '@filamu/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitCounters } from '../../db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { payments, rateLimitCounters } from '../../db/schema.ts';
+import { normaliseUgandaPhone } from '../payments/dpo/adapter.ts';
 import {
   type TestApp,
   type TestResponse,
@@ -154,6 +156,30 @@ describe.each(testDatabases)('rate limits on %s', (kind) => {
       }
       expect(results.slice(0, -1).every((r) => r.status === 200)).toBe(true);
       expectRateLimited(results.at(-1)!, /^Too many payment prompts sent to this phone\. /, 3600);
+    });
+
+    it("strangers cannot use up a number's prompts for its owner: the registered number and numbers that paid", async () => {
+      const owner = await registerUser(t);
+      const approved = unansweredPhone();
+      // A number that approved one of the owner's payments before.
+      const paid = InitiatePaymentResponse.parse((await initiate(owner.token)).json);
+      await t.deps.database.db
+        .update(payments)
+        .set({ status: 'completed', phone: normaliseUgandaPhone(approved), completedAt: t.clock.now() })
+        .where(eq(payments.id, paid.transaction_id));
+      for (const number of [owner.body.phone, approved]) {
+        const strangers: TestResponse[] = [];
+        for (let i = 0; i < mobileCharge.perPhone.max + 1; i++) {
+          const { token } = await registerUser(t);
+          const started = InitiatePaymentResponse.parse((await initiate(token)).json);
+          strangers.push(await charge(token, started.transaction_id, number));
+        }
+        expect(strangers.slice(0, -1).every((r) => r.status === 200)).toBe(true);
+        expectRateLimited(strangers.at(-1)!, /^Too many payment prompts sent to this phone\. /, 3600);
+        const mine = InitiatePaymentResponse.parse((await initiate(owner.token)).json);
+        const res = await charge(owner.token, mine.transaction_id, number);
+        expect(res.status, res.text).toBe(200);
+      }
     });
 
     it('never bites a normal payer: start, prompt, prompt again, start another, prompt', async () => {
