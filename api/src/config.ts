@@ -52,6 +52,7 @@ export const EnvSchema = z
       .default(15),
     DPO_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     DPO_NOTIFY_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+    ALLOW_PAYMENT_SANDBOX: bool.default(false),
     SANDBOX_PAYMENT_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
     PAYMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
     SMTP_URL: z.preprocess(
@@ -121,6 +122,18 @@ export const EnvSchema = z
     path: ['DPO_SERVICE_TYPE'],
     when: () => true,
   })
+  .refine(
+    // A forgotten token must not give every plan away: production runs the simulator only when asked in so many words.
+    (env) => env.NODE_ENV !== 'production' || env.DPO_COMPANY_TOKEN !== undefined || env.ALLOW_PAYMENT_SANDBOX === true,
+    {
+      message:
+        'is not set, and NODE_ENV=production would run the built-in DPO sandbox, where any charge is "paid" and ' +
+        'no money moves. Either set DPO_COMPANY_TOKEN and DPO_SERVICE_TYPE (real payments through DPO), or set ' +
+        'ALLOW_PAYMENT_SANDBOX=true to run the sandbox on purpose (a demo or staging server)',
+      path: ['DPO_COMPANY_TOKEN'],
+      when: () => true,
+    },
+  )
   .refine((env) => (env.S3_ACCESS_KEY_ID === undefined) === (env.S3_SECRET_ACCESS_KEY === undefined), {
     message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
     path: ['S3_SECRET_ACCESS_KEY'],

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     ? startMailDispatcher(deps, smtpTransport(config.smtpUrl), config.mailFrom, 5000)
     : async () => {};
   if (!config.payments.dpoCompanyToken)
-    logger.warn('DPO_COMPANY_TOKEN is not set: payments use the built-in DPO sandbox');
+    logger.warn('DPO_COMPANY_TOKEN is not set: payments use the built-in DPO sandbox (no real money)');
 
   const options = {
     fetch: app.fetch,

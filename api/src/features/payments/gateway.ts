@@ -1,7 +1,9 @@
+import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import type { PaymentsConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { clientIp } from '../auth/client-ip.ts';
 import { createDpoGateway, type GatewayExchange, type PaymentGateway } from './dpo/adapter.ts';
 import { createDpoSandbox, DPO_SANDBOX_COMPANY_TOKEN, type DpoSandbox } from './dpo/sandbox.ts';
 
@@ -67,7 +69,13 @@ export function sandboxRuntime(
   config: PaymentsConfig,
   clock: Clock,
   logger: Logger,
-  options: { apiUrl: string; database: Database; settleIntervalMs?: number },
+  options: {
+    apiUrl: string;
+    database: Database;
+    settleIntervalMs?: number;
+    /** Turns on the simulator's per-address rate limit (the app's mount; tests' loopback sandboxes leave it off). */
+    clientAddress?: (c: Context) => string;
+  },
 ): PaymentsRuntime {
   let notify: ((transToken: string) => Promise<void>) | null = null;
   const sandbox = createDpoSandbox({
@@ -76,6 +84,7 @@ export function sandboxRuntime(
     companyToken: DPO_SANDBOX_COMPANY_TOKEN,
     paymentDelayMs: config.sandboxPaymentDelayMs,
     settleIntervalMs: options.settleIntervalMs,
+    clientAddress: options.clientAddress,
     notify: async (transToken) => {
       if (notify) await notify(transToken);
     },
@@ -95,7 +104,7 @@ export function sandboxRuntime(
 
 /** From the configuration: DPO itself when DPO_COMPANY_TOKEN is set, otherwise the sandbox the app mounts. */
 export function configuredPaymentsRuntime(
-  config: { payments: PaymentsConfig; publicUrl: string | null; port: number },
+  config: { payments: PaymentsConfig; publicUrl: string | null; port: number; trustProxy: boolean },
   clock: Clock,
   logger: Logger,
   database: Database,
@@ -112,5 +121,9 @@ export function configuredPaymentsRuntime(
     };
   }
   const base = (config.publicUrl ?? `http://127.0.0.1:${config.port}`).replace(/\/+$/, '');
-  return sandboxRuntime(payments, clock, logger, { apiUrl: `${base}${SANDBOX_MOUNT}/`, database });
+  return sandboxRuntime(payments, clock, logger, {
+    apiUrl: `${base}${SANDBOX_MOUNT}/`,
+    database,
+    clientAddress: (c) => clientIp(c, config.trustProxy),
+  });
 }
