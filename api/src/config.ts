@@ -30,6 +30,7 @@ export const EnvSchema = z
       z.string().min(8, 'must be at least 8 characters').max(256).optional(),
     ),
     ADMIN_NAME: z.string().default('Administrator'),
+    ADMIN_ADOPT_EXISTING: bool.default(false),
     SESSION_TTL_DAYS: z.coerce.number().positive().default(30),
     ADMIN_SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
     CORS_ORIGINS: z.string().default(''),
@@ -158,7 +159,8 @@ export interface Config {
   databaseUrl: string | null;
   databasePoolSize: number;
   jwtSecret: string | null;
-  admin: { email: string; password: string; name: string } | null;
+  /** `adoptExisting`: an existing non-admin account with this email may become the admin (ADMIN_ADOPT_EXISTING). */
+  admin: { email: string; password: string; name: string; adoptExisting: boolean } | null;
   adminName: string;
   sessionTtlMs: number;
   adminSessionTtlMs: number;
@@ -286,7 +288,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     jwtSecret: e.JWT_SECRET ?? null,
     admin:
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD
-        ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD, name: e.ADMIN_NAME }
+        ? {
+            email: e.ADMIN_EMAIL.toLowerCase(),
+            password: e.ADMIN_PASSWORD,
+            name: e.ADMIN_NAME,
+            adoptExisting: e.ADMIN_ADOPT_EXISTING,
+          }
         : null,
     adminName: e.ADMIN_NAME,
     sessionTtlMs: e.SESSION_TTL_DAYS * 86_400_000,
