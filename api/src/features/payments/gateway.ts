@@ -18,7 +18,10 @@ export interface PaymentsRuntime {
   bindNotify(handler: (transToken: string) => Promise<void>): void;
 }
 
-/** Every DPO exchange is logged with its raw answer (security-bar R18); the adapter has already redacted the company token. */
+/**
+ * Every DPO exchange is logged with its raw answer (R18); the adapter has already redacted the company token and
+ * masked the payer's phone, name and email.
+ */
 export function exchangeLogger(logger: Logger) {
   return (exchange: GatewayExchange) => {
     const level = exchange.error || (exchange.httpStatus ?? 200) >= 500 ? 'warn' : 'info';
