@@ -97,8 +97,9 @@ afterAll(async () => {
 async function openAdmin(
   path: string,
   theme: 'light' | 'dark' = 'light',
+  viewport = { width: 1280, height: 900 },
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseURL(), viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ baseURL: baseURL(), viewport });
   await signInContext(context, await adminSession(), theme);
   const page = await context.newPage();
   await page.goto(path);
@@ -120,6 +121,9 @@ async function seriesRows(figure: Locator): Promise<[string, string][]> {
     trs.map((tr) => [tr.querySelector('th')!.textContent!.trim(), tr.querySelector('td')!.textContent!.trim()]),
   ) as Promise<[string, string][]>;
 }
+
+const sandboxBanner = (page: Page) =>
+  page.getByRole('region', { name: 'Payments sandbox' }).getByText('SANDBOX — no real money.');
 
 const count = (n: number) => new Intl.NumberFormat('en-UG').format(n);
 
@@ -243,6 +247,8 @@ describe('Admin analytics', () => {
       try {
         await page.getByRole('figure', { name: 'Downloads per day' }).locator('svg').first().waitFor();
         await page.getByRole('region', { name: 'Top Downloaded Movies' }).getByText(movies[0]!.title).waitFor();
+        // The e2e server runs the DPO sandbox (ALLOW_PAYMENT_SANDBOX): every admin screen says so.
+        await sandboxBanner(page).waitFor();
         await expectAccessible(page, `Analytics (${theme})`);
         mkdirSync(SHOTS, { recursive: true });
         await page.screenshot({ path: `${SHOTS}analytics-${theme}-1280.png`, fullPage: true });
@@ -250,12 +256,25 @@ describe('Admin analytics', () => {
         await page.getByRole('link', { name: 'Overview' }).click();
         await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
         await page.getByRole('region', { name: 'Recent Movies' }).getByText(movies[2]!.title).waitFor();
+        await sandboxBanner(page).waitFor();
         await expectAccessible(page, `Overview (${theme})`);
       } finally {
         await context.close();
       }
     });
   }
+
+  it('says SANDBOX — no real money on a 360 px phone without widening the page', async () => {
+    const { context, page } = await openAdmin('/admin/plans', 'dark', { width: 360, height: 740 });
+    try {
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await sandboxBanner(page).waitFor();
+      const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+    } finally {
+      await context.close();
+    }
+  });
 
   it('Overview: the cards show the totals and open their tabs; Recent Movies lists the newest five', async () => {
     const { context, page } = await openAdmin('/admin');

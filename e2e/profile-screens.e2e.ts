@@ -204,6 +204,36 @@ describe('Profile editing', () => {
     }
   });
 
+  it('asks for the current password to change the email, and refuses a wrong one on its field', async () => {
+    const person = await registerUser();
+    const { context, page } = await open(user(person));
+    try {
+      await openProfile(page);
+      await page.getByRole('button', { name: 'Edit Profile' }).click();
+      const currentPassword = page.getByLabel('Current Password', { exact: true });
+      // A name alone needs no password: the field appears only once the email differs.
+      expect(await currentPassword.count()).toBe(0);
+      const newEmail = `moved.${Date.now()}@filamu.test`;
+      await page.getByLabel('Email', { exact: true }).fill(newEmail);
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByText('Enter your current password to change your email.').waitFor();
+      expect(await focusedName(page)).toBe('currentPassword');
+
+      await currentPassword.fill('not my password');
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByText('Current password is incorrect.').waitFor();
+      expect(await focusedName(page)).toBe('currentPassword');
+
+      await currentPassword.fill(person.password);
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByText('Profile updated').waitFor();
+      expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(newEmail);
+      expect(await currentPassword.count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows a taken email on the email field, without a toast repeating it', async () => {
     const person = await registerUser();
     const other = await registerUser();
@@ -212,6 +242,7 @@ describe('Profile editing', () => {
       await openProfile(page);
       await page.getByRole('button', { name: 'Edit Profile' }).click();
       await page.getByLabel('Email', { exact: true }).fill(other.email);
+      await page.getByLabel('Current Password', { exact: true }).fill(person.password);
       await page.getByRole('button', { name: 'Save Changes' }).click();
       const email = page.getByLabel('Email', { exact: true });
       await page.waitForFunction(() => document.querySelector('input[name="email"]')?.getAttribute('aria-invalid'));
@@ -368,7 +399,11 @@ describe('Small screens, titles and accessibility', () => {
     await apiCall('/users/profile', {
       method: 'PUT',
       ...person,
-      body: { fullName: long, email: `a.very.long.address.${Date.now()}@kampala-movie-lovers.filamu.test` },
+      body: {
+        fullName: long,
+        email: `a.very.long.address.${Date.now()}@kampala-movie-lovers.filamu.test`,
+        currentPassword: person.password,
+      },
     });
     const { context, page } = await open(user(person), { width: 360, height: 740 });
     try {

@@ -39,6 +39,7 @@ if [[ ! -f $ENV_FILE ]]; then
     -e "s/^JWT_SECRET=.*/JWT_SECRET=$(secret 32)/" \
     -e "s/^STORAGE_SIGNING_SECRET=.*/STORAGE_SIGNING_SECRET=$(secret 32)/" \
     -e "s/^ADMIN_PASSWORD=.*/ADMIN_PASSWORD=$(secret 16)/" \
+    -e "s/^# ALLOW_PAYMENT_SANDBOX=true$/ALLOW_PAYMENT_SANDBOX=true/" \
     deploy/.env.example >"$ENV_FILE"
   chmod 600 "$ENV_FILE"
 fi

@@ -75,6 +75,8 @@ const serverEnv = (port: number): NodeJS.ProcessEnv => ({
   STORAGE_SIGNING_SECRET: 's'.repeat(48),
   ADMIN_EMAIL: admin.email,
   ADMIN_PASSWORD: admin.password,
+  // A rehearsal: payments on the built-in DPO sandbox, said out loud as production requires.
+  ALLOW_PAYMENT_SANDBOX: 'true',
   ...(localStorage
     ? {}
     : {

@@ -9,7 +9,7 @@ import { TokenService } from './features/auth/tokens.ts';
 import { Catalogue } from './features/catalog/catalogue.ts';
 import { Deliveries } from './features/downloads/deliveries.ts';
 import { LinkChecks } from './features/downloads/link-checks.ts';
-import { outboxMailer } from './features/mail/mailer.ts';
+import { forgetUndeliverableSecrets, outboxMailer } from './features/mail/mailer.ts';
 import { configuredPaymentsRuntime, type PaymentsRuntime } from './features/payments/gateway.ts';
 import { handlePush } from './features/payments/payments.ts';
 import { configuredStorage, type StorageRuntime } from './features/storage/runtime.ts';
@@ -66,6 +66,8 @@ export async function createDeps(
     const jwt = await resolveSecret(db, 'jwt_signing_key', config.jwtSecret);
     const files = await resolveSecret(db, 'file_signing_key', config.storage.signingSecret);
     await ensureProtectedAdmin(db, config, logger, clock.now());
+    const forgotten = await forgetUndeliverableSecrets(db, config.smtpUrl !== null);
+    if (forgotten > 0) logger.info({ mails: forgotten }, 'credentials nothing will deliver removed from the outbox');
     return { jwt, files };
   });
   const tokens = new TokenService(secrets.jwt);
@@ -91,7 +93,7 @@ export async function createDeps(
     clock,
     logger,
     tokens,
-    mailer: outboxMailer(logger),
+    mailer: outboxMailer(logger, { delivers: config.smtpUrl !== null }),
     payments: payments.gateway,
     dpoSandbox: payments.sandbox,
     storage: storage.storage,

@@ -35,3 +35,46 @@ describe('DPO settings', () => {
     expect(loadConfig({}).payments).toMatchObject({ dpoCompanyToken: null, notifySecret: null });
   });
 });
+
+describe('payments in production', () => {
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return error.problems;
+      throw error;
+    }
+    return [];
+  };
+
+  it('refuse to start without a DPO account, naming both ways out', () => {
+    const found = problems({ NODE_ENV: 'production', DPO_COMPANY_TOKEN: '' });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^DPO_COMPANY_TOKEN: /);
+    expect(found[0]).toContain('DPO_COMPANY_TOKEN and DPO_SERVICE_TYPE');
+    expect(found[0]).toContain('ALLOW_PAYMENT_SANDBOX=true');
+    // Listed with every other problem, not instead of them.
+    expect(problems({ NODE_ENV: 'production', PORT: 'eighty' })).toEqual([
+      expect.stringMatching(/^PORT: /),
+      expect.stringMatching(/^DPO_COMPANY_TOKEN: /),
+    ]);
+  });
+
+  it('run the sandbox in production only when ALLOW_PAYMENT_SANDBOX says so', () => {
+    expect(problems({ NODE_ENV: 'production', ALLOW_PAYMENT_SANDBOX: 'false' })).toHaveLength(1);
+    const config = loadConfig({ NODE_ENV: 'production', ALLOW_PAYMENT_SANDBOX: 'true' });
+    expect(config.payments.dpoCompanyToken).toBeNull();
+  });
+
+  it('need no flag with a DPO account, nor outside production', () => {
+    const real = loadConfig({
+      NODE_ENV: 'production',
+      DPO_COMPANY_TOKEN: 'TOKEN-1',
+      DPO_SERVICE_TYPE: '5525',
+      DPO_NOTIFY_SECRET: 'notify-secret-0123456789',
+    });
+    expect(real.payments.dpoCompanyToken).toBe('TOKEN-1');
+    expect(loadConfig({ NODE_ENV: 'development' }).payments.dpoCompanyToken).toBeNull();
+    expect(loadConfig({}).payments.dpoCompanyToken).toBeNull();
+  });
+});

@@ -31,6 +31,7 @@ export const EnvSchema = z
       z.string().min(8, 'must be at least 8 characters').max(256).optional(),
     ),
     ADMIN_NAME: z.string().default('Administrator'),
+    ADMIN_ADOPT_EXISTING: bool.default(false),
     SESSION_TTL_DAYS: z.coerce.number().positive().default(30),
     ADMIN_SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
     CORS_ORIGINS: z.string().default(''),
@@ -53,6 +54,7 @@ export const EnvSchema = z
       .default(15),
     DPO_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     DPO_NOTIFY_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+    ALLOW_PAYMENT_SANDBOX: bool.default(false),
     SANDBOX_PAYMENT_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
     PAYMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
     SMTP_URL: z.preprocess(
@@ -129,6 +131,18 @@ export const EnvSchema = z
     path: ['DPO_NOTIFY_SECRET'],
     when: () => true,
   })
+  .refine(
+    // A forgotten token must not give every plan away: production runs the simulator only when asked in so many words.
+    (env) => env.NODE_ENV !== 'production' || env.DPO_COMPANY_TOKEN !== undefined || env.ALLOW_PAYMENT_SANDBOX === true,
+    {
+      message:
+        'is not set, and NODE_ENV=production would run the built-in DPO sandbox, where any charge is "paid" and ' +
+        'no money moves. Either set DPO_COMPANY_TOKEN and DPO_SERVICE_TYPE (real payments through DPO), or set ' +
+        'ALLOW_PAYMENT_SANDBOX=true to run the sandbox on purpose (a demo or staging server)',
+      path: ['DPO_COMPANY_TOKEN'],
+      when: () => true,
+    },
+  )
   .refine((env) => (env.S3_ACCESS_KEY_ID === undefined) === (env.S3_SECRET_ACCESS_KEY === undefined), {
     message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
     path: ['S3_SECRET_ACCESS_KEY'],
@@ -153,7 +167,8 @@ export interface Config {
   databaseUrl: string | null;
   databasePoolSize: number;
   jwtSecret: string | null;
-  admin: { email: string; password: string; name: string } | null;
+  /** `adoptExisting`: an existing non-admin account with this email may become the admin (ADMIN_ADOPT_EXISTING). */
+  admin: { email: string; password: string; name: string; adoptExisting: boolean } | null;
   adminName: string;
   sessionTtlMs: number;
   adminSessionTtlMs: number;
@@ -281,7 +296,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     jwtSecret: e.JWT_SECRET ?? null,
     admin:
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD
-        ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD, name: e.ADMIN_NAME }
+        ? {
+            email: e.ADMIN_EMAIL.toLowerCase(),
+            password: e.ADMIN_PASSWORD,
+            name: e.ADMIN_NAME,
+            adoptExisting: e.ADMIN_ADOPT_EXISTING,
+          }
         : null,
     adminName: e.ADMIN_NAME,
     sessionTtlMs: e.SESSION_TTL_DAYS * 86_400_000,

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     ? startMailDispatcher(deps, smtpTransport(config.smtpUrl), config.mailFrom, 5000)
     : async () => {};
   if (!config.payments.dpoCompanyToken)
-    logger.warn('DPO_COMPANY_TOKEN is not set: payments use the built-in DPO sandbox');
+    logger.warn('DPO_COMPANY_TOKEN is not set: payments use the built-in DPO sandbox (no real money)');
 
   const options = {
     fetch: app.fetch,
@@ -86,6 +86,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // Problems found once the database is open (the protected admin) are told like configuration problems.
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

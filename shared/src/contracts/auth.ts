@@ -77,7 +77,7 @@ export const agentProfile = defineContract({
 export const updateProfile = defineContract({
   method: 'put',
   path: '/users/profile',
-  summary: 'Change full name and/or email',
+  summary: 'Change full name and/or email (a new email needs currentPassword)',
   tag: 'User',
   access: 'user',
   body: UpdateProfileRequest,

@@ -1,5 +1,5 @@
 import { defineContract } from '../contract.ts';
-import { AppMeta, Health, Liveness, Readiness } from '../schemas/system.ts';
+import { AdminSystemStatus, AppMeta, Health, Liveness, Readiness } from '../schemas/system.ts';
 
 export const health = defineContract({
   method: 'get',
@@ -35,4 +35,13 @@ export const meta = defineContract({
   tag: 'System',
   access: 'public',
   response: AppMeta,
+});
+
+export const adminStatus = defineContract({
+  method: 'get',
+  path: '/admin/system',
+  summary: 'How this server runs, for the admin console: whether payments are the sandbox (no real money)',
+  tag: 'System',
+  access: 'admin',
+  response: AdminSystemStatus,
 });

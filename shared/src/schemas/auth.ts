@@ -88,9 +88,14 @@ export const AgentAuthResponse = z.object({ token: z.string(), agent: AgentProfi
 export type AgentAuthResponse = z.infer<typeof AgentAuthResponse>;
 
 /** Only these two fields can be changed by their owner; anything else is refused. */
+/** A new email needs the current password: whoever holds only a session (a borrowed phone) cannot take the account. */
 export const UpdateProfileRequest = z
-  .strictObject({ fullName: FullName.optional(), email: Email.optional() })
-  .refine((value) => value.fullName !== undefined || value.email !== undefined, { message: 'No changes' });
+  .strictObject({ fullName: FullName.optional(), email: Email.optional(), currentPassword: GivenPassword.optional() })
+  .refine((value) => value.fullName !== undefined || value.email !== undefined, { message: 'No changes' })
+  .refine((value) => value.email === undefined || value.currentPassword !== undefined, {
+    message: 'Enter your current password to change your email.',
+    path: ['currentPassword'],
+  });
 export type UpdateProfileRequest = z.input<typeof UpdateProfileRequest>;
 
 export const ChangePasswordRequest = z.object({

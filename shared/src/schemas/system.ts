@@ -19,3 +19,10 @@ export const AppMeta = z.object({
   maintenance: z.boolean(),
 });
 export type AppMeta = z.infer<typeof AppMeta>;
+
+/** How this server runs, for the admin console only. */
+export const AdminSystemStatus = z.object({
+  /** Payments go to the built-in DPO sandbox (ALLOW_PAYMENT_SANDBOX): every charge is simulated, no money moves. */
+  paymentsSandbox: z.boolean(),
+});
+export type AdminSystemStatus = z.infer<typeof AdminSystemStatus>;

@@ -105,6 +105,7 @@ export async function createAgent(
           subject: 'Your Filamu agent account',
           body: text,
           kind: 'agent_credentials',
+          secret: password,
         });
       }
       return {

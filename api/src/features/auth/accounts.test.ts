@@ -185,7 +185,7 @@ describe.each(testDatabases)('user accounts on %s', (kind) => {
       const { token, user, body } = await registerUser(t);
       const res = await t.request('PUT', '/api/users/profile', {
         token,
-        body: { fullName: '  New Name  ', email: 'New.Address@Example.com' },
+        body: { fullName: '  New Name  ', email: 'New.Address@Example.com', currentPassword: body.password },
       });
       expect(res.status).toBe(200);
       const updated = UserProfile.parse(res.json);
@@ -224,6 +224,31 @@ describe.each(testDatabases)('user accounts on %s', (kind) => {
       expect(after).toEqual(before);
     });
 
+    it('changes the email only with the current password: a session alone cannot take the account', async () => {
+      const { token, user, body } = await registerUser(t);
+      const email = `taken.over.${Date.now()}@example.com`;
+      const missing = await t.request('PUT', '/api/users/profile', { token, body: { email } });
+      expectErrorEnvelope(missing, 400, 'validation_error');
+      expect(missing.json.error.issues).toEqual([
+        { path: 'currentPassword', message: 'Enter your current password to change your email.' },
+      ]);
+      const wrong = await t.request('PUT', '/api/users/profile', {
+        token,
+        body: { fullName: 'Taken Over', email, currentPassword: 'not the password' },
+      });
+      expectErrorEnvelope(wrong, 400, 'bad_request', 'Current password is incorrect.');
+      expect(wrong.json.error.issues).toEqual([{ path: 'currentPassword', message: 'Current password is incorrect.' }]);
+      const [row] = await userRows(eq(users.id, user.id));
+      expect(row).toMatchObject({ email: user.email, fullName: user.fullName });
+      // The session was not the problem: it still works, and the right password changes the email.
+      expect((await profile(token)).status).toBe(200);
+      const right = await t.request('PUT', '/api/users/profile', {
+        token,
+        body: { email, currentPassword: body.password },
+      });
+      expect([right.status, right.json.email]).toEqual([200, email]);
+    });
+
     it("refuses {} with 400 'No changes'", async () => {
       const { token } = await registerUser(t);
       const res = await t.request('PUT', '/api/users/profile', { token, body: {} });
@@ -232,10 +257,10 @@ describe.each(testDatabases)('user accounts on %s', (kind) => {
 
     it('refuses an email another account holds (any case) with 409', async () => {
       const other = await registerUser(t);
-      const { token, user } = await registerUser(t);
+      const { token, user, body } = await registerUser(t);
       const res = await t.request('PUT', '/api/users/profile', {
         token,
-        body: { email: other.body.email.toUpperCase() },
+        body: { email: other.body.email.toUpperCase(), currentPassword: body.password },
       });
       expectErrorEnvelope(res, 409, 'conflict', 'An account with this email already exists.');
       const [row] = await userRows(eq(users.id, user.id));

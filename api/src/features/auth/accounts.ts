@@ -177,6 +177,7 @@ export async function updateProfile(
   input: z.output<typeof UpdateProfileRequest>,
 ): Promise<UserProfile> {
   const { user } = principal;
+  if (input.email !== undefined) await requireCurrentPassword(deps, principal, input.currentPassword ?? '');
   const now = deps.clock.now();
   try {
     const [updated] = await deps.database.db
@@ -194,17 +195,17 @@ export async function updateProfile(
   }
 }
 
-export async function changePassword(
+/** Re-authentication for account-taking changes (password, email), throttled like sign-in on the account. */
+async function requireCurrentPassword(
   deps: AuthDeps,
   principal: Extract<Principal, { kind: 'user' }>,
-  input: z.output<typeof ChangePasswordRequest>,
-): Promise<{ message: string }> {
-  const { db } = deps.database;
+  currentPassword: string,
+): Promise<void> {
   const valid = await guardedPasswordCheck(
-    db,
+    deps.database.db,
     () => deps.clock.now(),
     { accountKey: `password:user:${principal.user.id}` },
-    () => verifyPassword(principal.user.passwordHash, input.currentPassword),
+    () => verifyPassword(principal.user.passwordHash, currentPassword),
   );
   if (!valid) {
     // Not 401: the session is fine, only the typed password is wrong.
@@ -212,6 +213,15 @@ export async function changePassword(
       issues: [{ path: 'currentPassword', message: 'Current password is incorrect.' }],
     });
   }
+}
+
+export async function changePassword(
+  deps: AuthDeps,
+  principal: Extract<Principal, { kind: 'user' }>,
+  input: z.output<typeof ChangePasswordRequest>,
+): Promise<{ message: string }> {
+  const { db } = deps.database;
+  await requireCurrentPassword(deps, principal, input.currentPassword);
   const passwordHash = await hashPassword(input.newPassword);
   const now = deps.clock.now();
   await db.transaction(async (tx) => {

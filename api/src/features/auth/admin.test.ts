@@ -14,8 +14,10 @@ import {
   expectErrorEnvelope,
   freshDatabase,
   freshIp,
+  registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
+import { ADOPTION_REFUSED } from './protected-admin.ts';
 
 function configProblems(env: Record<string, string>): string[] {
   try {
@@ -97,6 +99,54 @@ describe.each(testDatabases)('the protected admin on %s', (kind) => {
         'unauthenticated',
         'Invalid credentials. Please try again.',
       );
+    });
+  });
+
+  describe('an account that exists before ADMIN_EMAIL names it', () => {
+    let database: Database;
+    beforeAll(async () => {
+      database = await freshDatabase(kind);
+    });
+    afterAll(() => database.close());
+    const start = (env: Record<string, string>) => createTestApp(kind, { env, database, keepDatabaseOpen: true });
+
+    it('is not made admin unless the operator says so, and then loses every session it had', async () => {
+      const first = await start({});
+      const squatter = await registerUser(first);
+      const email = squatter.body.email as string;
+      await first.close();
+
+      const adminEnv = { ADMIN_EMAIL: email, ADMIN_PASSWORD: 'the operator chose this' };
+      await expect(start(adminEnv)).rejects.toThrow(ConfigError);
+      await expect(start(adminEnv)).rejects.toThrow(ADOPTION_REFUSED);
+      expect(ADOPTION_REFUSED).toContain('ADMIN_ADOPT_EXISTING=true');
+      const [still] = await database.db.select().from(users).where(eq(users.email, email));
+      expect(still).toMatchObject({ isAdmin: false, isProtected: false });
+
+      const adopted = await start({ ...adminEnv, ADMIN_ADOPT_EXISTING: 'true' });
+      // The token issued before the promotion is not an admin token: it no longer works at all.
+      expect((await adopted.request('GET', '/api/agents', { token: squatter.token })).status).toBe(401);
+      expect((await adopted.request('GET', '/api/auth/profile', { token: squatter.token })).status).toBe(401);
+      const res = await login(adopted, email, adminEnv.ADMIN_PASSWORD);
+      expect(res.json.user).toMatchObject({ email, isAdmin: true });
+      expect((await login(adopted, email, squatter.body.password as string)).status).toBe(401);
+      await adopted.close();
+    });
+
+    it('signs the admin out when a start changes its password, and only then', async () => {
+      const env = { ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'first admin password' };
+      const first = await start(env);
+      const { token } = AuthResponse.parse((await login(first, env.ADMIN_EMAIL, env.ADMIN_PASSWORD)).json);
+      await first.close();
+
+      const restarted = await start(env);
+      expect((await restarted.request('GET', '/api/agents', { token })).status).toBe(200);
+      await restarted.close();
+
+      const repassworded = await start({ ...env, ADMIN_PASSWORD: 'second admin password' });
+      expect((await repassworded.request('GET', '/api/agents', { token })).status).toBe(401);
+      expect((await login(repassworded, env.ADMIN_EMAIL, 'second admin password')).status).toBe(200);
+      await repassworded.close();
     });
   });
 

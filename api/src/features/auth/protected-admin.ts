@@ -2,43 +2,73 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eq, ne } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
+import { type Config, ConfigError } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
-import { generatePassword, hashPassword } from './passwords.ts';
+import { generatePassword, hashPassword, verifyPassword } from './passwords.ts';
+import { revokeSessions } from './sessions.ts';
 
 export const GENERATED_ADMIN_EMAIL = 'admin@filamu.local';
 const CREDENTIALS_FILE = 'admin-credentials.txt';
 
+export const ADOPTION_REFUSED =
+  'ADMIN_EMAIL: an account with this email already exists and is not an admin (someone may have registered it ' +
+  'first). Making it the admin would give admin rights to whoever holds its sessions. Either set ADMIN_EMAIL to an ' +
+  'address nobody has registered, or, if that account is yours, start once with ADMIN_ADOPT_EXISTING=true: it ' +
+  'becomes the admin with ADMIN_PASSWORD and every session it had is signed out.';
+
 /**
  * The one protected admin. With ADMIN_EMAIL/ADMIN_PASSWORD it is created or brought in line at
  * every start; without them it is generated once, printed, and kept in DATA_DIR for later.
+ * An existing account that gains admin rights or a new password here loses every session it had, so a token
+ * issued before the change never carries the new rights; an existing non-admin account is taken over only with
+ * ADMIN_ADOPT_EXISTING (decision 0106).
  */
 export async function ensureProtectedAdmin(db: Db, config: Config, logger: Logger, now: Date): Promise<void> {
   if (config.admin) {
-    const { email, password, name } = config.admin;
-    const passwordHash = await hashPassword(password);
-    await db.transaction(async (tx) => {
+    const { email, password, name, adoptExisting } = config.admin;
+    const outcome = await db.transaction(async (tx) => {
       await tx.update(users).set({ isProtected: false }).where(ne(users.email, email));
-      const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
-      if (existing) {
-        await tx
-          .update(users)
-          .set({ isAdmin: true, isProtected: true, passwordHash, updatedAt: now })
-          .where(eq(users.id, existing.id));
-      } else {
+      const [existing] = await tx
+        .select({ id: users.id, isAdmin: users.isAdmin, isProtected: users.isProtected, hash: users.passwordHash })
+        .from(users)
+        .where(eq(users.email, email));
+      if (!existing) {
         await tx.insert(users).values({
           email,
           fullName: name,
-          passwordHash,
+          passwordHash: await hashPassword(password),
           isAdmin: true,
           isProtected: true,
           createdAt: now,
           updatedAt: now,
         });
+        return 'created' as const;
       }
+      if (!existing.isAdmin && !adoptExisting) throw new ConfigError([ADOPTION_REFUSED]);
+      const samePassword = await verifyPassword(existing.hash, password);
+      if (existing.isAdmin && existing.isProtected && samePassword) return 'unchanged' as const;
+      await tx
+        .update(users)
+        .set({
+          isAdmin: true,
+          isProtected: true,
+          ...(!samePassword && { passwordHash: await hashPassword(password) }),
+          updatedAt: now,
+        })
+        .where(eq(users.id, existing.id));
+      if (!existing.isAdmin || !samePassword) {
+        await revokeSessions(
+          tx,
+          { kind: 'user', id: existing.id },
+          now,
+          existing.isAdmin ? 'password_changed' : 'made_admin',
+        );
+        return existing.isAdmin ? ('password changed' as const) : ('adopted' as const);
+      }
+      return 'unchanged' as const;
     });
-    logger.info({ email }, 'protected admin ready (from ADMIN_EMAIL)');
+    logger.info({ email, outcome }, 'protected admin ready (from ADMIN_EMAIL)');
     return;
   }
 

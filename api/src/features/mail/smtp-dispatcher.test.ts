@@ -2,7 +2,14 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, testDatabases } from '../../../test/harness.ts';
+import {
+  createAgentAs,
+  createTestApp,
+  freshDatabase,
+  loginAdmin,
+  type TestApp,
+  testDatabases,
+} from '../../../test/harness.ts';
 import { mailOutbox } from '../../db/schema.ts';
 import { deliverOutbox, smtpTransport } from './smtp-dispatcher.ts';
 
@@ -95,5 +102,66 @@ describe.each(testDatabases)('SMTP delivery of the outbox on %s', (kind) => {
       expect(row!.attempts).toBe(attempt);
       expect(row!.status).toBe(attempt < 5 ? 'queued' : 'failed');
     }
+  });
+
+  it('blanks credentials it gives up on', async () => {
+    const { db } = t.deps.database;
+    await db.delete(mailOutbox);
+    await t.deps.mailer.queue(db, {
+      to: 'lost@example.com',
+      subject: 'Your Filamu agent account',
+      body: 'Password: NeverDelivered1',
+      kind: 'agent_credentials',
+    });
+    const unreachable = smtpTransport('smtp://127.0.0.1:1');
+    for (let attempt = 1; attempt <= 5; attempt++) await deliverOutbox(t.deps, unreachable, 'x@filamu.ug');
+    const [row] = await db.select().from(mailOutbox);
+    expect(row!.status).toBe('failed');
+    expect(row!.body).not.toContain('NeverDelivered1');
+  });
+});
+
+describe.each(testDatabases)('agent credentials in the outbox on %s', (kind) => {
+  it('with SMTP: are mailed with the password, which the outbox drops once delivered', async () => {
+    const smtp = await startSmtpServer();
+    const t = await createTestApp(kind, { env: { SMTP_URL: smtp.url } });
+    try {
+      const { body, password } = await createAgentAs(t, await loginAdmin(t), { send_credentials_via: 'email' });
+      expect(await deliverOutbox(t.deps, smtpTransport(smtp.url), 'x@filamu.ug')).toBe(1);
+      expect(smtp.received[0]!.to).toEqual([body.email]);
+      expect(smtp.received[0]!.raw).toContain(password);
+      const rows = await t.deps.database.db.select().from(mailOutbox);
+      expect(rows.map((row) => row.body.includes(password))).toEqual([false]);
+    } finally {
+      await t.close();
+      await smtp.close();
+    }
+  });
+
+  it('without SMTP: are never stored with the password, and earlier ones are cleared at start', async () => {
+    const database = await freshDatabase(kind);
+    const first = await createTestApp(kind, { database, keepDatabaseOpen: true });
+    const { password } = await createAgentAs(first, await loginAdmin(first), { send_credentials_via: 'email' });
+    const [queued] = await database.db.select().from(mailOutbox);
+    expect(queued!.status).toBe('queued');
+    expect(queued!.body).not.toContain(password);
+    expect(queued!.body).toContain('your administrator will give it to you');
+    await first.close();
+
+    // A row an earlier release queued with the password in clear.
+    await database.db.insert(mailOutbox).values({
+      toAddress: 'old@example.com',
+      subject: 'x',
+      body: 'Password: OldClearText9',
+      kind: 'agent_credentials',
+    });
+    await database.db
+      .insert(mailOutbox)
+      .values({ toAddress: 'buyer@example.com', subject: 'Receipt', body: 'UGX 15,000', kind: 'receipt' });
+    const second = await createTestApp(kind, { database });
+    const bodies = (await database.db.select().from(mailOutbox)).map((row) => row.body);
+    expect(bodies.some((body) => body.includes('OldClearText9'))).toBe(false);
+    expect(bodies).toContain('UGX 15,000');
+    await second.close();
   });
 });

@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
 import { observedPass } from '../metrics/jobs.ts';
 import type { Metrics } from '../metrics/registry.ts';
+import { SENSITIVE_KINDS } from './mailer.ts';
 
 export interface MailTransport {
   send(mail: { from: string; to: string; subject: string; text: string }): Promise<void>;
@@ -18,8 +19,6 @@ export function smtpTransport(smtpUrl: string): MailTransport {
 }
 
 const MAX_ATTEMPTS = 5;
-// Bodies that carry credentials are blanked once delivered, so the outbox does not keep them.
-const SENSITIVE_KINDS = new Set(['agent_credentials']);
 
 /**
  * Sends queued outbox mail. Each row is claimed with FOR UPDATE SKIP LOCKED and marked in the same
@@ -50,7 +49,8 @@ export async function deliverOutbox(
             status: 'sent',
             sentAt: deps.clock.now(),
             attempts: sql`${mailOutbox.attempts} + 1`,
-            ...(SENSITIVE_KINDS.has(mail.kind) && { body: '[delivered; removed from the outbox]' }),
+            // Credentials are not kept once delivered.
+            ...(SENSITIVE_KINDS.includes(mail.kind) && { body: '[delivered; removed from the outbox]' }),
           })
           .where(eq(mailOutbox.id, mail.id));
         deps.logger.info({ mailId: mail.id, kind: mail.kind }, 'mail sent');
@@ -59,7 +59,12 @@ export async function deliverOutbox(
         const failed = mail.attempts + 1 >= MAX_ATTEMPTS;
         await tx
           .update(mailOutbox)
-          .set({ attempts: sql`${mailOutbox.attempts} + 1`, ...(failed && { status: 'failed' as const }) })
+          .set({
+            attempts: sql`${mailOutbox.attempts} + 1`,
+            // Nor once given up on: nothing will ever deliver them.
+            ...(failed && { status: 'failed' as const }),
+            ...(failed && SENSITIVE_KINDS.includes(mail.kind) && { body: '[not delivered; removed from the outbox]' }),
+          })
           .where(and(eq(mailOutbox.id, mail.id)));
         deps.logger.warn({ mailId: mail.id, err: error, gaveUp: failed }, 'mail delivery failed');
         return 'failed' as const;

@@ -1,8 +1,10 @@
+import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import { trimTrailingSlashes } from '@filamu/shared';
 import type { PaymentsConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { clientIp } from '../auth/client-ip.ts';
 import { createDpoGateway, type GatewayExchange, type PaymentGateway } from './dpo/adapter.ts';
 import { createDpoSandbox, DPO_SANDBOX_COMPANY_TOKEN, type DpoSandbox } from './dpo/sandbox.ts';
 
@@ -17,7 +19,10 @@ export interface PaymentsRuntime {
   bindNotify(handler: (transToken: string) => Promise<void>): void;
 }
 
-/** Every DPO exchange is logged with its raw answer (security-bar R18); the adapter has already redacted the company token. */
+/**
+ * Every DPO exchange is logged with its raw answer (R18); the adapter has already redacted the company token and
+ * masked the payer's phone, name and email.
+ */
 export function exchangeLogger(logger: Logger) {
   return (exchange: GatewayExchange) => {
     const level = exchange.error || (exchange.httpStatus ?? 200) >= 500 ? 'warn' : 'info';
@@ -68,7 +73,13 @@ export function sandboxRuntime(
   config: PaymentsConfig,
   clock: Clock,
   logger: Logger,
-  options: { apiUrl: string; database: Database; settleIntervalMs?: number },
+  options: {
+    apiUrl: string;
+    database: Database;
+    settleIntervalMs?: number;
+    /** Turns on the simulator's per-address rate limit (the app's mount; tests' loopback sandboxes leave it off). */
+    clientAddress?: (c: Context) => string;
+  },
 ): PaymentsRuntime {
   let notify: ((transToken: string) => Promise<void>) | null = null;
   const sandbox = createDpoSandbox({
@@ -77,6 +88,7 @@ export function sandboxRuntime(
     companyToken: DPO_SANDBOX_COMPANY_TOKEN,
     paymentDelayMs: config.sandboxPaymentDelayMs,
     settleIntervalMs: options.settleIntervalMs,
+    clientAddress: options.clientAddress,
     notify: async (transToken) => {
       if (notify) await notify(transToken);
     },
@@ -96,7 +108,7 @@ export function sandboxRuntime(
 
 /** From the configuration: DPO itself when DPO_COMPANY_TOKEN is set, otherwise the sandbox the app mounts. */
 export function configuredPaymentsRuntime(
-  config: { payments: PaymentsConfig; publicUrl: string | null; port: number },
+  config: { payments: PaymentsConfig; publicUrl: string | null; port: number; trustProxy: boolean },
   clock: Clock,
   logger: Logger,
   database: Database,
@@ -113,5 +125,9 @@ export function configuredPaymentsRuntime(
     };
   }
   const base = trimTrailingSlashes(config.publicUrl ?? `http://127.0.0.1:${config.port}`);
-  return sandboxRuntime(payments, clock, logger, { apiUrl: `${base}${SANDBOX_MOUNT}/`, database });
+  return sandboxRuntime(payments, clock, logger, {
+    apiUrl: `${base}${SANDBOX_MOUNT}/`,
+    database,
+    clientAddress: (c) => clientIp(c, config.trustProxy),
+  });
 }

@@ -15,6 +15,17 @@ export const registrationPerIp = (max: number): Limit => ({
   refusal: 'Too many new accounts have been created from your network',
 });
 
+/**
+ * Sandbox mode only: requests to the DPO simulator per client address (each createToken writes a row). The app's
+ * own calls count too (they come from its own address), so this sits far above a demo's use: ~10 calls a payment.
+ */
+export const dpoSandboxRequests: Limit = {
+  name: 'dpo-sandbox:ip',
+  max: 3000,
+  windowSeconds: HOUR,
+  refusal: 'Too many requests to the payment sandbox',
+};
+
 const PAYMENT_REFUSAL = 'Too many payments started';
 export const paymentInitiation = {
   perAccount: { name: 'pay:user', max: 10, windowSeconds: HOUR, refusal: PAYMENT_REFUSAL },

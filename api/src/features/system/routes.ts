@@ -28,7 +28,9 @@ export function systemRoutes(router: ContractRouter, deps: Deps, lifecycle: Life
         return c.json({ status: 'degraded', db: 'error' }, 503);
       }
     })
-    .on(contracts.system.meta, async () => ({ maintenance: deps.config.maintenance }));
+    .on(contracts.system.meta, async () => ({ maintenance: deps.config.maintenance }))
+    // Sandbox mode is "no DPO account": the admin console says so on every screen.
+    .on(contracts.system.adminStatus, async () => ({ paymentsSandbox: deps.config.payments.dpoCompanyToken === null }));
 
   let document: object | undefined;
   router.app.get('/openapi.json', (c) => c.json((document ??= buildOpenApiDocument(allContracts, METRICS_OPENAPI))));

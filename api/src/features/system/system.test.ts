@@ -2,7 +2,14 @@ import { allContracts, contracts } from '@filamu/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
 import { createLifecycle } from '../../lifecycle/lifecycle.ts';
-import { createTestApp, newUser, type TestApp, testDatabases } from '../../../test/harness.ts';
+import {
+  createTestApp,
+  loginAdmin,
+  newUser,
+  registerUser,
+  type TestApp,
+  testDatabases,
+} from '../../../test/harness.ts';
 
 describe.each(testDatabases)('system routes and HTTP conventions on %s', (kind) => {
   let t: TestApp;
@@ -48,6 +55,23 @@ describe.each(testDatabases)('system routes and HTTP conventions on %s', (kind) 
     expect(await ready.json()).toEqual({ status: 'unready', db: 'skipped', shuttingDown: true });
     expect((await app.request('/api/health/live')).status).toBe(200);
     expect((await app.request('/api/health')).status).toBe(200);
+  });
+
+  it('tells the admin, and only the admin, whether payments are the sandbox', async () => {
+    const admin = await loginAdmin(t);
+    const sandbox = await t.call(contracts.system.adminStatus, { token: admin });
+    expect([sandbox.status, sandbox.json]).toEqual([200, { paymentsSandbox: true }]);
+    const { token } = await registerUser(t);
+    expect((await t.call(contracts.system.adminStatus, { token })).status).toBe(403);
+    expect((await t.call(contracts.system.adminStatus)).status).toBe(401);
+
+    const real = await createTestApp(kind, { env: { DPO_COMPANY_TOKEN: 'REAL-TOKEN', DPO_SERVICE_TYPE: '5525' } });
+    try {
+      const answer = await real.call(contracts.system.adminStatus, { token: await loginAdmin(real) });
+      expect(answer.json).toEqual({ paymentsSandbox: false });
+    } finally {
+      await real.close();
+    }
   });
 
   it('publishes an OpenAPI 3 document covering every route with its access rule', async () => {

@@ -1,4 +1,5 @@
 import { NavLink, Outlet } from 'react-router';
+import { SandboxBanner } from './SandboxBanner.tsx';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
 import { Badge } from '../../components/ui/Badge.tsx';
 import { cn } from '../../components/ui/cn.ts';
@@ -13,6 +14,7 @@ export default function AdminLayout() {
   return (
     <div className="min-h-screen">
       <AccountHeader />
+      <SandboxBanner />
       <div className="border-b border-stone-200 bg-white dark:border-stone-800 dark:bg-stone-950">
         <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 sm:px-6">
           <Badge tone="brand" className="shrink-0">

@@ -3,32 +3,42 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
-import { Input } from '../../components/ui/Input.tsx';
+import { Input, PasswordInput } from '../../components/ui/Input.tsx';
 import { api, isApiError } from '../../lib/api.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 
-type Field = 'fullName' | 'email';
+type Field = 'fullName' | 'email' | 'currentPassword';
 type Values = Record<Field, string>;
 type Errors = Partial<Record<Field, string>>;
+const FIELDS: Field[] = ['fullName', 'email', 'currentPassword'];
 
 const SCHEMAS = { fullName: FullName, email: Email } as const;
 
-function validate(values: Values): Errors {
+const emailChanged = (values: Values, user: UserProfile) =>
+  values.email.trim().toLowerCase() !== user.email.toLowerCase();
+
+function validate(values: Values, user: UserProfile): Errors {
   const errors: Errors = {};
   for (const field of ['fullName', 'email'] as const) {
     const result = SCHEMAS[field].safeParse(values[field]);
     if (!result.success) errors[field] = result.error.issues[0]?.message;
   }
+  if (emailChanged(values, user) && !values.currentPassword) {
+    errors.currentPassword = 'Enter your current password to change your email.';
+  }
   return errors;
 }
 
-/** SPEC §5: only the fields that changed are sent. */
+/** SPEC §5: only the fields that changed are sent; a new email goes with the current password. */
 function changesFrom(values: Values, user: UserProfile): UpdateProfileRequest {
   const changes: UpdateProfileRequest = {};
   if (values.fullName.trim() !== user.fullName) changes.fullName = values.fullName.trim();
-  if (values.email.trim().toLowerCase() !== user.email.toLowerCase()) changes.email = values.email.trim();
+  if (emailChanged(values, user)) {
+    changes.email = values.email.trim();
+    changes.currentPassword = values.currentPassword;
+  }
   return changes;
 }
 
@@ -37,8 +47,8 @@ function serverErrors(error: unknown): { fields: Errors; form: string | null } {
   if (!isApiError(error)) return { fields: {}, form: 'Please try again.' };
   const fields: Errors = {};
   for (const issue of error.issues) {
-    const field = issue.path.split('.').pop();
-    if ((field === 'fullName' || field === 'email') && !fields[field]) fields[field] = issue.message;
+    const field = issue.path.split('.').pop() as Field;
+    if (FIELDS.includes(field) && !fields[field]) fields[field] = issue.message;
   }
   // Only the email is unique, so a conflict is always about it ("An account with this email already exists.").
   if (error.code === 'conflict' && !fields.email) fields.email = error.message;
@@ -52,7 +62,7 @@ function focusControl(form: HTMLFormElement | null, name: string): void {
 
 /** Moves focus to the first field with an error, so its message is read out; false when there is none. */
 function focusFirstError(form: HTMLFormElement | null, errors: Errors): boolean {
-  const field = (['fullName', 'email'] as const).find((name) => errors[name]);
+  const field = FIELDS.find((name) => errors[name]);
   if (field) focusControl(form, field);
   return !!field;
 }
@@ -63,7 +73,7 @@ function focusFirstError(form: HTMLFormElement | null, errors: Errors): boolean 
  */
 export function ProfileTab({ user }: { user: UserProfile }) {
   const [editing, setEditing] = useState(false);
-  const [values, setValues] = useState<Values>({ fullName: user.fullName, email: user.email });
+  const [values, setValues] = useState<Values>({ fullName: user.fullName, email: user.email, currentPassword: '' });
   const [errors, setErrors] = useState<Errors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -76,7 +86,7 @@ export function ProfileTab({ user }: { user: UserProfile }) {
   }, [editing]);
 
   const stopEditing = (next: UserProfile) => {
-    setValues({ fullName: next.fullName, email: next.email });
+    setValues({ fullName: next.fullName, email: next.email, currentPassword: '' });
     setErrors({});
     setFormError(null);
     focusNext.current = 'edit';
@@ -100,7 +110,7 @@ export function ProfileTab({ user }: { user: UserProfile }) {
   });
 
   const startEditing = () => {
-    setValues({ fullName: user.fullName, email: user.email });
+    setValues({ fullName: user.fullName, email: user.email, currentPassword: '' });
     focusNext.current = 'fullName';
     setEditing(true);
   };
@@ -108,7 +118,7 @@ export function ProfileTab({ user }: { user: UserProfile }) {
   const save = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!editing) return;
-    const found = validate(values);
+    const found = validate(values, user);
     setErrors(found);
     setFormError(null);
     if (focusFirstError(formRef.current, found)) return;
@@ -158,6 +168,18 @@ export function ProfileTab({ user }: { user: UserProfile }) {
           disabled={!editing}
           required
         />
+        {editing && emailChanged(values, user) && (
+          <PasswordInput
+            label="Current Password"
+            name="currentPassword"
+            autoComplete="current-password"
+            hint="Needed to change your email"
+            value={values.currentPassword}
+            onChange={(e) => set('currentPassword')(e.target.value)}
+            error={errors.currentPassword}
+            required
+          />
+        )}
         {formError && (
           <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
             Failed to update profile: {formError}

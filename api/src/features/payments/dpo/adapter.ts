@@ -1,6 +1,7 @@
 import { trimTrailing } from '@filamu/shared';
 import { AppError } from '../../../http/errors.ts';
 import type { Clock } from '../../../lib/clock.ts';
+import { maskPersonalFields, maskPersonalXml } from './personal-data.ts';
 import {
   buildRequestXml,
   flatten,
@@ -95,7 +96,7 @@ export interface VerifyResult {
   transRef?: string;
   transactionApproval?: string;
   mobilePaymentRequest?: string;
-  /** Every text element of the response, for the payment log (R18). */
+  /** Every text element of the response, for the payment log (R18); the payer's phone, name and email masked. */
   raw: Record<string, string>;
   checkedAt: Date;
 }
@@ -112,7 +113,10 @@ export interface PaymentGateway {
   cancelToken(transToken: string): Promise<{ code: string; explanation: string }>;
 }
 
-/** One request/response exchange, for the payment log (R18). The company token is already redacted. */
+/**
+ * One request/response exchange, for the payment log (R18). The company token is already redacted, and the payer's
+ * phone, name and email masked (personal-data.ts).
+ */
 export interface GatewayExchange {
   operation: DpoOperation;
   attempt: number;
@@ -312,8 +316,8 @@ export function createDpoGateway(options: DpoGatewayOptions): PaymentGateway {
     try {
       options.onExchange({
         ...exchange,
-        requestXml: redact(exchange.requestXml),
-        responseXml: exchange.responseXml === undefined ? undefined : redact(exchange.responseXml),
+        requestXml: maskPersonalXml(redact(exchange.requestXml)),
+        responseXml: exchange.responseXml === undefined ? undefined : maskPersonalXml(redact(exchange.responseXml)),
         error: exchange.error === undefined ? undefined : redact(exchange.error),
       });
     } catch {
@@ -495,7 +499,7 @@ export function createDpoGateway(options: DpoGatewayOptions): PaymentGateway {
         transRef: text(root, 'TransRef') ?? text(root, 'TransactionRef'),
         transactionApproval: text(root, 'TransactionApproval'),
         mobilePaymentRequest: text(root, 'MobilePaymentRequest'),
-        raw: flatten(root),
+        raw: maskPersonalFields(flatten(root)),
         checkedAt: clock.now(),
       };
     },

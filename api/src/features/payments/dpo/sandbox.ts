@@ -1,10 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, desc, eq, isNotNull, lte, or, sql } from 'drizzle-orm';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { MOBILE_MONEY } from '@filamu/shared';
 import type { Database } from '../../../db/client.ts';
 import { dpoSandboxTransactions } from '../../../db/schema.ts';
+import { AppError } from '../../../http/errors.ts';
 import type { Clock } from '../../../lib/clock.ts';
+import { hitLimits } from '../../rate-limit/limiter.ts';
+import { dpoSandboxRequests } from '../../rate-limit/limits.ts';
 import { buildResponseXml, child, isRepeated, parseXml, RawXml, text, type XmlObject, type XmlTree } from './xml.ts';
 
 /**
@@ -46,8 +50,13 @@ export interface DpoSandboxOptions {
   mobileOptionsFormat?: 'v6' | 'v7';
   /** Background settling for pushes without polling (default 1000 ms on a real timer; 0 disables). */
   settleIntervalMs?: number;
-  /** Transactions created longer ago than this are forgotten (default 7 days). */
+  /** Transactions created longer ago than this are forgotten, on the next createToken (default 7 days). */
   retainMs?: number;
+  /**
+   * Who a request counts against for the per-address rate limit (`dpoSandboxRequests`); without it, no limit.
+   * The app's mount sets it: anyone may call the simulator, and each createToken writes a row.
+   */
+  clientAddress?: (c: Context) => string;
 }
 
 export type SandboxState = 'open' | 'paid' | 'review' | 'declined' | 'expired' | 'cancelled';
@@ -82,7 +91,8 @@ export interface DpoSandbox {
 }
 
 const SUPPORTED_CURRENCIES = new Set(['UGX', 'USD', 'KES', 'TZS', 'RWF', 'ZMW']);
-const MAX_BODY_CHARS = 64 * 1024;
+/** The largest request: DPO requests are a few hundred bytes. Refused with 413 while reading, never buffered past. */
+export const DPO_SANDBOX_MAX_BODY_BYTES = 64 * 1024;
 
 const VERIFY_ANSWERS: Record<SandboxState, [string, string]> = {
   open: ['900', 'Transaction not paid yet'],
@@ -451,9 +461,28 @@ export function createDpoSandbox(options: DpoSandboxOptions): DpoSandbox {
   };
 
   const app = new Hono();
+  const clientAddress = options.clientAddress;
+  if (clientAddress) {
+    // Before the body is read, so a flood costs one counter each.
+    app.post('*', async (c, next) => {
+      try {
+        await hitLimits(db, clock.now(), [{ limit: dpoSandboxRequests, subject: clientAddress(c) }]);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
+        return c.text('Too Many Requests', 429, { 'Retry-After': String(error.extra.retryAfterSeconds ?? 60) });
+      }
+      await next();
+    });
+  }
+  app.post(
+    '*',
+    bodyLimit({
+      maxSize: DPO_SANDBOX_MAX_BODY_BYTES,
+      onError: (c) => c.text('Payload Too Large', 413),
+    }),
+  );
   app.post('*', async (c) => {
     const body = await c.req.text();
-    if (body.length > MAX_BODY_CHARS) return result('804', 'Error in XML');
     const tree = parseXml(body);
     const root = tree ? tree.API3G : undefined;
     if (root === undefined || Array.isArray(root)) return result('804', 'Error in XML');
