@@ -1,22 +1,11 @@
 import { InitiatePaymentResponse, VerifyPaymentResponse, contracts } from '@filamu/shared';
 import { and, eq } from 'drizzle-orm';
-import { Hono } from 'hono';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type TestApp,
-  TestClock,
-  createTestApp,
-  freshDatabase,
-  registerUser,
-  testConfig,
-  testDatabases,
-} from '../../../test/harness.ts';
-import { mailOutbox, payments, subscriptionPlans } from '../../db/schema.ts';
+import { type TestApp, registerUser, testDatabases } from '../../../test/harness.ts';
+import { mailOutbox, payments } from '../../db/schema.ts';
 import { dpoReads } from '../rate-limit/limits.ts';
-import { type DpoSandbox } from './dpo/sandbox.ts';
-import { type FaultProxy, faultProxy, listen, type Running } from './dpo/testing.ts';
-import { SANDBOX_MOUNT, sandboxRuntime } from './gateway.ts';
+import { type FaultProxy } from './dpo/testing.ts';
+import { appBehindProxiedSandbox, insertPlan } from './proxied-sandbox.testing.ts';
 
 /**
  * Reads of a payment that reach DPO (decision 0115): verify, the result pages and DPO's push. The real adapter talks
@@ -31,49 +20,22 @@ const WINDOW_MS = dpoReads.perPayment.windowSeconds * 1000;
 
 describe.each(testDatabases)('reads that reach DPO on %s', (kind) => {
   let t: TestApp;
-  let sandbox: DpoSandbox;
-  let sandboxServer: Running;
   let proxy: FaultProxy;
+  let close: () => Promise<void>;
   let phoneCounter = 0;
 
   beforeAll(async () => {
-    const clock = new TestClock();
     const env = { SANDBOX_PAYMENT_DELAY_MS: String(DELAY) };
-    const database = await freshDatabase(kind);
-    const upstream = new Hono();
-    const runtime = { current: undefined as ReturnType<typeof sandboxRuntime> | undefined };
-    upstream.all(`${SANDBOX_MOUNT}/*`, (c) => runtime.current!.sandbox!.app.fetch(c.req.raw));
-    sandboxServer = await listen(upstream);
-    proxy = await faultProxy(sandboxServer.url);
-    runtime.current = sandboxRuntime(testConfig(env).payments, clock, pino({ level: 'silent' }), {
-      apiUrl: `${proxy.url}${SANDBOX_MOUNT}/`,
-      database,
-      settleIntervalMs: 0,
-    });
-    const payments = { ...runtime.current, bindNotify: () => {} };
-    t = await createTestApp(kind, { database, clock, env, payments });
-    sandbox = runtime.current.sandbox!;
+    ({ t, proxy, close } = await appBehindProxiedSandbox(kind, env, { sandboxPushes: false }));
   });
-  afterAll(async () => {
-    await sandbox.settle();
-    await t.close();
-    await proxy.close();
-    await sandboxServer.close();
-  });
+  afterAll(() => close());
 
   /** A payer with a charged payment; `ending` is the phone's last digit (0: paid after DELAY, 2: never answered). */
   async function charged(ending: string) {
-    const [plan] = await t.deps.database.db
-      .insert(subscriptionPlans)
-      .values({
-        planName: `Plan ${Math.random().toString(36).slice(2, 7)}`,
-        priceUgx: PRICE,
-        globalExpiryAt: new Date(t.clock.now().getTime() + 30 * 86_400_000),
-      })
-      .returning();
+    const plan = await insertPlan(t, PRICE);
     const { token, body } = await registerUser(t);
     const payment = InitiatePaymentResponse.parse(
-      (await t.call(api.initiate, { token, body: { subscription_plan_id: plan!.id } })).json,
+      (await t.call(api.initiate, { token, body: { subscription_plan_id: plan.id } })).json,
     );
     phoneCounter += 1;
     const phoneNumber = `07730${String(phoneCounter).padStart(4, '0')}${ending}`;

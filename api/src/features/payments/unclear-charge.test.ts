@@ -1,22 +1,11 @@
 import { ChargeMobileResponse, InitiatePaymentResponse, VerifyPaymentResponse, contracts } from '@filamu/shared';
 import { and, eq } from 'drizzle-orm';
-import { Hono } from 'hono';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type TestApp,
-  TestClock,
-  createTestApp,
-  expectErrorEnvelope,
-  freshDatabase,
-  registerUser,
-  testConfig,
-  testDatabases,
-} from '../../../test/harness.ts';
-import { mailOutbox, payments, subscriptionPlans, users } from '../../db/schema.ts';
+import { type TestApp, expectErrorEnvelope, registerUser, testDatabases } from '../../../test/harness.ts';
+import { mailOutbox, payments, users } from '../../db/schema.ts';
 import { type DpoSandbox } from './dpo/sandbox.ts';
-import { type Fault, type FaultProxy, faultProxy, listen, type Running } from './dpo/testing.ts';
-import { SANDBOX_MOUNT, sandboxRuntime } from './gateway.ts';
+import { type Fault, type FaultProxy } from './dpo/testing.ts';
+import { appBehindProxiedSandbox, insertPlan } from './proxied-sandbox.testing.ts';
 import { PROMPT_NOT_SENT } from './payments.ts';
 
 /**
@@ -33,50 +22,25 @@ const TIMEOUT_MS = 400;
 describe.each(testDatabases)('a lost answer to a money call on %s', (kind) => {
   let t: TestApp;
   let sandbox: DpoSandbox;
-  let sandboxServer: Running;
   let proxy: FaultProxy;
+  let close: () => Promise<void>;
   let phoneCounter = 0;
 
   beforeAll(async () => {
-    const clock = new TestClock();
     const env = { DPO_TIMEOUT_MS: String(TIMEOUT_MS), SANDBOX_PAYMENT_DELAY_MS: String(DELAY) };
-    const database = await freshDatabase(kind);
-    const upstream = new Hono();
-    const runtime = { current: undefined as ReturnType<typeof sandboxRuntime> | undefined };
-    upstream.all(`${SANDBOX_MOUNT}/*`, (c) => runtime.current!.sandbox!.app.fetch(c.req.raw));
-    sandboxServer = await listen(upstream);
-    proxy = await faultProxy(sandboxServer.url);
-    runtime.current = sandboxRuntime(testConfig(env).payments, clock, pino({ level: 'silent' }), {
-      apiUrl: `${proxy.url}${SANDBOX_MOUNT}/`,
-      database,
-      settleIntervalMs: 0,
-    });
-    t = await createTestApp(kind, { database, clock, env, payments: runtime.current });
-    sandbox = runtime.current.sandbox!;
+    ({ t, sandbox, proxy, close } = await appBehindProxiedSandbox(kind, env, { sandboxPushes: true }));
   });
-  afterAll(async () => {
-    await sandbox.settle();
-    await t.close();
-    await proxy.close();
-    await sandboxServer.close();
-  });
+  afterAll(() => close());
 
   /** A fresh payer on a fresh plan with a started payment; `ending` is the phone's last digit (the sandbox scenario). */
   async function started(ending: string) {
-    const [plan] = await t.deps.database.db
-      .insert(subscriptionPlans)
-      .values({
-        planName: `Plan ${Math.random().toString(36).slice(2, 7)}`,
-        priceUgx: PRICE,
-        globalExpiryAt: new Date(t.clock.now().getTime() + 30 * 86_400_000),
-      })
-      .returning();
+    const plan = await insertPlan(t, PRICE);
     const { token, body } = await registerUser(t);
-    const res = await t.call(api.initiate, { token, body: { subscription_plan_id: plan!.id } });
+    const res = await t.call(api.initiate, { token, body: { subscription_plan_id: plan.id } });
     expect(res.status, res.text).toBe(201);
     phoneCounter += 1;
     const phone = `07720${String(phoneCounter).padStart(4, '0')}${ending}`;
-    return { token, email: body.email, plan: plan!, phone, payment: InitiatePaymentResponse.parse(res.json) };
+    return { token, email: body.email, plan, phone, payment: InitiatePaymentResponse.parse(res.json) };
   }
 
   const charge = (p: Awaited<ReturnType<typeof started>>) =>
