@@ -31,7 +31,7 @@ function validate(values: Values, user: UserProfile): Errors {
   return errors;
 }
 
-/** SPEC §5: only the fields that changed are sent; a new email goes with the current password. */
+/** Only the fields that changed are sent; a new email goes with the current password (decision 0106). */
 function changesFrom(values: Values, user: UserProfile): UpdateProfileRequest {
   const changes: UpdateProfileRequest = {};
   if (values.fullName.trim() !== user.fullName) changes.fullName = values.fullName.trim();
