@@ -65,7 +65,9 @@ describe.each(testDatabases)('system routes and HTTP conventions on %s', (kind) 
     expect((await t.call(contracts.system.adminStatus, { token })).status).toBe(403);
     expect((await t.call(contracts.system.adminStatus)).status).toBe(401);
 
-    const real = await createTestApp(kind, { env: { DPO_COMPANY_TOKEN: 'REAL-TOKEN', DPO_SERVICE_TYPE: '5525' } });
+    const real = await createTestApp(kind, {
+      env: { DPO_COMPANY_TOKEN: 'REAL-TOKEN', DPO_SERVICE_TYPE: '5525', DPO_NOTIFY_SECRET: 'notify-secret-0123456789' },
+    });
     try {
       const answer = await real.call(contracts.system.adminStatus, { token: await loginAdmin(real) });
       expect(answer.json).toEqual({ paymentsSandbox: false });
