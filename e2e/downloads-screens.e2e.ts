@@ -7,7 +7,7 @@ import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, login, newContext, newUser, register } from './support/browser.ts';
 import { browserSession, hasMovieFile, localRecord, putLocalDownload, smallMovie } from './support/downloads.ts';
-import { adminSession, createPlan, uploadMovie } from './support/seed.ts';
+import { adminSession, completeDownload, createPlan, uploadMovie } from './support/seed.ts';
 import { controlledByServiceWorker } from './support/service-worker.ts';
 
 let browser: Browser;
@@ -79,12 +79,7 @@ describe('Download stats and history', () => {
           ...as,
           body: { movieId },
         });
-      const first = await grant(done.id);
-      await apiCall(`/users/downloads/${first.downloadId}/complete`, {
-        method: 'PUT',
-        ...as,
-        body: { downloadedBytes: clip.length },
-      });
+      await completeDownload(as, { id: done.id, size: clip.length });
       const second = await grant(partial.id);
       const part = Math.floor(clip.length * 0.4);
       await apiCall(`/users/downloads/${second.downloadId}/progress`, {
