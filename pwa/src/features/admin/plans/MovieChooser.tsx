@@ -1,5 +1,5 @@
 import type { AdminMovie, MovieCategoryName } from '@filamu/shared';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Badge } from '../../../components/ui/Badge.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Input } from '../../../components/ui/Input.tsx';
@@ -9,9 +9,17 @@ import { SHOWN_MOVIES, searchMovies, withCategory } from './plan-movies.ts';
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
+const MOVES: Record<string, (at: number, last: number) => number> = {
+  ArrowDown: (at, last) => Math.min(at + 1, last),
+  ArrowUp: (at) => Math.max(at - 1, 0),
+  Home: () => 0,
+  End: (_at, last) => last,
+};
+
 /**
  * "Movies in this plan": search the library, tick movies, or take a whole category at once. Native checkboxes
- * in a labelled group, so Tab, Space and screen readers work as everywhere; the count is announced politely.
+ * in a labelled group (Space ticks, screen readers say checked or not); the count is announced politely. The
+ * list is one Tab stop whose arrow keys move between movies, so a long library never buries the fields after it.
  */
 export function MovieChooser({
   movies,
@@ -34,6 +42,18 @@ export function MovieChooser({
   const [query, setQuery] = useState('');
   const found = useMemo(() => (movies ? searchMovies(movies, query) : []), [movies, query]);
   const shown = found.slice(0, SHOWN_MOVIES);
+  const listRef = useRef<HTMLUListElement>(null);
+  const keysId = useId();
+  const [focusAt, setFocusAt] = useState(0);
+  const tabStop = Math.min(focusAt, shown.length - 1);
+
+  const move = (event: KeyboardEvent<HTMLUListElement>) => {
+    const to = MOVES[event.key]?.(tabStop, shown.length - 1);
+    if (to === undefined) return;
+    event.preventDefault();
+    setFocusAt(to);
+    listRef.current?.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')[to]?.focus();
+  };
 
   const toggle = (id: string, on: boolean) => {
     const next = new Set(selected);
@@ -103,15 +123,16 @@ export function MovieChooser({
             {found.length === 0 ? (
               <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">No movie matches “{query.trim()}”.</p>
             ) : (
-              // Focusable so keyboard users can scroll it (axe: scrollable-region-focusable).
               <div
                 role="region"
                 aria-label="Movies to choose from"
-                tabIndex={0}
                 className="mt-3 max-h-80 overflow-y-auto rounded-lg border border-stone-200 dark:border-stone-800"
               >
-                <ul className="divide-y divide-stone-200 dark:divide-stone-800">
-                  {shown.map((movie) => (
+                <p id={keysId} className="sr-only">
+                  Arrow keys move between movies; Space ticks or unticks one.
+                </p>
+                <ul ref={listRef} onKeyDown={move} className="divide-y divide-stone-200 dark:divide-stone-800">
+                  {shown.map((movie, index) => (
                     <li key={movie.id}>
                       <label className="flex min-h-11 cursor-pointer items-center gap-3 px-3 py-2 hover:bg-stone-100 dark:hover:bg-stone-800">
                         <input
@@ -119,6 +140,9 @@ export function MovieChooser({
                           className="size-4 shrink-0 accent-brand-700 dark:accent-brand-400"
                           checked={selected.has(movie.id)}
                           onChange={(e) => toggle(movie.id, e.target.checked)}
+                          tabIndex={index === tabStop ? 0 : -1}
+                          aria-describedby={index === tabStop ? keysId : undefined}
+                          onFocus={() => setFocusAt(index)}
                         />
                         <span className="min-w-0 text-sm break-words">
                           <span className="font-medium text-stone-900 dark:text-stone-100">{movie.title}</span>{' '}
