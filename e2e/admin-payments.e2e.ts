@@ -5,7 +5,7 @@ import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, newContext } from './support/browser.ts';
 import {
   adminSession,
-  createPlan,
+  createSellablePlan,
   registerUser,
   type SeededPlan,
   type SeededUser,
@@ -67,7 +67,7 @@ async function searchFor(page: Page, text: string): Promise<void> {
 beforeAll(async () => {
   browser = await launchBrowser();
   await adminSession();
-  plan = await createPlan({ price_ugx: 10000 });
+  plan = await createSellablePlan({ price_ugx: 10000 });
 });
 
 afterAll(async () => {

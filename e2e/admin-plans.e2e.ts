@@ -7,16 +7,19 @@ import {
   adminSession,
   type ApiSession,
   createPlan,
+  mp4Bytes,
   registerUser,
+  type SeededMovie,
   signInContext,
   subscribeUser,
   uniqueStamp,
+  uploadMovie,
 } from './support/seed.ts';
 
 /**
  * Admin → Plans as the admin uses it: create with the 12-hour expiry entry, see the plan in the list and on a
  * customer's /subscription, edit it, be told why a plan in use cannot be deleted, delete an unused one, the
- * empty-form messages, keyboard-only use, and axe in both themes. The admin is never logged out (the session
+ * empty-form messages, keyboard-only use, and axe in both themes; the movies a plan includes, chosen on its form. The admin is never logged out (the session
  * is shared by the whole file).
  */
 interface AdminPlanJson {
@@ -25,15 +28,28 @@ interface AdminPlanJson {
   price_ugx: number;
   is_visible: boolean;
   global_expiry_date: string;
+  movie_count: number;
+}
+
+interface AdminMovieJson {
+  id: string;
+  category: 'Kinayuganda' | 'English';
+  plan_ids: string[];
 }
 
 let browser: Browser;
 let admin: ApiSession;
 const year = new Date().getFullYear() + 1;
+/** Movies already in the library and in no plan: only a plan's own form gives them one. */
+let kinayuganda: SeededMovie;
+let english: SeededMovie;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   admin = await adminSession();
+  const stamp = uniqueStamp();
+  kinayuganda = await uploadMovie(mp4Bytes(2048), { title: `Plan Pick K ${stamp}`, category: 'Kinayuganda' });
+  english = await uploadMovie(mp4Bytes(2048), { title: `Plan Pick E ${stamp}`, category: 'English', vj: 'VJ Pick' });
 });
 
 afterAll(async () => {
@@ -70,6 +86,13 @@ async function openDialog(page: Page, name: string): Promise<Locator> {
 
 async function adminPlans(): Promise<AdminPlanJson[]> {
   return (await apiCall<{ plans: AdminPlanJson[] }>('/admin/subscription-plans', admin)).plans;
+}
+
+/** "1 movie", "1,234 movies": as the plan form and list say it. */
+const movieCount = (n: number) => `${n.toLocaleString('en-US')} movie${n === 1 ? '' : 's'}`;
+
+async function adminMovies(): Promise<AdminMovieJson[]> {
+  return (await apiCall<{ movies: AdminMovieJson[] }>('/admin/movies', admin)).movies;
 }
 
 async function fillRequired(page: Page, name: string, price: string, order: string): Promise<void> {
@@ -116,6 +139,8 @@ describe('Admin → Plans', () => {
       await page.getByLabel('Description', { exact: true }).fill('Until the last minute of the year');
       await page.getByRole('button', { name: '11:59 PM' }).click();
       await page.getByText(`Access ends 12/31/${year}, 11:59 PM Kampala time.`).waitFor();
+      // Without a movie it could not be sold, so it would not be offered to the customer below.
+      await page.getByRole('button', { name: 'Select all Kinayuganda' }).click();
       await page.getByRole('button', { name: 'Create Plan' }).click();
       await page.getByText('Plan created successfully').waitFor();
 
@@ -134,6 +159,7 @@ describe('Admin → Plans', () => {
 
       const saved = (await adminPlans()).find((p) => p.plan_name === name);
       expect(saved?.global_expiry_date).toBe(`${year}-12-31T23:59`);
+      expect(saved?.movie_count).toBeGreaterThan(0);
     } finally {
       await context.close();
     }
@@ -149,6 +175,61 @@ describe('Admin → Plans', () => {
       expect(await card.innerText()).toContain('UGX 25,000');
     } finally {
       await customer.close();
+    }
+  });
+
+  it('gives a new plan existing movies (a whole category and one found by search); its subscriber can download them', async () => {
+    const name = `E2E Movies ${uniqueStamp()}`;
+    const { context, page } = await openPlans();
+    try {
+      await fillRequired(page, name, '3500', '0');
+      const chooser = page.getByRole('group', { name: 'Movies in this plan' });
+      await chooser.getByRole('button', { name: 'Select all Kinayuganda' }).click();
+      const kinayugandaIds = (await adminMovies()).filter((m) => m.category === 'Kinayuganda').map((m) => m.id);
+      await chooser.getByText(`${movieCount(kinayugandaIds.length)} chosen`, { exact: true }).waitFor();
+      await chooser.getByLabel('Search movies').fill(english.title);
+      const pick = chooser.getByRole('checkbox', { name: new RegExp(english.title) });
+      expect(await pick.isChecked()).toBe(false);
+      await pick.check();
+      await chooser.getByText(`${movieCount(kinayugandaIds.length + 1)} chosen`, { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Create Plan' }).click();
+      await page.getByText('Plan created successfully').waitFor();
+
+      const plan = (await adminPlans()).find((p) => p.plan_name === name)!;
+      const inPlan = (await adminMovies()).filter((m) => m.plan_ids.includes(plan.id)).map((m) => m.id);
+      expect(inPlan.sort()).toEqual([...kinayugandaIds, english.id].sort());
+      const item = planItem(page, name);
+      expect(await item.innerText()).toContain(movieCount(inPlan.length));
+      expect(await item.getByText(/cannot be sold/).count()).toBe(0);
+
+      // The subscriber of the new plan gets a link for a movie that was in no plan before.
+      const subscriber = await registerUser();
+      await subscribeUser(subscriber.id, plan.id);
+      const link = await apiCall<{ downloadUrl: string; fileSize: number }>('/users/movies/generate-download-url', {
+        method: 'POST',
+        token: subscriber.token,
+        deviceId: subscriber.deviceId,
+        body: { movieId: kinayuganda.id },
+      });
+      expect(link).toMatchObject({ fileSize: 2048, downloadUrl: expect.any(String) });
+
+      // Edit: the form shows the plan's movies ticked; unticking one takes it out.
+      await item.getByRole('button', { name: `Edit ${name}` }).click();
+      await page.getByRole('heading', { name: `Edit plan: ${name}` }).waitFor();
+      await chooser.getByLabel('Search movies').fill(english.title);
+      expect(await pick.isChecked()).toBe(true);
+      await pick.uncheck();
+      await page.getByRole('button', { name: 'Update Plan' }).click();
+      await page.getByText('Plan updated successfully').waitFor();
+      expect((await adminMovies()).find((m) => m.id === english.id)?.plan_ids).not.toContain(plan.id);
+
+      // A plan customers would see with nothing in it is flagged.
+      const empty = await createPlan({ plan_name: `E2E Empty ${uniqueStamp()}` });
+      await page.reload();
+      await planItem(page, empty.plan_name).getByText('No movies — cannot be sold').waitFor();
+      expect(await planItem(page, empty.plan_name).innerText()).toContain('0 movies');
+    } finally {
+      await context.close();
     }
   });
 

@@ -7,7 +7,7 @@ import { expectAccessible } from './support/axe.ts';
 import { baseURL, launchBrowser, newContext } from './support/browser.ts';
 import {
   adminSession,
-  createPlan,
+  createSellablePlan,
   registerUser,
   signInContext,
   subscribeUser,
@@ -23,7 +23,7 @@ let plan: SeededPlan;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  plan = await createPlan({
+  plan = await createSellablePlan({
     plan_name: `Family Bundle With A Rather Long Name ${uniqueStamp()}`,
     price_ugx: 25000,
     features: ['HD downloads of every Kinayuganda and English movie in the library', 'Support'],
@@ -380,9 +380,9 @@ describe('The payment wizard', () => {
 describe('Renewing and changing plans', () => {
   it('says on each card how long it lasts and what it does to the current plan, and refuses a shorter one', async () => {
     const stamp = uniqueStamp();
-    const current = await createPlan({ plan_name: `Silver ${stamp}`, global_expiry_date: '2029-06-30T23:59' });
-    const later = await createPlan({ plan_name: `Gold ${stamp}`, global_expiry_date: '2030-12-31T23:59' });
-    const sooner = await createPlan({ plan_name: `Bronze ${stamp}`, global_expiry_date: '2028-03-31T23:59' });
+    const current = await createSellablePlan({ plan_name: `Silver ${stamp}`, global_expiry_date: '2029-06-30T23:59' });
+    const later = await createSellablePlan({ plan_name: `Gold ${stamp}`, global_expiry_date: '2030-12-31T23:59' });
+    const sooner = await createSellablePlan({ plan_name: `Bronze ${stamp}`, global_expiry_date: '2028-03-31T23:59' });
     const user = await registerUser();
     await subscribeUser(user.id, current.id);
 

@@ -1,25 +1,19 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { apiCall, signInAdmin } from './support/api.ts';
 import { launchBrowser, newContext, newUser, register } from './support/browser.ts';
+import { createSellablePlan } from './support/seed.ts';
 
 let browser: Browser;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const admin = await signInAdmin();
-  const { deviceId } = admin;
-  await apiCall('/admin/subscription-plans', {
-    method: 'POST',
-    token: admin.token,
-    deviceId,
-    body: {
-      plan_name: 'Basic',
-      price_ugx: 15000,
-      description: '',
-      features: ['HD downloads', 'All Kinayuganda movies', 'Support'],
-      global_expiry_date: '2027-12-31T23:59',
-    },
+  // A plan is for sale only with a movie in it (docs/decisions/0118).
+  await createSellablePlan({
+    plan_name: 'Basic',
+    price_ugx: 15000,
+    description: '',
+    features: ['HD downloads', 'All Kinayuganda movies', 'Support'],
+    global_expiry_date: '2027-12-31T23:59',
   });
 });
 

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AdminMovie } from '@filamu/shared';
+import type { Executor } from '../src/db/client.ts';
+import { moviePlans, movies } from '../src/db/schema.ts';
 import type { TestApp } from './harness.ts';
 
 /** Bytes that open like an MP4 (an `ftyp` box) followed by noise: enough for the server's video check. */
@@ -33,6 +35,25 @@ export async function createPlan(t: TestApp, adminToken: string, overrides: Reco
   return res.json.plan.id as string;
 }
 
+/**
+ * Gives a plan one active movie, a row only (no file: it is never downloaded), so the plan can be sold: a plan
+ * without movies is not (docs/decisions/0118). Returns the movie's id.
+ */
+export async function stockPlan(db: Executor, planId: string): Promise<string> {
+  const [movie] = await db
+    .insert(movies)
+    .values({
+      title: `Stock movie ${randomUUID().slice(0, 8)}`,
+      category: 'Kinayuganda',
+      s3Key: `movies/${randomUUID()}.mp4`,
+      sizeBytes: 4096,
+      contentType: 'video/mp4',
+    })
+    .returning({ id: movies.id });
+  await db.insert(moviePlans).values({ movieId: movie!.id, planId });
+  return movie!.id;
+}
+
 /** Puts the user on the plan (admin's manage-subscription). */
 export async function subscribe(t: TestApp, adminToken: string, userId: string, planId: string) {
   const res = await t.request('PUT', `/api/admin/subscribers/${userId}/manage-subscription`, {
@@ -47,14 +68,15 @@ export interface AddedMovie {
   bytes: Buffer;
 }
 
-/** Stores a movie file (and a thumbnail) and saves the movie as admin, attached to `planIds`. */
+/** Stores a movie file (and a thumbnail) and saves the movie as admin, attached to `planIds` if given. */
 export async function addMovie(
   t: TestApp,
   adminToken: string,
   options: {
     title?: string;
     category?: 'Kinayuganda' | 'English';
-    planIds: string[];
+    /** Left out, the movie is saved in no plan (a plan's own form may add it later). */
+    planIds?: string[];
     description?: string | null;
     size?: number;
     thumbnail?: boolean;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloads, mailOutbox, movies, payments, users } from '../../src/db/schema.ts';
-import { fakeMp4 } from '../library.ts';
+import { fakeMp4, stockPlan } from '../library.ts';
 import {
   addMovie,
   type Cluster,
@@ -44,6 +44,7 @@ describe.skipIf(!processTests)('a server process killed with SIGKILL', { timeout
     server = await Replica.start(cluster, env);
     adminToken = await loginAdmin(server);
     planId = await createPlan(server, adminToken, PRICE);
+    await stockPlan(cluster.database.db, planId); // a plan without movies is not sold
   }, 120_000);
   afterAll(() => cluster?.close());
 

@@ -14,6 +14,7 @@ import {
   Replica,
   subscribe,
 } from './server-process.ts';
+import { stockPlan } from '../library.ts';
 
 const PRICE = 20_000;
 
@@ -34,6 +35,7 @@ describe.skipIf(!processTests)('two server processes on one database', { timeout
     [a, b] = await Promise.all([Replica.start(cluster, env), Replica.start(cluster, env)]);
     adminToken = await loginAdmin(a);
     planId = await createPlan(a, adminToken, PRICE);
+    await stockPlan(cluster.database.db, planId); // a plan without movies is not sold
   }, 120_000);
   afterAll(() => cluster?.close());
 

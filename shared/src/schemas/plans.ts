@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dateToKampalaLocal, kampalaLocalToDate } from '../kampala-time.ts';
-import { IsoDateTime } from './common.ts';
+import { Id, IsoDateTime } from './common.ts';
 
 /** Kampala local date-time as the admin types it and the spec shows it: `YYYY-MM-DDThh:mm`. */
 export const LOCAL_DATE_TIME_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$/;
@@ -23,6 +23,19 @@ export const LocalDateTime = z
     `Choose a date in the years ${LOCAL_DATE_TIME_MIN_YEAR}–9999.`,
   );
 
+/** The most movies one plan may list: the whole of a large library (a 10,000-movie seed) with room to grow. */
+export const PLAN_MOVIES_MAX = 20_000;
+
+/** Why a plan without active movies cannot be bought (nothing a subscriber could download). */
+export const PLAN_WITHOUT_MOVIES = 'This plan has no movies yet, so it cannot be bought. Please choose another plan.';
+export const UNKNOWN_PLAN_MOVIES = 'Choose movies from the library only: some of these are not in it.';
+
+/** The movies a plan includes, replacing the ones it had; an empty list leaves it with none. */
+const MovieIds = z
+  .array(Id, { message: 'movieIds must be a list of movie ids.' })
+  .max(PLAN_MOVIES_MAX, `A plan can include at most ${PLAN_MOVIES_MAX} movies.`)
+  .transform((ids) => [...new Set(ids)]);
+
 const PlanFields = {
   plan_name: z
     .string({ message: 'Plan name is required.' })
@@ -43,6 +56,7 @@ const PlanFields = {
   is_visible: z.boolean(),
   display_order: z.number().int('Display order must be a whole number.').min(-100_000).max(100_000),
   global_expiry_date: LocalDateTime,
+  movieIds: MovieIds,
 };
 
 export const PlanInput = z.object({
@@ -51,6 +65,7 @@ export const PlanInput = z.object({
   is_active: PlanFields.is_active.default(true),
   is_visible: PlanFields.is_visible.default(true),
   display_order: PlanFields.display_order.default(0),
+  movieIds: PlanFields.movieIds.optional(),
 });
 export type PlanInput = z.input<typeof PlanInput>;
 
@@ -64,6 +79,7 @@ export const PlanUpdate = z
     is_visible: PlanFields.is_visible.optional(),
     display_order: PlanFields.display_order.optional(),
     global_expiry_date: PlanFields.global_expiry_date.optional(),
+    movieIds: PlanFields.movieIds.optional(),
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'No changes' });
 export type PlanUpdate = z.input<typeof PlanUpdate>;
@@ -82,6 +98,10 @@ export const AdminPlan = z.object({
   /** The same instant as an ISO timestamp. */
   expires_at: IsoDateTime,
   subscriber_count: z.number().int(),
+  /** Movies in the library the plan includes (each movie's `plan_ids` in the admin movie list says which). */
+  movie_count: z.number().int(),
+  /** Of those, the active ones: what a subscriber can download. A plan with none cannot be bought. */
+  active_movie_count: z.number().int(),
   created_at: IsoDateTime,
   updated_at: IsoDateTime,
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionPlans } from '../../db/schema.ts';
 import { pauseStaleDownloads } from '../downloads/bookkeeping.ts';
 import { reconcile } from '../payments/reconciler.ts';
-import { addMovie, createPlan, subscribe } from '../../../test/library.ts';
+import { addMovie, createPlan, stockPlan, subscribe } from '../../../test/library.ts';
 import {
   createTestApp,
   expectErrorEnvelope,
@@ -113,6 +113,7 @@ describe.each(testDatabases)('/api/metrics on %s', (kind) => {
       .insert(subscriptionPlans)
       .values({ planName: 'Metrics plan', priceUgx: 25_000, globalExpiryAt: new Date('2027-12-31T00:00:00Z') })
       .returning();
+    await stockPlan(t.deps.database.db, plan!.id);
     const payer = await registerUser(t);
     const started = InitiatePaymentResponse.parse(
       (await t.call(contracts.payments.initiate, { token: payer.token, body: { subscription_plan_id: plan!.id } }))
@@ -176,6 +177,7 @@ describe.each(testDatabases)('/api/metrics on %s', (kind) => {
       .insert(subscriptionPlans)
       .values({ planName: 'Lag plan', priceUgx: 25_000, globalExpiryAt: new Date('2027-12-31T00:00:00Z') })
       .returning();
+    await stockPlan(t.deps.database.db, plan!.id);
     const res = await t.call(contracts.payments.initiate, {
       token: payer.token,
       body: { subscription_plan_id: plan!.id },

@@ -13,6 +13,7 @@ import {
 import { mailOutbox, payments, subscriptionPlans, users } from '../../db/schema.ts';
 import { GatewayError } from './dpo/adapter.ts';
 import { reconcile } from './reconciler.ts';
+import { stockPlan } from '../../../test/library.ts';
 
 const { payments: api, adminPayments: admin } = contracts;
 const DAY = 86_400_000;
@@ -32,6 +33,7 @@ async function createPlan(t: TestApp, overrides: Partial<typeof subscriptionPlan
       ...overrides,
     })
     .returning();
+  await stockPlan(t.deps.database.db, plan!.id);
   return plan!;
 }
 

@@ -20,6 +20,7 @@ import { mailOutbox, payments, subscriptionPlans, users } from '../../db/schema.
 import { GatewayError, type PaymentGateway } from './dpo/adapter.ts';
 import { AMOUNT_MISMATCH, NOT_PURCHASABLE } from './payments.ts';
 import { reconcile } from './reconciler.ts';
+import { stockPlan } from '../../../test/library.ts';
 
 const { payments: api } = contracts;
 const DAY = 86_400_000;
@@ -38,6 +39,7 @@ async function createPlan(t: TestApp, overrides: PlanInput = {}) {
       ...overrides,
     })
     .returning();
+  await stockPlan(t.deps.database.db, plan!.id);
   return plan!;
 }
 

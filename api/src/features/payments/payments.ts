@@ -23,7 +23,7 @@ import { dpoCodeLabel } from '../metrics/registry.ts';
 import { activateSubscription, isPurchasable } from '../plans/subscription.ts';
 import { checkSoon, lookAtPayment } from './dpo-reads.ts';
 import { GatewayError, normaliseUgandaPhone, sameAmount, type VerifyResult } from './dpo/adapter.ts';
-import { assertMayBuy } from './purchase-rules.ts';
+import { assertHasMovies, assertMayBuy } from './purchase-rules.ts';
 
 export type PaymentDeps = Pick<Deps, 'config' | 'database' | 'clock' | 'logger' | 'mailer' | 'payments' | 'metrics'>;
 export type PaymentRow = typeof payments.$inferSelect;
@@ -88,6 +88,7 @@ export async function initiatePayment(
   // A missing, hidden, inactive, expired or free plan all read the same: nothing to buy here.
   if (!plan || !isPurchasable(plan, now) || plan.priceUgx <= 0) throw conflict(NOT_PURCHASABLE);
   await assertMayBuy(deps.database.db, user, plan, now);
+  await assertHasMovies(deps.database.db, plan.id);
   // The price is always the plan's; a client that thinks otherwise is refused rather than silently charged (ADR 0014).
   if (input.amount !== undefined && !sameAmount(String(input.amount).trim(), plan.priceUgx)) {
     throw new AppError('bad_request', AMOUNT_MISMATCH);
@@ -190,6 +191,8 @@ export async function chargeMobile(
   const payment = await ownedPayment(deps.database.db, user, { id: input.transaction_id });
   if (!payment) throw notFound('Transaction');
   if (payment.status !== 'pending' || !payment.dpoToken) throw conflict('This payment is no longer pending.');
+  // No new prompt for a plan that lost its movies; a prompt already paid is still honoured by verify and the reconciler.
+  await assertHasMovies(deps.database.db, payment.planId);
   const phone = normaliseUgandaPhone(input.phoneNumber);
   const now = deps.clock.now();
   // A prompt is on its way: the reconciler starts looking soon, whatever the browser does next.

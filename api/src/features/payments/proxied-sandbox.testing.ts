@@ -12,6 +12,7 @@ import { subscriptionPlans } from '../../db/schema.ts';
 import { type DpoSandbox } from './dpo/sandbox.ts';
 import { type FaultProxy, faultProxy, listen, type Running } from './dpo/testing.ts';
 import { SANDBOX_MOUNT, sandboxRuntime } from './gateway.ts';
+import { stockPlan } from '../../../test/library.ts';
 
 /**
  * Test support: an app whose real DPO adapter talks over loopback to a fault proxy in front of the sandbox, so every
@@ -67,5 +68,6 @@ export async function insertPlan(t: TestApp, priceUgx: number) {
       globalExpiryAt: new Date(t.clock.now().getTime() + 30 * 86_400_000),
     })
     .returning();
+  await stockPlan(t.deps.database.db, plan!.id);
   return plan!;
 }

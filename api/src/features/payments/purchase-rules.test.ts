@@ -20,6 +20,7 @@ import { handleError } from '../../http/errors.ts';
 import { createAuthorize } from '../auth/authorize.ts';
 import { activateSubscription } from '../plans/subscription.ts';
 import { paymentRoutes } from './routes.ts';
+import { stockPlan } from '../../../test/library.ts';
 
 const { payments: api } = contracts;
 const DAY = 86_400_000;
@@ -43,6 +44,7 @@ describe.each(testDatabases)('who may pay for what on %s', (kind) => {
         globalExpiryAt: new Date(t.clock.now().getTime() + days * DAY),
       })
       .returning();
+    await stockPlan(t.deps.database.db, row!.id);
     return row!;
   }
 

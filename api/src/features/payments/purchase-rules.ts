@@ -1,9 +1,10 @@
-import { planChange, planChangeRefusal, STAFF_NEED_NO_PLAN } from '@filamu/shared';
+import { PLAN_WITHOUT_MOVIES, planChange, planChangeRefusal, STAFF_NEED_NO_PLAN } from '@filamu/shared';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { subscriptionPlans } from '../../db/schema.ts';
 import { conflict, forbidden } from '../../http/errors.ts';
 import type { Principal, UserRow } from '../auth/principal.ts';
+import { planHasActiveMovie } from '../plans/plan-movies.ts';
 import type { PlanRow } from '../plans/subscription.ts';
 
 /**
@@ -32,4 +33,12 @@ export async function assertMayBuy(exec: Executor, user: UserRow, plan: PlanRow,
       : planChange(wanted, current, now);
   const refusal = planChangeRefusal(change, wanted);
   if (refusal) throw conflict(refusal);
+}
+
+/**
+ * A plan with no active movie has nothing to download: it is not sold (409), and a payment started before it
+ * lost its movies sends no more prompts. A payment already made is honoured: the person paid (decision 0118).
+ */
+export async function assertHasMovies(exec: Executor, planId: string): Promise<void> {
+  if (!(await planHasActiveMovie(exec, planId))) throw conflict(PLAN_WITHOUT_MOVIES);
 }

@@ -17,6 +17,7 @@ import { createDpoSandbox } from './dpo/sandbox.ts';
 import { listen, MovableClock } from './dpo/testing.ts';
 import { FIRST_CHECK_MS } from './payments.ts';
 import { reconcile } from './reconciler.ts';
+import { stockPlan } from '../../../test/library.ts';
 
 /**
  * Two replicas in sandbox mode on one database, each with its own simulator mounted (decision 0088): they must answer
@@ -58,6 +59,7 @@ describe.each(testDatabases)('two replicas in sandbox mode on %s', (kind) => {
         globalExpiryAt: new Date(clock.now().getTime() + 30 * 86_400_000),
       })
       .returning();
+    await stockPlan(database.db, plan!.id);
     const { token, body } = await registerUser(a);
     const started = await a.call(api.initiate, { token, body: { subscription_plan_id: plan!.id } });
     expect(started.status, started.text).toBe(201);

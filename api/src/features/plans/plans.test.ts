@@ -18,6 +18,7 @@ import {
   registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
+import { stockPlan } from '../../../test/library.ts';
 import { PLAN_IN_USE } from './plans.ts';
 
 const UNKNOWN_ID = '7f1c9a52-3b1e-4c6d-9a8b-2e5f4d3c2b1a';
@@ -94,6 +95,8 @@ describe.each(testDatabases)('subscription plans on %s', (kind) => {
         global_expiry_date: '2026-12-31T23:59',
         expires_at: '2026-12-31T20:59:00.000Z',
         subscriber_count: 0,
+        movie_count: 0,
+        active_movie_count: 0,
         created_at: t.clock.now().toISOString(),
       });
       const [row] = await db().select().from(subscriptionPlans).where(eq(subscriptionPlans.id, plan.id));
@@ -203,7 +206,9 @@ describe.each(testDatabases)('subscription plans on %s', (kind) => {
             token,
           });
           expect(res.status).toBe(201);
-          return AdminPlanResponse.parse(res.json).plan;
+          const { plan } = AdminPlanResponse.parse(res.json);
+          await stockPlan(own.deps.database.db, plan.id); // a plan without movies is never listed
+          return plan;
         };
         await make({ plan_name: 'Zeta', display_order: 1, price_ugx: 10_000 });
         await make({ plan_name: 'Alpha', display_order: 1, price_ugx: 0 });

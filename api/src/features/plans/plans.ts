@@ -12,6 +12,7 @@ import type { Executor } from '../../db/client.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { conflict, notFound } from '../../http/errors.ts';
+import { hasActiveMovie, type MovieCount, movieCounts, replacePlanMovies } from './plan-movies.ts';
 import type { PlanRow } from './subscription.ts';
 
 type PlanDeps = Pick<Deps, 'database' | 'clock'>;
@@ -32,7 +33,9 @@ const toCustomerPlan = (plan: PlanRow): CustomerPlan => ({
   expires_at: plan.globalExpiryAt.toISOString(),
 });
 
-const toAdminPlan = (plan: PlanRow, subscriberCount: number): AdminPlan => ({
+const NO_MOVIES: MovieCount = { all: 0, active: 0 };
+
+const toAdminPlan = (plan: PlanRow, subscriberCount: number, movies: MovieCount): AdminPlan => ({
   id: plan.id,
   plan_name: plan.planName,
   price_ugx: plan.priceUgx,
@@ -44,6 +47,8 @@ const toAdminPlan = (plan: PlanRow, subscriberCount: number): AdminPlan => ({
   global_expiry_date: dateToKampalaLocal(plan.globalExpiryAt),
   expires_at: plan.globalExpiryAt.toISOString(),
   subscriber_count: subscriberCount,
+  movie_count: movies.all,
+  active_movie_count: movies.active,
   created_at: plan.createdAt.toISOString(),
   updated_at: plan.updatedAt.toISOString(),
 });
@@ -61,7 +66,8 @@ async function subscriberCounts(exec: Executor, planIds: string[], now: Date): P
 
 async function adminPlan(exec: Executor, plan: PlanRow, now: Date): Promise<AdminPlan> {
   const counts = await subscriberCounts(exec, [plan.id], now);
-  return toAdminPlan(plan, counts.get(plan.id) ?? 0);
+  const movies = await movieCounts(exec, [plan.id]);
+  return toAdminPlan(plan, counts.get(plan.id) ?? 0, movies.get(plan.id) ?? NO_MOVIES);
 }
 
 export async function findPlan(exec: Executor, id: string): Promise<PlanRow> {
@@ -70,7 +76,10 @@ export async function findPlan(exec: Executor, id: string): Promise<PlanRow> {
   return plan;
 }
 
-/** Plans a customer can buy now: active, visible and not expired. */
+/**
+ * Plans a customer can buy now: active, visible, not expired and with at least one active movie to download
+ * (decision 0118); a plan without movies is left out rather than offered and refused at checkout.
+ */
 export async function listCustomerPlans(deps: PlanDeps): Promise<{ plans: CustomerPlan[] }> {
   const now = deps.clock.now();
   const rows = await deps.database.db
@@ -81,6 +90,7 @@ export async function listCustomerPlans(deps: PlanDeps): Promise<{ plans: Custom
         eq(subscriptionPlans.isActive, true),
         eq(subscriptionPlans.isVisible, true),
         gt(subscriptionPlans.globalExpiryAt, now),
+        hasActiveMovie(subscriptionPlans.id),
       ),
     )
     .orderBy(...planOrder);
@@ -94,37 +104,39 @@ export async function listAdminPlans(deps: PlanDeps): Promise<{ plans: AdminPlan
     .select()
     .from(subscriptionPlans)
     .orderBy(...planOrder);
-  const counts = await subscriberCounts(
-    db,
-    rows.map((r) => r.id),
-    now,
-  );
-  return { plans: rows.map((r) => toAdminPlan(r, counts.get(r.id) ?? 0)) };
+  const ids = rows.map((r) => r.id);
+  const [counts, movies] = await Promise.all([subscriberCounts(db, ids, now), movieCounts(db, ids)]);
+  return { plans: rows.map((r) => toAdminPlan(r, counts.get(r.id) ?? 0, movies.get(r.id) ?? NO_MOVIES)) };
 }
 
+/** Creates a plan and, when `movieIds` is given, its movies in the same transaction: never a plan half saved. */
 export async function createPlan(deps: PlanDeps, input: z.output<typeof PlanInput>): Promise<{ plan: AdminPlan }> {
   const now = deps.clock.now();
-  const [row] = await deps.database.db
-    .insert(subscriptionPlans)
-    .values({
-      planName: input.plan_name,
-      priceUgx: input.price_ugx,
-      description: input.description,
-      features: input.features,
-      isActive: input.is_active,
-      isVisible: input.is_visible,
-      displayOrder: input.display_order,
-      globalExpiryAt: kampalaLocalToDate(input.global_expiry_date),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  return { plan: toAdminPlan(row!, 0) };
+  return deps.database.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(subscriptionPlans)
+      .values({
+        planName: input.plan_name,
+        priceUgx: input.price_ugx,
+        description: input.description,
+        features: input.features,
+        isActive: input.is_active,
+        isVisible: input.is_visible,
+        displayOrder: input.display_order,
+        globalExpiryAt: kampalaLocalToDate(input.global_expiry_date),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (input.movieIds) await replacePlanMovies(tx, row!.id, input.movieIds);
+    return { plan: await adminPlan(tx, row!, now) };
+  });
 }
 
 /**
  * Partial update. A new expiry moves every current subscriber of the plan to it in the same
- * transaction: all subscribers of a plan end at that one moment (SPEC §3).
+ * transaction: all subscribers of a plan end at that one moment (SPEC §3). `movieIds`, when sent,
+ * replaces the plan's movies in that transaction too.
  */
 export async function updatePlan(
   deps: PlanDeps,
@@ -150,6 +162,7 @@ export async function updatePlan(
       .where(eq(subscriptionPlans.id, id))
       .returning();
     if (!row) throw notFound('Subscription plan');
+    if (input.movieIds) await replacePlanMovies(tx, id, input.movieIds);
     if (expiry !== undefined) {
       await tx
         .update(users)

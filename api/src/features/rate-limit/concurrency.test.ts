@@ -11,7 +11,7 @@ import {
   registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
-import { addMovie, createPlan, subscribe } from '../../../test/library.ts';
+import { addMovie, createPlan, stockPlan, subscribe } from '../../../test/library.ts';
 import { downloadLinks, mobileCharge, paymentInitiation } from './limits.ts';
 
 /**
@@ -44,6 +44,7 @@ describe.skipIf(!testDatabases.includes('postgres'))(
       t = await createTestApp('postgres', { env: { REGISTRATIONS_PER_IP_PER_HOUR: '4' }, dpo: {} });
       adminToken = await loginAdmin(t);
       planId = await createPlan(t, adminToken);
+      await stockPlan(t.deps.database.db, planId);
     });
     afterAll(async () => {
       await t.dpoSandbox?.settle();

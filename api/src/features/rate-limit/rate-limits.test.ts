@@ -15,7 +15,7 @@ import {
   testConfig,
   testDatabases,
 } from '../../../test/harness.ts';
-import { addMovie, createPlan, fetchLink, subscribe } from '../../../test/library.ts';
+import { addMovie, createPlan, fetchLink, stockPlan, subscribe } from '../../../test/library.ts';
 import { hitLimits, type Limit } from './limiter.ts';
 import { downloadLinks, mobileCharge, paymentInitiation } from './limits.ts';
 
@@ -42,6 +42,7 @@ describe.each(testDatabases)('rate limits on %s', (kind) => {
     t = await createTestApp(kind, { env: { REGISTRATIONS_PER_IP_PER_HOUR: '5' }, dpo: {} });
     adminToken = await loginAdmin(t);
     planId = await createPlan(t, adminToken);
+    await stockPlan(t.deps.database.db, planId);
   });
   afterAll(async () => {
     await t.dpoSandbox?.settle();

@@ -1,12 +1,14 @@
 import type { AdminPlan } from '@filamu/shared';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Card } from '../../../components/ui/Card.tsx';
 import { Input } from '../../../components/ui/Input.tsx';
 import { errorMessage, isApiError } from '../../../lib/api.ts';
 import { toast } from '../../../lib/toast.ts';
+import { useAdminMovies } from '../movies/queries.ts';
 import { ExpiryField } from './ExpiryField.tsx';
 import { LabelledSwitch, TextArea } from './FormControls.tsx';
+import { MovieChooser } from './MovieChooser.tsx';
 import {
   EMPTY_PLAN_FORM,
   PLAN_FIELDS,
@@ -17,6 +19,7 @@ import {
   type PlanFormErrors,
   type PlanFormValues,
 } from './plan-form.ts';
+import { activeChosen, movieIdsOfPlan, sameIds } from './plan-movies.ts';
 import { useCreatePlan, useUpdatePlan } from './queries.ts';
 
 /** The API's field names (zod issue paths) → this form's fields, so a refused value is marked where it was typed. */
@@ -27,7 +30,10 @@ const API_FIELDS: Record<string, PlanField> = {
   global_expiry_date: 'expiryDate',
   features: 'features',
   description: 'description',
+  movieIds: 'movies',
 };
+
+const NO_MOVIES = new Set<string>();
 
 /**
  * Create mode, or edit mode filled from `plan` (SPEC §4). Remount it (a `key`) to switch plans. Cancel or a
@@ -40,6 +46,14 @@ export function PlanForm({ plan, onFinished }: { plan: AdminPlan | null; onFinis
   const [notice, setNotice] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const movies = useAdminMovies();
+  // The plan's movies as saved (none for a new plan); `chosen` stays null until the admin changes the selection.
+  const savedMovies = useMemo(
+    () => (plan ? (movies.data ? movieIdsOfPlan(movies.data, plan.id) : null) : NO_MOVIES),
+    [movies.data, plan],
+  );
+  const [chosen, setChosen] = useState<Set<string> | null>(null);
+  const selectedMovies = chosen ?? savedMovies ?? NO_MOVIES;
   const create = useCreatePlan();
   const update = useUpdatePlan();
   const busy = create.isPending || update.isPending;
@@ -67,8 +81,15 @@ export function PlanForm({ plan, onFinished }: { plan: AdminPlan | null; onFinis
     if (first) (formRef.current?.elements.namedItem(first) as HTMLElement | null)?.focus();
   };
 
+  const chooseMovies = (next: Set<string>) => {
+    setChosen(next);
+    setNotice(null);
+    if (errors.movies) setErrors((prev) => ({ ...prev, movies: undefined }));
+  };
+
   const reset = () => {
     setValues(EMPTY_PLAN_FORM);
+    setChosen(null);
     setErrors({});
     setFormError(null);
     setNotice(null);
@@ -90,17 +111,22 @@ export function PlanForm({ plan, onFinished }: { plan: AdminPlan | null; onFinis
     const { errors: found, input } = validatePlanForm(values);
     if (!input) return showErrors(found, 'Please fix the fields marked above.');
     showErrors({}, null);
+    // Sent only when the selection differs from what is saved (and that is known): never a blind overwrite.
+    const movieIds = chosen && savedMovies && !sameIds(chosen, savedMovies) ? [...chosen] : undefined;
     if (!plan) {
-      create.mutate(input, {
-        onSuccess: () => {
-          toast.success('Plan created successfully', `${input.plan_name} is in the list below.`);
-          reset();
+      create.mutate(
+        { ...input, movieIds: [...selectedMovies] },
+        {
+          onSuccess: () => {
+            toast.success('Plan created successfully', `${input.plan_name} is in the list below.`);
+            reset();
+          },
+          onError: fail,
         },
-        onError: fail,
-      });
+      );
       return;
     }
-    const body = planChanges(plan, input);
+    const body = { ...planChanges(plan, input), ...(movieIds && { movieIds }) };
     if (Object.keys(body).length === 0) return setNotice('Nothing to save: no field has changed.');
     update.mutate(
       { id: plan.id, body },
@@ -114,7 +140,7 @@ export function PlanForm({ plan, onFinished }: { plan: AdminPlan | null; onFinis
     );
   };
 
-  const text = (name: PlanField) => ({
+  const text = (name: Exclude<PlanField, 'movies'>) => ({
     name,
     value: values[name],
     error: errors[name],
@@ -123,6 +149,8 @@ export function PlanForm({ plan, onFinished }: { plan: AdminPlan | null; onFinis
 
   const subscribers = plan?.subscriber_count ?? 0;
   const original = plan ? valuesFromPlan(plan) : null;
+  const unsellableNow =
+    values.isActive && values.isVisible && movies.data && activeChosen(selectedMovies, movies.data) === 0;
   const expiryMoved =
     original !== null &&
     subscribers > 0 &&
@@ -179,6 +207,20 @@ export function PlanForm({ plan, onFinished }: { plan: AdminPlan | null; onFinis
           {...text('features')}
         />
         <TextArea label="Description" rows={5} maxLength={1000} className="lg:col-span-2" {...text('description')} />
+        <div className="min-w-0 lg:col-span-4">
+          <MovieChooser
+            movies={movies.data}
+            loading={movies.isPending}
+            error={movies.error}
+            onRetry={() => void movies.refetch()}
+            selected={selectedMovies}
+            onChange={chooseMovies}
+            warning={
+              errors.movies ??
+              (unsellableNow ? 'No active movie chosen: customers cannot buy this plan until it has one.' : undefined)
+            }
+          />
+        </div>
         <div className="grid gap-3 sm:grid-cols-2 lg:col-span-4">
           <LabelledSwitch
             label="Active"

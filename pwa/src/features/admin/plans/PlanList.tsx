@@ -4,6 +4,7 @@ import { Badge } from '../../../components/ui/Badge.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../../lib/api.ts';
+import { unsellable } from './plan-movies.ts';
 import { formatKampalaLocal } from './time12.ts';
 
 function PlanItem({
@@ -18,6 +19,8 @@ function PlanItem({
   onDelete: () => void;
 }) {
   const subscribers = plan.subscriber_count;
+  const movies = plan.movie_count;
+  const inactive = movies - plan.active_movie_count;
   return (
     <li
       className={`p-4 ${editing ? 'bg-brand-50 dark:bg-brand-950/40' : ''}`}
@@ -34,11 +37,19 @@ function PlanItem({
             <span>
               {subscribers} current subscriber{subscribers === 1 ? '' : 's'}
             </span>
+            <span aria-hidden="true"> · </span>
+            <span>
+              {movies.toLocaleString('en-US')} movie{movies === 1 ? '' : 's'}
+              {inactive > 0 && ` (${inactive.toLocaleString('en-US')} inactive)`}
+            </span>
           </p>
           <div className="mt-2 flex flex-wrap gap-1.5">
             <Badge tone={plan.is_active ? 'success' : 'danger'}>{plan.is_active ? 'Active' : 'Inactive'}</Badge>
             <Badge tone={plan.is_visible ? 'info' : 'neutral'}>{plan.is_visible ? 'Visible' : 'Hidden'}</Badge>
             <Badge tone="brand">Order: {plan.display_order}</Badge>
+            {unsellable(plan) && (
+              <Badge tone="danger">{movies === 0 ? 'No movies' : 'No active movies'} — cannot be sold</Badge>
+            )}
           </div>
         </div>
         <div className="flex shrink-0 gap-2">

@@ -27,6 +27,8 @@ const plan: AdminPlan = {
   global_expiry_date: '2027-12-31T12:30',
   expires_at: '2027-12-31T09:30:00.000Z',
   subscriber_count: 0,
+  movie_count: 1,
+  active_movie_count: 1,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
 };

@@ -18,7 +18,8 @@ export interface PlanFormValues {
   isVisible: boolean;
 }
 
-export type PlanField = Exclude<keyof PlanFormValues, 'period' | 'isActive' | 'isVisible'>;
+/** The form's fields that can be in error; `movies` is the movie chooser, which keeps its own state. */
+export type PlanField = Exclude<keyof PlanFormValues, 'period' | 'isActive' | 'isVisible'> | 'movies';
 export type PlanFormErrors = Partial<Record<PlanField, string>>;
 
 /** Field order on screen: the first field in error gets focus. */

@@ -11,11 +11,16 @@ export function useAdminPlans() {
   });
 }
 
-/** SPEC §7: after a plan changes, both the admin list and the customers' plan list are stale. */
+/**
+ * SPEC §7: after a plan changes, both the admin list and the customers' plan list are stale; so are the movie
+ * lists, whose movies may have joined or left the plan.
+ */
 function invalidatePlans(): Promise<unknown> {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: queryKeys.adminSubscriptionPlans }),
     queryClient.invalidateQueries({ queryKey: queryKeys.subscriptionPlans }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.adminMovies }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.movies }),
   ]);
 }
 

@@ -14,6 +14,8 @@ const plan = (over: Partial<AdminPlan>): AdminPlan => ({
   global_expiry_date: '2026-12-31T23:59',
   expires_at: '2026-12-31T20:59:00.000Z',
   subscriber_count: 0,
+  movie_count: 1,
+  active_movie_count: 1,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   ...over,
