@@ -6,8 +6,16 @@ import { formatBytes } from '../shared/src/format.ts';
 import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, login, newContext, newUser, register } from './support/browser.ts';
-import { browserSession, hasMovieFile, localRecord, putLocalDownload, smallMovie } from './support/downloads.ts';
-import { adminSession, completeDownload, createPlan, uploadMovie } from './support/seed.ts';
+import {
+  browserSession,
+  hasMovieFile,
+  isComplete,
+  localRecord,
+  putLocalDownload,
+  smallMovie,
+  waitForRecord,
+} from './support/downloads.ts';
+import { adminSession, completeDownload, createPlan, signInContext, uploadMovie } from './support/seed.ts';
 import { controlledByServiceWorker } from './support/service-worker.ts';
 
 let browser: Browser;
@@ -48,7 +56,7 @@ async function registerAndOpen(page: Page, path: string): Promise<ReturnType<typ
 }
 
 describe('Download stats and history', () => {
-  it('shows the server’s stats on the dashboard and the history in the profile, with Re-download only where allowed', async () => {
+  it('shows the server’s stats on the dashboard and the history in the profile, with Re-download for what is not on this phone', async () => {
     const title = (name: string) => `${name} ${Date.now().toString(36)}`;
     const done = { title: title('Kampala Nights'), id: '' };
     const partial = { title: title('Lake Victoria Story'), id: '' };
@@ -105,8 +113,9 @@ describe('Download stats and history', () => {
       const partialRow = page.getByRole('listitem').filter({ hasText: partial.title });
       await doneRow.getByText('Downloaded').waitFor();
       await doneRow.getByText(formatBytes(clip.length)).waitFor();
-      expect(await doneRow.getByRole('button', { name: 'Re-download' }).isDisabled()).toBe(true);
-      await doneRow.getByText('Each movie downloads once per person, so it cannot be fetched again.').waitFor();
+      // Downloaded before, not on this phone: Re-download works, asking first (decision 0121).
+      expect(await doneRow.getByRole('button', { name: 'Re-download' }).isDisabled()).toBe(false);
+      await doneRow.getByText('Not on this phone. Uses one of your monthly re-downloads.').waitFor();
       await partialRow.getByText(/^In progress · (39|40)%$/).waitFor();
       await fitsNarrowPhone(page);
 
@@ -271,13 +280,112 @@ describe('Downloads on this phone', () => {
 
       await page.getByRole('button', { name: 'Delete Offline Test Movie' }).click();
       const dialog = page.getByRole('dialog', { name: 'Delete from this phone?' });
-      await dialog.getByText('it cannot be downloaded again').waitFor();
+      await dialog.getByText('getting it back later uses one of your few monthly re-downloads').waitFor();
       await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
       await page.getByText('No movies on this phone yet').waitFor();
       expect(await hasMovieFile(page, finished.key)).toBe(false);
 
       await page.goto(`/downloads/${finished.movieId}/play`);
       await page.getByText('This movie is not on this phone').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('A movie is never lost for good', () => {
+  it('downloads, deletes, shows Not on this phone, downloads again within the allowance and plays; then none are left', async () => {
+    const title = `Lost Phone Movie ${Date.now().toString(36)}`;
+    const movieId = await addMovie({ title, bytes: clip });
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    try {
+      const user = await registerAndOpen(page, '/dashboard');
+      const session = await browserSession(page);
+      await apiCall(`/admin/subscribers/${session.userId}/manage-subscription`, {
+        method: 'PUT',
+        ...admin,
+        body: { action: 'activate_extend', subscription_plan_id: planId },
+      });
+      await page.goto(`/movies/${movieId}`);
+      await page.getByRole('button', { name: 'Download Now' }).click();
+      await page.getByText('On this phone', { exact: true }).waitFor();
+      await waitForRecord(page, movieId, isComplete);
+
+      const deleteHere = async () => {
+        await page.goto('/downloads');
+        await page.getByRole('button', { name: `Delete ${title}` }).click();
+        await page
+          .getByRole('dialog', { name: 'Delete from this phone?' })
+          .getByRole('button', { name: 'Delete', exact: true })
+          .click();
+        await page.getByText('No movies on this phone yet').waitFor();
+      };
+      await deleteHere();
+
+      // Never "Downloaded" for a file that is not here.
+      await page.goto(`/movies/${movieId}`);
+      await page.getByText('Not on this phone', { exact: true }).waitFor();
+      expect(await page.getByText('Downloaded', { exact: true }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Download again' }).click();
+      const ask = page.getByRole('dialog', { name: `Download ${title} again?` });
+      await ask.getByText('Uses 1 of your 3 re-downloads this month (2 left).').waitFor();
+      await fitsNarrowPhone(page);
+      await expectAccessible(page, 'Download again (light)');
+      await ask.getByRole('button', { name: 'Download again' }).click();
+      await page.getByText('On this phone', { exact: true }).waitFor();
+      await waitForRecord(page, movieId, isComplete);
+      await page.getByRole('link', { name: 'Play' }).click();
+      await page.waitForURL(`**/downloads/${movieId}/play`);
+      await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 1);
+
+      // The other two of the month, on another phone of the same person.
+      for (let i = 0; i < 2; i++) {
+        await completeDownload(session, { id: movieId, size: clip.length }, { redownload: true });
+      }
+      await deleteHere();
+      await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+      await page.goto(`/movies/${movieId}`);
+      await page.getByText('Not on this phone', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Download again' }).click();
+      const none = page.getByRole('dialog', { name: 'No re-downloads left' });
+      await none
+        .getByText(/You have used all 3 re-downloads for this month\. They renew on \d{1,2} [A-Z][a-z]+\./)
+        .waitFor();
+      await none.getByRole('link', { name: 'Contact support' }).waitFor();
+      expect(await none.getByRole('button', { name: 'Download again' }).count()).toBe(0);
+      await fitsNarrowPhone(page);
+      await expectAccessible(page, 'No re-downloads left (dark)');
+      // The server says the same to anyone who asks anyway.
+      await expect(completeDownload(session, { id: movieId, size: clip.length }, { redownload: true })).rejects.toThrow(
+        /409.*redownload_limit/,
+      );
+      await none.getByRole('button', { name: 'Close' }).click();
+
+      // Support grants one from the admin console (at phone width), and it is there to use.
+      const adminContext = await newContext(browser);
+      try {
+        await signInContext(adminContext, admin, 'dark');
+        const adminPage = await adminContext.newPage();
+        await adminPage.setViewportSize({ width: 360, height: 780 });
+        await adminPage.goto('/admin/subscribers');
+        await adminPage.getByLabel('Search subscribers').fill(user.email);
+        const row = adminPage.getByRole('row').filter({ hasText: user.email });
+        await row.getByRole('button', { name: `Grant a re-download to ${user.email}` }).click();
+        const grant = adminPage.getByRole('dialog', { name: 'Grant a re-download?' });
+        await grant.getByText('They have no extra re-downloads now.').waitFor();
+        await expectAccessible(adminPage, 'Grant a re-download (dark)');
+        await grant.getByRole('button', { name: 'Grant a re-download' }).click();
+        await adminPage.getByText('Re-download granted').waitFor();
+      } finally {
+        await adminContext.close();
+      }
+      await page.getByRole('button', { name: 'Download again' }).click();
+      const extra = page.getByRole('dialog', { name: `Download ${title} again?` });
+      await extra.getByText('Uses 1 of the extra re-downloads support gave you (0 left).').waitFor();
+      await extra.getByRole('button', { name: 'Download again' }).click();
+      await page.getByText('On this phone', { exact: true }).waitFor();
+      await waitForRecord(page, movieId, isComplete);
     } finally {
       await context.close();
     }

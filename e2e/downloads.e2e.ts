@@ -81,7 +81,7 @@ describe('download manager', () => {
       const record = await readRecord(page, id);
       expect(record!.bytesFromNetwork).toBeLessThanOrEqual(bytes.length + 3 * COMMIT_INTERVAL);
       await page.goto(`/movies/${id}`);
-      await page.getByText('Downloaded', { exact: true }).first().waitFor();
+      await page.getByText('On this phone', { exact: true }).first().waitFor();
     } finally {
       await context.close();
     }

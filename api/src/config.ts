@@ -106,6 +106,7 @@ export const EnvSchema = z
     MULTIPART_UPLOAD_MAX_AGE_HOURS: z.coerce.number().positive().max(8760).default(24),
     STALE_DOWNLOAD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
     REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(200),
+    REDOWNLOADS_PER_MONTH: z.coerce.number().int().min(0).max(100).default(3),
     // Shutdown and slow clients (decision 0080, 0081).
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
     SHUTDOWN_UNREADY_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
@@ -186,6 +187,8 @@ export interface Config {
   staleDownloadSweepIntervalMs: number;
   /** New accounts per client address per hour (ADR 0061); the other rate limits are constants. */
   registrationsPerIpPerHour: number;
+  /** Downloads again of movies a person completed before, per Kampala calendar month (decision 0121). */
+  redownloadsPerMonth: number;
   /** Bearer token of `/api/metrics`; null ⇒ the endpoint answers 404 (ADR 0095). */
   metricsToken: string | null;
   http: HttpTimeouts;
@@ -357,6 +360,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     staleDownloadSweepIntervalMs: e.STALE_DOWNLOAD_SWEEP_INTERVAL_MS,
     registrationsPerIpPerHour: e.REGISTRATIONS_PER_IP_PER_HOUR,
+    redownloadsPerMonth: e.REDOWNLOADS_PER_MONTH,
     metricsToken: e.METRICS_TOKEN ?? null,
     http: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,

@@ -278,12 +278,16 @@ export async function subscribeUser(userId: string, planId: string): Promise<voi
 }
 
 /** Records a whole download of a movie for the user, as if their phone had received every byte. */
-export async function completeDownload(user: ApiSession, movie: { id: string; size: number }): Promise<void> {
+export async function completeDownload(
+  user: ApiSession,
+  movie: { id: string; size: number },
+  options: { redownload?: boolean } = {},
+): Promise<void> {
   const grant = await apiCall<{ downloadId: string; downloadUrl: string }>('/users/movies/generate-download-url', {
     method: 'POST',
     token: user.token,
     deviceId: user.deviceId,
-    body: { movieId: movie.id },
+    body: { movieId: movie.id, ...options },
   });
   // The server completes a download from the bytes its links delivered (decision 0110): receive them, as a phone would.
   const file = await fetch(grant.downloadUrl);

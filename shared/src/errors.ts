@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   conflict: 409,
   /** Each movie is downloaded once per person. */
   already_downloaded: 409,
+  /** This month's re-downloads (and any an admin granted) are used; the message says when they renew. */
+  redownload_limit: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   /** The address or headers are over the server's 16 KB (answered before the app runs). */

@@ -43,3 +43,9 @@ export function formatLastDownload(value: string | null | undefined, now: Date):
   }
   return formatDate(date);
 }
+
+/** `1 December` (Kampala time): a day near enough that the year goes without saying. */
+export function formatDayMonth(value: string | Date): string {
+  const date = value instanceof Date ? value : new Date(value);
+  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', timeZone: 'Africa/Kampala' }).format(date);
+}

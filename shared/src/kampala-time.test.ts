@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateToKampalaLocal, kampalaLocalToDate } from './kampala-time.ts';
+import { dateToKampalaLocal, kampalaLocalToDate, kampalaMonth, nextKampalaMonthStart } from './kampala-time.ts';
 
 describe('Kampala local time', () => {
   it('reads YYYY-MM-DDThh:mm as UTC+3', () => {
@@ -38,5 +38,13 @@ describe('LocalDateTime range', () => {
     }
     for (const good of ['2000-01-01T00:00', '9999-12-31T23:59'])
       expect(LocalDateTime.safeParse(good).success).toBe(true);
+  });
+
+  it('names the Kampala month and when the next one begins', () => {
+    // 21:30 UTC on 31 December is already January in Kampala.
+    expect(kampalaMonth(new Date('2026-12-31T21:30:00Z'))).toBe('2027-01');
+    expect(kampalaMonth(new Date('2026-12-31T20:59:00Z'))).toBe('2026-12');
+    expect(nextKampalaMonthStart(new Date('2026-12-31T20:59:00Z')).toISOString()).toBe('2026-12-31T21:00:00.000Z');
+    expect(nextKampalaMonthStart(new Date('2026-12-31T21:00:00Z')).toISOString()).toBe('2027-01-31T21:00:00.000Z');
   });
 });

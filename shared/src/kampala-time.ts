@@ -13,3 +13,15 @@ export function kampalaLocalToDate(local: string): Date {
 export function dateToKampalaLocal(date: Date): string {
   return new Date(date.getTime() + KAMPALA_OFFSET_MS).toISOString().slice(0, 16);
 }
+
+/** The Kampala calendar month of an instant, `YYYY-MM`. */
+export function kampalaMonth(date: Date): string {
+  return dateToKampalaLocal(date).slice(0, 7);
+}
+
+/** The instant the next Kampala calendar month begins (midnight on its 1st, Kampala time). */
+export function nextKampalaMonthStart(date: Date): Date {
+  const local = new Date(date.getTime() + KAMPALA_OFFSET_MS);
+  const next = Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 1);
+  return new Date(next - KAMPALA_OFFSET_MS);
+}

@@ -57,10 +57,13 @@ export const users = pgTable(
     subscriptionPlanId: uuid('subscription_plan_id').references(() => subscriptionPlans.id, { onDelete: 'restrict' }),
     subscriptionStartDate: timestamp('subscription_start_date', { withTimezone: true }),
     subscriptionEndDate: timestamp('subscription_end_date', { withTimezone: true }),
+    /** Re-downloads an admin granted on top of the monthly allowance, kept until used (decision 0122). */
+    extraRedownloads: integer('extra_redownloads').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    check('users_extra_redownloads_in_range', sql`${t.extraRedownloads} >= 0 and ${t.extraRedownloads} <= 100`),
     uniqueIndex('users_email_unique').on(t.email),
     uniqueIndex('users_phone_unique').on(t.phone),
     uniqueIndex('users_single_protected')
@@ -383,6 +386,11 @@ export const downloads = pgTable(
     deliveredBytes: bigint('delivered_bytes', { mode: 'number' }).notNull().default(0),
     /** Links minted since delivery last grew: a download asking again and again without progress is refused. */
     linksSinceProgress: integer('links_since_progress').notNull().default(0),
+    /**
+     * A re-download of this completed movie is under way (decision 0121): the row stays `completed` (the person has
+     * the movie, for every rule and count) while its links work again and its delivered bytes count from zero.
+     */
+    redownloadStartedAt: timestamp('redownload_started_at', { withTimezone: true }),
   },
   (t) => [
     check('downloads_delivered_in_range', sql`${t.deliveredBytes} >= 0 and ${t.deliveredBytes} <= ${t.totalBytes}`),
@@ -399,5 +407,36 @@ export const downloads = pgTable(
     index('downloads_completed_at')
       .on(t.completedAt)
       .where(sql`${t.status} = 'completed'`),
+  ],
+);
+
+export const REDOWNLOAD_SOURCES = ['monthly', 'granted'] as const;
+
+/**
+ * Every re-download of a movie a person completed before (decision 0121): what the monthly allowance counts and what
+ * analytics count apart from first downloads. `month` is the Kampala calendar month it was taken in; `source` says
+ * whether it used the month's allowance or an extra one an admin granted. At most one is open per download.
+ */
+export const redownloads = pgTable(
+  'redownloads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    downloadId: uuid('download_id')
+      .notNull()
+      .references(() => downloads.id, { onDelete: 'cascade' }),
+    /** `YYYY-MM`, Kampala time. */
+    month: text('month').notNull(),
+    source: text('source', { enum: REDOWNLOAD_SOURCES }).notNull(),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('redownloads_user_month').on(t.userId, t.month),
+    uniqueIndex('redownloads_one_open_per_download')
+      .on(t.downloadId)
+      .where(sql`${t.completedAt} is null`),
   ],
 );

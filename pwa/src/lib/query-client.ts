@@ -14,6 +14,7 @@ export const queryKeys = {
   paymentHistory: ['paymentHistory'] as const,
   downloadHistory: ['downloadHistory'] as const,
   downloadStats: ['downloadStats'] as const,
+  redownloads: ['redownloads'] as const,
   adminSystemStatus: ['adminSystemStatus'] as const,
 };
 

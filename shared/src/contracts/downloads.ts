@@ -12,6 +12,7 @@ import {
   HasDownloadedResponse,
   KinayugandaStatusResponse,
   MovieIdParams,
+  RedownloadAllowance,
   StartDownloadRequest,
   StartDownloadResponse,
 } from '../schemas/downloads.ts';
@@ -116,4 +117,13 @@ export const downloadHistory = defineContract({
   tag,
   access: 'account',
   response: DownloadHistory,
+});
+
+export const redownloadAllowance = defineContract({
+  method: 'get',
+  path: '/users/me/redownloads',
+  summary: "The caller's re-downloads of movies completed before: this month's allowance, extra ones, what is left",
+  tag,
+  access: 'user',
+  response: RedownloadAllowance,
 });

@@ -1,6 +1,7 @@
 import { defineContract } from '../contract.ts';
 import { IdParams, Message } from '../schemas/common.ts';
 import {
+  GrantRedownloadResponse,
   ManageSubscriptionRequest,
   ManageSubscriptionResponse,
   SubscriberList,
@@ -38,4 +39,14 @@ export const manageSubscription = defineContract({
   params: IdParams,
   body: ManageSubscriptionRequest,
   response: ManageSubscriptionResponse,
+});
+
+export const grantRedownload = defineContract({
+  method: 'post',
+  path: '/admin/subscribers/:id/redownloads',
+  summary: 'Grant the user one extra re-download of a movie they completed before, kept until used',
+  tag,
+  access: 'admin',
+  params: IdParams,
+  response: GrantRedownloadResponse,
 });

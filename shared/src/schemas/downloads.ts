@@ -9,6 +9,20 @@ export const SUBSCRIPTION_REQUIRED = 'You need an active subscription to downloa
 export const MovieIdParams = z.object({ movieId: Id });
 
 /**
+ * Re-downloads of movies the person completed before (a file lost with a phone): `perMonth` each Kampala calendar
+ * month, plus `extra` an admin granted (kept until used). `remaining` is what a "Download again" may still use.
+ */
+export const RedownloadAllowance = z.object({
+  perMonth: z.number().int(),
+  usedThisMonth: z.number().int(),
+  extra: z.number().int(),
+  remaining: z.number().int(),
+  /** When the month's allowance starts again (the 1st, 00:00 Kampala time). */
+  renewsAt: IsoDateTime,
+});
+export type RedownloadAllowance = z.infer<typeof RedownloadAllowance>;
+
+/**
  * By movie (`movieId`); the spec's client sends `s3Key`, which is accepted but must name the movie.
  * `purpose: 'background'` asks for a longer-lived link for a Background Fetch job.
  */
@@ -17,6 +31,11 @@ export const DownloadUrlRequest = z
     movieId: Id.optional(),
     s3Key: z.string().trim().min(1).max(200).optional(),
     purpose: z.enum(['foreground', 'background']).default('foreground'),
+    /**
+     * Download again a movie completed before: takes one re-download of the allowance (none while one of the movie is
+     * already under way; a movie never completed is an ordinary grant). Without it, a completed movie is refused.
+     */
+    redownload: z.boolean().default(false),
   })
   .refine((v) => v.movieId !== undefined || v.s3Key !== undefined, {
     message: 'Movie file key is missing. Cannot download.',
@@ -35,6 +54,8 @@ export const DownloadUrlResponse = z.object({
   fileName: z.string(),
   downloadedBytes: z.number().int(),
   resumedCount: z.number().int(),
+  /** On a re-download request: the allowance after it (what is left). Null otherwise. */
+  redownloads: RedownloadAllowance.nullable(),
 });
 export type DownloadUrlResponse = z.infer<typeof DownloadUrlResponse>;
 

@@ -14,6 +14,8 @@ export const Subscriber = z.object({
   is_admin: z.boolean(),
   /** The one configured admin: it cannot be managed or deleted. */
   is_protected: z.boolean(),
+  /** Re-downloads an admin granted that the person has not used yet. */
+  extra_redownloads: z.number().int(),
   created_at: IsoDateTime,
 });
 export type Subscriber = z.infer<typeof Subscriber>;
@@ -53,3 +55,5 @@ export const ManageSubscriptionRequest = z.discriminatedUnion(
 export type ManageSubscriptionRequest = z.input<typeof ManageSubscriptionRequest>;
 
 export const ManageSubscriptionResponse = z.object({ message: z.string(), subscriber: Subscriber });
+
+export const GrantRedownloadResponse = z.object({ message: z.string(), subscriber: Subscriber });

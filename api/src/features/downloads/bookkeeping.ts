@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DownloadHistoryEntry, DownloadRecord, DownloadStats } from '@filamu/shared';
-import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { DownloadProgressRequest } from '@filamu/shared';
 import { downloads, movies } from '../../db/schema.ts';
@@ -10,6 +10,7 @@ import { startIntervalJob } from '../../lib/interval-job.ts';
 import { observedPass } from '../metrics/jobs.ts';
 import { type Downloader, kinayugandaProgress, ownDownloads } from './entitlement.ts';
 import { type DownloadRow, toDownloadRecord, toHistoryEntry } from './records.ts';
+import { finishRedownload, isClosed } from './redownloads.ts';
 
 export type BookkeepingDeps = Pick<Deps, 'database' | 'clock' | 'storage' | 'deliveries'>;
 
@@ -25,6 +26,13 @@ async function ownDownload(deps: BookkeepingDeps, caller: Downloader, id: string
   if (!row) throw notFound('Download');
   return row;
 }
+
+/** Still open to progress and completion: unfinished, or a completed movie being downloaded again. */
+const stillOpen = (): SQL => or(ne(downloads.status, 'completed'), isNotNull(downloads.redownloadStartedAt))!;
+
+/** The status a report may set: a re-download stays `completed` (the person has the movie) while it runs. */
+const reportedStatus = (status: 'downloading' | 'paused' | 'failed'): SQL =>
+  sql`case when ${downloads.status} = 'completed' then 'completed' else ${status} end`;
 
 function checkBytes(row: DownloadRow, downloadedBytes: number): void {
   if (downloadedBytes > row.totalBytes) {
@@ -43,7 +51,7 @@ export async function reportProgress(
   input: z.output<typeof DownloadProgressRequest>,
 ): Promise<DownloadRecord> {
   const row = await ownDownload(deps, caller, id);
-  if (row.status === 'completed') throw conflict(ALREADY_COMPLETE);
+  if (isClosed(row)) throw conflict(ALREADY_COMPLETE);
   if (input.totalBytes !== row.totalBytes) {
     throw new AppError('bad_request', `totalBytes must be the file size (${row.totalBytes} bytes).`);
   }
@@ -59,11 +67,11 @@ export async function reportProgress(
             linksSinceProgress: sql`case when ${input.downloadedBytes} > ${downloads.downloadedBytes} then 0 else ${downloads.linksSinceProgress} end`,
           }
         : {}),
-      status: input.status,
+      status: reportedStatus(input.status),
       lastActivityAt: now,
       updatedAt: now,
     })
-    .where(and(eq(downloads.id, row.id), ne(downloads.status, 'completed')))
+    .where(and(eq(downloads.id, row.id), stillOpen()))
     .returning();
   if (!updated) throw conflict(ALREADY_COMPLETE);
   return toDownloadRecord(updated);
@@ -85,7 +93,7 @@ export async function completeDownload(
   reportedBytes: number | undefined,
 ): Promise<DownloadRecord> {
   let row = await ownDownload(deps, caller, id);
-  if (row.status === 'completed') return toDownloadRecord(row);
+  if (isClosed(row)) return toDownloadRecord(row);
   if (reportedBytes !== undefined) checkBytes(row, reportedBytes);
   const serverCounts = deps.storage.driver === 'local';
   if (serverCounts && row.deliveredBytes < row.totalBytes) {
@@ -98,25 +106,31 @@ export async function completeDownload(
       waited += OTHER_REPLICA_POLL_MS;
       row = await ownDownload(deps, caller, id);
     }
-    if (row.status === 'completed') return toDownloadRecord(row);
+    if (isClosed(row)) return toDownloadRecord(row);
   }
   const received = serverCounts ? row.deliveredBytes : Math.max(row.downloadedBytes, reportedBytes ?? 0);
   if (received !== row.totalBytes) {
     throw conflict(`The download is not complete: ${received} of ${row.totalBytes} bytes received.`);
   }
   const now = deps.clock.now();
-  const [updated] = await deps.database.db
-    .update(downloads)
-    .set({
-      status: 'completed',
-      downloadedBytes: row.totalBytes,
-      completedAt: now,
-      lastActivityAt: now,
-      updatedAt: now,
-      error: null,
-    })
-    .where(and(eq(downloads.id, row.id), ne(downloads.status, 'completed')))
-    .returning();
+  const redownload = row.redownloadStartedAt !== null;
+  const updated = await deps.database.db.transaction(async (tx) => {
+    const [done] = await tx
+      .update(downloads)
+      .set({
+        status: 'completed',
+        downloadedBytes: row.totalBytes,
+        // A re-download keeps the first completion's date: the movie was downloaded then, once, for every count.
+        ...(redownload ? { redownloadStartedAt: null } : { completedAt: now }),
+        lastActivityAt: now,
+        updatedAt: now,
+        error: null,
+      })
+      .where(and(eq(downloads.id, row.id), stillOpen()))
+      .returning();
+    if (done && redownload) await finishRedownload(tx, row.id, now);
+    return done;
+  });
   // Completed by a concurrent call: answer with the stored record.
   return toDownloadRecord(updated ?? (await ownDownload(deps, caller, id)));
 }
@@ -129,12 +143,12 @@ export async function failDownload(
   message: string,
 ): Promise<DownloadRecord> {
   const row = await ownDownload(deps, caller, id);
-  if (row.status === 'completed') throw conflict(ALREADY_COMPLETE);
+  if (isClosed(row)) throw conflict(ALREADY_COMPLETE);
   const now = deps.clock.now();
   const [updated] = await deps.database.db
     .update(downloads)
-    .set({ status: 'failed', error: message || null, lastActivityAt: now, updatedAt: now })
-    .where(and(eq(downloads.id, row.id), ne(downloads.status, 'completed')))
+    .set({ status: reportedStatus('failed'), error: message || null, lastActivityAt: now, updatedAt: now })
+    .where(and(eq(downloads.id, row.id), stillOpen()))
     .returning();
   if (!updated) throw conflict(ALREADY_COMPLETE);
   return toDownloadRecord(updated);

@@ -1,4 +1,4 @@
-import { ALREADY_DOWNLOADED, KINAYUGANDA_FIRST, SUBSCRIPTION_REQUIRED } from '@filamu/shared';
+import { ALREADY_DOWNLOADED, KINAYUGANDA_FIRST, type RedownloadAllowance, SUBSCRIPTION_REQUIRED } from '@filamu/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Tx } from '../../db/client.ts';
 import { transactionRetrying } from '../../db/retry.ts';
@@ -16,8 +16,11 @@ import {
   ownDownloads,
 } from './entitlement.ts';
 import type { DownloadRow, MovieRow } from './records.ts';
+import { redownloadAllowance, takeRedownload } from './redownloads.ts';
 
-export type GrantDeps = Pick<Deps, 'database' | 'clock' | 'storage' | 'catalogue' | 'metrics'>;
+export type GrantDeps = Pick<Deps, 'database' | 'clock' | 'storage' | 'catalogue' | 'metrics'> & {
+  config: Pick<Deps['config'], 'redownloadsPerMonth'>;
+};
 
 export const NOT_IN_PLAN = 'This movie is not included in your plan.';
 export const FILE_MISSING = 'Movie file is missing. Cannot download.';
@@ -35,6 +38,8 @@ export interface GrantRef {
   movieId?: string;
   s3Key?: string;
   totalBytes?: number;
+  /** Download again a movie completed before, taking one re-download (decision 0121). */
+  redownload?: boolean;
 }
 
 export interface GrantOptions {
@@ -46,6 +51,8 @@ export interface Grant {
   download: DownloadRow;
   movie: MovieRow;
   file: ObjectInfo;
+  /** On a re-download request: the allowance after it. */
+  redownloads: RedownloadAllowance | null;
 }
 
 /**
@@ -90,6 +97,7 @@ async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
       status: downloads.status,
       resumedCount: downloads.resumedCount,
       linksSinceProgress: downloads.linksSinceProgress,
+      redownloadStartedAt: downloads.redownloadStartedAt,
     })
     .from(downloads)
     .where(and(ownDownloads(downloader), eq(downloads.movieId, movies.id)))
@@ -105,6 +113,7 @@ async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
         status: existing.status,
         resumedCount: existing.resumedCount,
         linksSinceProgress: existing.linksSinceProgress,
+        redownloadStartedAt: existing.redownloadStartedAt,
       },
     })
     .from(movies)
@@ -136,7 +145,7 @@ export async function grantDownload(
   }
 }
 
-type GrantResult = 'granted' | 'resumed' | 'repeated';
+type GrantResult = 'granted' | 'resumed' | 'repeated' | 'redownload';
 
 async function decideGrant(
   deps: GrantDeps,
@@ -155,19 +164,30 @@ async function decideGrant(
       const facts = await grantFacts(tx, downloader, movie);
       if (!facts) throw notFound('Movie');
       const { existing } = facts;
+      // A completed movie is granted again only as a re-download: one under way resumes, a new one takes one of
+      // the allowance. Either way the person had the movie, so Kinayuganda-first does not stand in its way.
+      const reopened = existing?.status === 'completed' && existing.redownloadStartedAt !== null;
+      const again = existing?.status === 'completed' && !reopened && ref.redownload === true;
       const access = decideAccess({
         downloader,
         entitled: facts.entitled,
-        completed: existing?.status === 'completed',
+        completed: existing?.status === 'completed' && !reopened && !again,
         category: movie.category,
-        kinayugandaOutstanding: facts.kinayugandaOutstanding,
+        kinayugandaOutstanding: facts.kinayugandaOutstanding && !reopened && !again,
       });
       if (access === 'downloaded') throw new AppError('already_downloaded', ALREADY_DOWNLOADED);
       if (access === 'subscription_required') throw new AppError('subscription_required', SUBSCRIPTION_REQUIRED);
       if (access === 'not_in_plan') throw forbidden(NOT_IN_PLAN);
       if (access === 'locked') throw new AppError('download_locked', KINAYUGANDA_FIRST);
       if (!file) throw new AppError('unavailable', FILE_MISSING);
+      const perMonth = deps.config.redownloadsPerMonth;
+      const allowanceNow = async () =>
+        ref.redownload && downloader.kind === 'user' ? redownloadAllowance(tx, downloader.id, perMonth, now) : null;
 
+      if (existing && again) {
+        const taken = await takeRedownload(tx, downloader, existing, { perMonth, now, links: mintsLink ? 1 : 0 });
+        return { download: taken.row, movie, file, redownloads: taken.allowance, result: 'redownload' };
+      }
       if (existing) {
         if (mintsLink && existing.linksSinceProgress >= MAX_LINKS_WITHOUT_PROGRESS) throw conflict(TOO_MANY_LINKS);
         // A grant while the download is still starting is the same attempt (start, then a link); any later
@@ -176,7 +196,8 @@ async function decideGrant(
         const [row] = await tx
           .update(downloads)
           .set({
-            status: 'starting',
+            // A reopened re-download stays completed: the person has the movie while its file comes again.
+            status: reopened ? 'completed' : 'starting',
             resumedCount: resumed ? existing.resumedCount + 1 : existing.resumedCount,
             linksSinceProgress: mintsLink ? existing.linksSinceProgress + 1 : existing.linksSinceProgress,
             error: null,
@@ -185,7 +206,8 @@ async function decideGrant(
           })
           .where(eq(downloads.id, existing.id))
           .returning();
-        return { download: row!, movie, file, result: resumed ? 'resumed' : 'repeated' };
+        const result = resumed ? 'resumed' : 'repeated';
+        return { download: row!, movie, file, redownloads: await allowanceNow(), result };
       }
       const [row] = await tx
         .insert(downloads)
@@ -200,7 +222,7 @@ async function decideGrant(
           lastActivityAt: now,
         })
         .returning();
-      return { download: row!, movie, file, result: 'granted' as const };
+      return { download: row!, movie, file, redownloads: await allowanceNow(), result: 'granted' as const };
     });
   } catch (error) {
     // Unreachable while the row lock holds; kept so a change there can never produce a second row or a 500.

@@ -5,6 +5,7 @@ import { agents, downloads, moviePlans, movies, sessions, users } from '../../db
 import type { Clock } from '../../lib/clock.ts';
 import type { Principal } from '../auth/principal.ts';
 import { downloaderFromRow, liveMovie } from './entitlement.ts';
+import { isClosed } from './redownloads.ts';
 
 /**
  * Whether the grant behind a signed `/files` link still stands, asked on every request (local driver): the link
@@ -65,6 +66,7 @@ export class LinkChecks {
     const [row] = await this.deps.database.db
       .select({
         status: downloads.status,
+        redownloadStartedAt: downloads.redownloadStartedAt,
         userId: downloads.userId,
         agentId: downloads.agentId,
         key: movies.s3Key,
@@ -85,7 +87,7 @@ export class LinkChecks {
       .leftJoin(users, eq(users.id, downloads.userId))
       .leftJoin(agents, eq(agents.id, downloads.agentId))
       .where(eq(downloads.id, link.grant));
-    if (!row || row.status === 'completed' || row.key !== link.key || !row.movieLive) return false;
+    if (!row || isClosed(row) || row.key !== link.key || !row.movieLive) return false;
     const { session } = row;
     if (session.revokedAt !== null || session.expiresAt <= now) return false;
     if (row.user && session.userId === row.userId) {

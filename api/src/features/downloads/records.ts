@@ -21,7 +21,7 @@ export function toDownloadRecord(row: DownloadRow): DownloadRecord {
     downloadedBytes: row.downloadedBytes,
     totalBytes: row.totalBytes,
     resumedCount: row.resumedCount,
-    canResume: row.status !== 'completed',
+    canResume: row.status !== 'completed' || row.redownloadStartedAt !== null,
     completedAt: row.completedAt?.toISOString() ?? null,
   };
 }

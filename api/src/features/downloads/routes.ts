@@ -22,6 +22,7 @@ import { downloaderOf } from './entitlement.ts';
 import { grantDownload } from './grants.ts';
 import { holderOf } from './link-checks.ts';
 import { downloadFileName } from './records.ts';
+import { redownloadAllowance } from './redownloads.ts';
 
 const { downloads } = contracts;
 
@@ -36,7 +37,8 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
         { limit: downloadLinks.perAccount, subject: `${downloader.kind}:${downloader.id}` },
         { limit: downloadLinks.perIp, subject: clientIp(c, deps.config.trustProxy) },
       ]);
-      const { download, movie, file } = await grantDownload(deps, downloader, body, { mintsLink: true });
+      const grant = await grantDownload(deps, downloader, body, { mintsLink: true });
+      const { download, movie, file } = grant;
       const { storage: config } = deps.config;
       const ttl = background
         ? backgroundLinkSeconds(file.size, {
@@ -60,6 +62,7 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
         fileName,
         downloadedBytes: download.downloadedBytes,
         resumedCount: download.resumedCount,
+        redownloads: grant.redownloads,
       };
     })
     .on(downloads.startDownload, async ({ body }, c) => {
@@ -81,5 +84,8 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
     .on(downloads.hasDownloaded, ({ params }, c) => hasDownloaded(deps, caller(c), params.movieId))
     .on(downloads.kinayugandaStatus, (_input, c) => kinayugandaStatus(deps, caller(c)))
     .on(downloads.downloadStats, (_input, c) => downloadStats(deps, caller(c)))
-    .on(downloads.downloadHistory, (_input, c) => downloadHistory(deps, caller(c)));
+    .on(downloads.downloadHistory, (_input, c) => downloadHistory(deps, caller(c)))
+    .on(downloads.redownloadAllowance, (_input, c) =>
+      redownloadAllowance(deps.database.db, caller(c).id, deps.config.redownloadsPerMonth, deps.clock.now()),
+    );
 }

@@ -96,6 +96,7 @@ describe.each(testDatabases)('admin subscribers on %s', (kind) => {
         subscription_end_date: plan.expires_at,
         is_admin: false,
         is_protected: false,
+        extra_redownloads: 0,
         created_at: expect.any(String),
       });
       expect(subscribers.find((s) => s.id === newer.user.id)).toMatchObject({

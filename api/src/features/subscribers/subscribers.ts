@@ -5,7 +5,7 @@ import {
   type SubscriberListQuery,
   formatDate,
 } from '@filamu/shared';
-import { count, desc, eq, ilike, or } from 'drizzle-orm';
+import { count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Executor } from '../../db/client.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
@@ -13,6 +13,7 @@ import type { Deps } from '../../deps.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import { isSubscribed } from '../auth/profile.ts';
 import type { UserRow } from '../auth/principal.ts';
+import { MAX_EXTRA_REDOWNLOADS } from '../downloads/redownloads.ts';
 import { findPlan } from '../plans/plans.ts';
 import { activateSubscription, deactivateSubscription } from '../plans/subscription.ts';
 
@@ -37,6 +38,7 @@ const toSubscriber = ({ user, planName }: { user: UserRow; planName: string | nu
   subscription_end_date: user.subscriptionEndDate?.toISOString() ?? null,
   is_admin: user.isAdmin,
   is_protected: user.isProtected,
+  extra_redownloads: user.extraRedownloads,
   created_at: user.createdAt.toISOString(),
 });
 
@@ -123,6 +125,35 @@ export async function manageSubscription(
       message = 'Subscription deactivated.';
     }
     return { message, subscriber: await findSubscriber(tx, user.id, now) };
+  });
+}
+
+/**
+ * One extra re-download for a person who lost a movie (decision 0122): kept until used, taken only after the month's
+ * own allowance; at most MAX_EXTRA_REDOWNLOADS unused at once, so a slip of the finger cannot hand out many.
+ */
+export async function grantRedownload(
+  deps: SubscriberDeps,
+  id: string,
+): Promise<{ message: string; subscriber: Subscriber }> {
+  const now = deps.clock.now();
+  return deps.database.db.transaction(async (tx) => {
+    const user = await manageableUser(tx, id);
+    if (user.extraRedownloads >= MAX_EXTRA_REDOWNLOADS) {
+      throw conflict(
+        `${user.fullName} already has ${user.extraRedownloads} unused extra re-downloads, the most one person may hold.`,
+      );
+    }
+    await tx
+      .update(users)
+      .set({ extraRedownloads: sql`${users.extraRedownloads} + 1`, updatedAt: now })
+      .where(eq(users.id, user.id));
+    const subscriber = await findSubscriber(tx, user.id, now);
+    const unused = subscriber.extra_redownloads;
+    return {
+      message: `${user.fullName} can download one more movie again (${unused} extra re-download${unused === 1 ? '' : 's'} unused).`,
+      subscriber,
+    };
   });
 }
 

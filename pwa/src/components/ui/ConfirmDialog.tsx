@@ -1,8 +1,8 @@
 import { Description, Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
 import type { ReactNode } from 'react';
-import { Button } from './Button.tsx';
+import { Button, type ButtonVariant } from './Button.tsx';
 
-/** A modal yes/no question for destructive actions (focus trapped, Escape and the backdrop say no). */
+/** A modal yes/no question, for destructive actions by default (focus trapped, Escape and the backdrop say no). */
 export function ConfirmDialog({
   open,
   title,
@@ -10,6 +10,7 @@ export function ConfirmDialog({
   confirmLabel,
   cancelLabel = 'Cancel',
   busy,
+  confirmVariant = 'danger',
   onConfirm,
   onClose,
 }: {
@@ -19,6 +20,8 @@ export function ConfirmDialog({
   confirmLabel: string;
   cancelLabel?: string;
   busy?: boolean;
+  /** `primary` for a question that gives something rather than takes it away. */
+  confirmVariant?: ButtonVariant;
   onConfirm: () => void;
   onClose: () => void;
 }) {
@@ -35,7 +38,7 @@ export function ConfirmDialog({
             <Button variant="outline" onClick={onClose} disabled={busy}>
               {cancelLabel}
             </Button>
-            <Button variant="danger" onClick={onConfirm} loading={busy}>
+            <Button variant={confirmVariant} onClick={onConfirm} loading={busy}>
               {confirmLabel}
             </Button>
           </div>

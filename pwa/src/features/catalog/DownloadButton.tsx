@@ -1,9 +1,10 @@
 import type { UserMovie } from '@filamu/shared';
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button, LinkButton } from '../../components/ui/Button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { CheckIcon, DownloadIcon, LockIcon, PlayIcon } from '../../components/ui/icons.tsx';
+import { RedownloadDialog } from '../downloads/components/RedownloadDialog.tsx';
 import { RESUMABLE_STATES } from '../downloads/engine/record.ts';
 import { useChecking, useLiveFigures, useLocalDownload } from '../downloads/hooks.ts';
 import { pauseDownload, resumeDownload, startDownload } from '../downloads/manager.ts';
@@ -42,13 +43,14 @@ export function useMovieAction(movie: UserMovie): MovieAction {
 
 /**
  * The one download control of the library card and the detail page: Download Now, Checking..., Downloading...
- * (progress, waiting reason, Pause), Resume, Downloaded (Play when the file is on this phone), Download Locked
- * (with its reason), Subscribe Now, Not in your plan.
+ * (progress, waiting reason, Pause), Resume, On this phone (Play), Not on this phone (Download again, a re-download),
+ * Download Locked (with its reason), Subscribe Now, Not in your plan.
  */
 export function DownloadButton({ movie, layout = 'card', describedBy }: DownloadButtonProps) {
   const action = useMovieAction(movie);
   const local = useLocalDownload(movie.id);
   const reasonId = useId();
+  const [again, setAgain] = useState(false);
   const page = layout === 'page';
   const size = page ? 'lg' : 'sm';
   const width = page ? 'w-full sm:w-auto sm:min-w-56' : 'w-full text-center leading-tight';
@@ -155,46 +157,53 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
       );
     }
 
-    case 'downloaded':
-      if (action.playable) {
-        return (
-          <div className={cn('flex', page ? 'flex-wrap items-center gap-3' : 'flex-col gap-1.5')}>
-            <p
-              className={cn(
-                'inline-flex items-center gap-1 font-semibold text-green-700 dark:text-green-400',
-                page ? 'text-base' : 'text-xs',
-              )}
-            >
-              <CheckIcon className="size-4 shrink-0" /> {action.label}
-            </p>
-            <LinkButton
-              to={`/downloads/${encodeURIComponent(movie.id)}/play`}
-              size={size}
-              className={width}
-              aria-describedby={describedBy}
-            >
-              <PlayIcon className={icon} /> <span className={text}>Play</span>
-            </LinkButton>
-          </div>
-        );
-      }
+    case 'on-phone':
       return (
-        <div className={cn('flex flex-col', page ? 'gap-2' : 'gap-1.5')}>
-          <Button
-            variant="secondary"
+        <div className={cn('flex', page ? 'flex-wrap items-center gap-3' : 'flex-col gap-1.5')}>
+          <p
+            className={cn(
+              'inline-flex items-center gap-1 font-semibold text-green-700 dark:text-green-400',
+              page ? 'text-base' : 'text-xs',
+            )}
+          >
+            <CheckIcon className="size-4 shrink-0" /> {action.label}
+          </p>
+          <LinkButton
+            to={`/downloads/${encodeURIComponent(movie.id)}/play`}
             size={size}
             className={width}
-            disabled
-            aria-describedby={describe(describedBy, page && reasonId)}
+            aria-describedby={describedBy}
           >
-            <CheckIcon className={icon} />
-            <span className={text}>{action.label}</span>
+            <PlayIcon className={icon} /> <span className={text}>Play</span>
+          </LinkButton>
+        </div>
+      );
+
+    case 'not-on-phone':
+      return (
+        <div className={cn('flex flex-col', page ? 'gap-2' : 'gap-1.5')}>
+          <p
+            id={reasonId}
+            className={cn('font-semibold text-stone-700 dark:text-stone-300', page ? 'text-base' : 'text-xs')}
+          >
+            {action.label}
+          </p>
+          <Button
+            variant="outline"
+            size={size}
+            className={width}
+            aria-describedby={describe(describedBy, reasonId)}
+            onClick={() => setAgain(true)}
+          >
+            <DownloadIcon className={icon} />
+            <span className={text}>Download again</span>
           </Button>
           {page && (
-            <p id={reasonId} className={note}>
-              You have already downloaded this movie.
+            <p className={note}>
+              You downloaded this movie before. Downloading it again uses one of your monthly re-downloads.
             </p>
           )}
+          <RedownloadDialog movie={movie} open={again} onClose={() => setAgain(false)} />
         </div>
       );
 

@@ -62,7 +62,7 @@ function DownloadPanel({ movie }: { movie: UserMovie }) {
     <Card className="mt-6">
       <h2 className="sr-only">Download</h2>
       <DownloadButton movie={movie} layout="page" />
-      {action.kind !== 'downloaded' && <DownloadFacts movie={movie} />}
+      {action.kind !== 'on-phone' && <DownloadFacts movie={movie} />}
     </Card>
   );
 }

@@ -218,31 +218,42 @@ function recordInput(ownerId: string, movie: DownloadableMovie): NewDownloadInpu
 /**
  * Download Now / Resume from a movie card: checks space, asks the server for the grant (its refusals become the
  * SPEC's toasts), records the download and wakes the engine. Offline, the download waits for the network.
+ * `redownload`: Download again, a movie downloaded before whose file is not here (takes one re-download); it needs
+ * the server's yes, so it never waits for the network. Resolves true when the download was recorded.
  */
-export async function startDownload(movie: DownloadableMovie): Promise<void> {
+export async function startDownload(
+  movie: DownloadableMovie,
+  options: { redownload?: boolean } = {},
+): Promise<boolean> {
+  const redownload = options.redownload === true;
   const ownerId = currentOwnerId();
-  if (!ownerId) return;
+  if (!ownerId) return false;
   const key = recordKey(ownerId, movie.id);
   const existing = await getDownload(key);
   if (existing && existing.state !== 'cancelled') {
     // Bytes already on this phone are never thrown away by a second tap: resume them instead.
     if (RESUMABLE_STATES.has(existing.state)) await resumeDownload(movie.id);
-    return;
+    return true;
   }
   const { free } = await storageFigures();
   if (spaceVerdict(movie.size, existing?.committed ?? 0, free).fits === false) {
     toast.error('Not enough space', `Free up space on this phone to download ${movie.title}.`);
-    return;
+    return false;
   }
   void navigator.storage?.persist?.().catch(() => false);
 
   setChecking(movie.id, true);
   const background = backgroundOptedIn();
+  let recorded = false;
   try {
     // A Background Fetch job cannot ask for a fresh link, so it gets the longer-lived one.
     const grant = await api(contracts.downloads.downloadUrl, {
-      body: { movieId: movie.id, purpose: background ? 'background' : 'foreground' },
+      body: { movieId: movie.id, purpose: background ? 'background' : 'foreground', redownload },
     });
+    if (grant.redownloads) {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.redownloads });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.downloadHistory });
+    }
     const record = newDownload(
       { ...recordInput(ownerId, movie), size: grant.fileSize, fileName: grant.fileName || fileNameFor(movie) },
       Date.now(),
@@ -261,29 +272,34 @@ export async function startDownload(movie: DownloadableMovie): Promise<void> {
       // Refused, unavailable or slow to start: the in-app engine runs it.
       await dispatch(key, { type: 'background-ended', paused: false });
     }
+    recorded = true;
   } catch (error) {
-    if (isApiError(error) && error.status === 0) {
+    if (isApiError(error) && error.status === 0 && !redownload) {
       // No network: keep the person's intent; the engine asks for the link once back online.
       const record = newDownload(recordInput(ownerId, movie), Date.now());
       await createDownload({ ...record, state: 'waiting-network', message: 'Waiting for network' });
       toast.info('Waiting for network', `${movie.title} will download when you are back online.`);
-    } else if (isApiError(error) && error.status === 429) {
+      recorded = true;
+    } else if (isApiError(error) && error.status === 429 && !redownload) {
       // Too many links asked for (ADR 0061): keep the intent too; the engine waits out Retry-After, then asks.
       const message = rateLimitedMessage((error.retryAfter ?? 0) * 1000);
       const record = newDownload(recordInput(ownerId, movie), Date.now());
       await createDownload({ ...record, state: 'waiting-network', message });
       toast.info('Download queued', `${movie.title}: ${message}.`);
+      recorded = true;
     } else {
       const refusal = grantRefusal(error);
       toast.error(refusal.title, refusal.description);
       if (isApiError(error) && error.status >= 400 && error.status < 500) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.movies });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.redownloads });
       }
     }
   } finally {
     setChecking(movie.id, false);
   }
   kick();
+  return recorded;
 }
 
 function keyOf(movieId: string): string | null {

@@ -64,8 +64,8 @@ describe('movieAction from the server verdict alone', () => {
     expect(action({ access: 'not_in_plan' })).toEqual({ kind: 'not-in-plan', label: 'Not in your plan' });
   });
 
-  it('Downloaded, not playable here, when it was downloaded but is not on this phone', () => {
-    expect(action({ access: 'downloaded' })).toEqual({ kind: 'downloaded', label: 'Downloaded', playable: false });
+  it('Not on this phone (never "Downloaded") when it was downloaded but the file is not here', () => {
+    expect(action({ access: 'downloaded' })).toEqual({ kind: 'not-on-phone', label: 'Not on this phone' });
   });
 
   it('Resume for a download the server holds part of (another session or device)', () => {
@@ -95,11 +95,11 @@ describe('movieAction with this phone’s download', () => {
     expect(action({ checking: true, local: local('paused') })).toMatchObject({ kind: 'checking' });
   });
 
-  it('Downloaded and playable once the file is complete here, whatever else is going on', () => {
+  it('On this phone (playable) once the file is complete here, whatever else is going on', () => {
     const complete = local('complete', { committed: SIZE });
-    expect(action({ local: complete })).toEqual({ kind: 'downloaded', label: 'Downloaded', playable: true });
-    expect(action({ local: complete, checking: true, access: 'downloaded' })).toMatchObject({ playable: true });
-    expect(action({ local: complete, access: 'subscription_required' })).toMatchObject({ kind: 'downloaded' });
+    expect(action({ local: complete })).toEqual({ kind: 'on-phone', label: 'On this phone' });
+    expect(action({ local: complete, checking: true, access: 'downloaded' })).toMatchObject({ kind: 'on-phone' });
+    expect(action({ local: complete, access: 'subscription_required' })).toMatchObject({ kind: 'on-phone' });
   });
 
   it('Downloading... N% from the live byte count when it is ahead of the last commit', () => {
@@ -146,7 +146,7 @@ describe('movieAction with this phone’s download', () => {
   it('Resume after a failure only while the server still allows the download', () => {
     const failed = local('failed', { committed: 700, message: 'Server error' });
     expect(action({ local: failed })).toMatchObject({ kind: 'resume', percent: 70, reason: 'Server error' });
-    expect(action({ local: failed, access: 'downloaded' })).toMatchObject({ kind: 'downloaded', playable: false });
+    expect(action({ local: failed, access: 'downloaded' })).toMatchObject({ kind: 'not-on-phone' });
     expect(action({ local: failed, access: 'subscription_required' })).toMatchObject({ kind: 'subscribe' });
     expect(action({ local: failed, access: 'locked' })).toMatchObject({ kind: 'locked' });
   });

@@ -7,7 +7,10 @@ export type MovieAction =
   | { kind: 'checking'; label: 'Checking...' }
   | { kind: 'downloading'; label: string; percent: number; waiting: string | null }
   | { kind: 'resume'; label: 'Resume'; percent: number; reason: string | null }
-  | { kind: 'downloaded'; label: 'Downloaded'; playable: boolean }
+  /** The file is complete on this phone: it plays offline. */
+  | { kind: 'on-phone'; label: 'On this phone' }
+  /** Downloaded before (on another phone, or deleted here): the file is not here; a re-download brings it back. */
+  | { kind: 'not-on-phone'; label: 'Not on this phone' }
   | { kind: 'locked'; label: 'Download Locked'; reason: string }
   | { kind: 'subscribe'; label: 'Subscribe Now' }
   | { kind: 'not-in-plan'; label: 'Not in your plan' };
@@ -46,7 +49,7 @@ const WAITING: Partial<Record<LocalDownload['state'], string>> = {
 export function movieAction(input: MovieActionInput): MovieAction {
   const { access, local, size } = input;
   const onDevice = local && local.state !== 'cancelled' ? local : undefined;
-  if (onDevice?.state === 'complete') return { kind: 'downloaded', label: 'Downloaded', playable: true };
+  if (onDevice?.state === 'complete') return { kind: 'on-phone', label: 'On this phone' };
   if (input.checking) return { kind: 'checking', label: 'Checking...' };
   if (onDevice) {
     const percent = percentOf(Math.max(onDevice.committed, input.received ?? 0), onDevice.size || size);
@@ -71,7 +74,7 @@ export function movieAction(input: MovieActionInput): MovieAction {
     case 'subscription_required':
       return { kind: 'subscribe', label: 'Subscribe Now' };
     case 'downloaded':
-      return { kind: 'downloaded', label: 'Downloaded', playable: false };
+      return { kind: 'not-on-phone', label: 'Not on this phone' };
     case 'locked':
       return { kind: 'locked', label: 'Download Locked', reason: KINAYUGANDA_FIRST };
     case 'not_in_plan':

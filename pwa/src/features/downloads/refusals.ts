@@ -13,6 +13,8 @@ export function grantRefusal(error: unknown): { title: string; description: stri
         };
       case 'already_downloaded':
         return { title: 'Download Not Allowed', description: 'You have already downloaded this movie.' };
+      case 'redownload_limit':
+        return { title: 'No re-downloads left', description: error.message };
     }
     if (error.status >= 500) {
       return {

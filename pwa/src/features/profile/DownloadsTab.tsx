@@ -1,5 +1,6 @@
 import { contracts, formatBytes, formatDate, type DownloadHistoryEntry } from '@filamu/shared';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { Badge, type BadgeTone } from '../../components/ui/Badge.tsx';
 import { Button, LinkButton } from '../../components/ui/Button.tsx';
@@ -8,6 +9,7 @@ import { DownloadIcon, PlayIcon } from '../../components/ui/icons.tsx';
 import { api, errorMessage } from '../../lib/api.ts';
 import { isOfflineError } from '../../lib/offline.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
+import { RedownloadDialog } from '../downloads/components/RedownloadDialog.tsx';
 import { RESUMABLE_STATES } from '../downloads/engine/record.ts';
 import { useChecking, useLocalDownload } from '../downloads/hooks.ts';
 import { resumeDownload, startDownload } from '../downloads/manager.ts';
@@ -23,28 +25,48 @@ const STATUS: Record<DownloadHistoryEntry['status'], { label: string; tone: Badg
 
 const linkClass = 'font-semibold text-brand-700 underline-offset-2 hover:underline dark:text-brand-300';
 
-/** Re-download for an unfinished download; a finished one is never fetched again (one download per movie). */
+const movieOf = (entry: DownloadHistoryEntry) => ({
+  id: entry.movieId,
+  title: entry.movieTitle,
+  category: entry.category,
+  vj: 'N/A',
+  thumbnail_url: null,
+  size: entry.movieSize,
+});
+
+/**
+ * Play when the file is on this phone; for a finished download whose file is not here, Re-download asks first what it
+ * uses (a monthly re-download); for an unfinished one, Re-download resumes or starts it.
+ */
 function RowAction({ entry }: { entry: DownloadHistoryEntry }) {
   const local = useLocalDownload(entry.movieId);
   const checking = useChecking(entry.movieId);
+  const [again, setAgain] = useState(false);
   const onPhone = local?.state === 'complete';
   const noteId = `download-note-${entry.downloadId}`;
 
-  if (entry.status === 'completed' || onPhone) {
+  if (onPhone) {
     return (
       <div className="flex flex-col items-start gap-1 sm:max-w-60 sm:items-end sm:text-right">
-        {onPhone ? (
-          <LinkButton to={`/downloads/${entry.movieId}/play`} size="sm" aria-describedby={noteId}>
-            <PlayIcon className="size-4" /> Play
-          </LinkButton>
-        ) : (
-          <Button size="sm" variant="outline" disabled aria-describedby={noteId}>
-            Re-download
-          </Button>
-        )}
+        <LinkButton to={`/downloads/${entry.movieId}/play`} size="sm" aria-describedby={noteId}>
+          <PlayIcon className="size-4" /> Play
+        </LinkButton>
         <p id={noteId} className="text-xs text-stone-600 dark:text-stone-400">
-          {onPhone ? 'On this phone. ' : ''}Each movie downloads once per person, so it cannot be fetched again.
+          On this phone
         </p>
+      </div>
+    );
+  }
+  if (entry.status === 'completed' && (!local || local.state === 'cancelled')) {
+    return (
+      <div className="flex flex-col items-start gap-1 sm:max-w-60 sm:items-end sm:text-right">
+        <Button size="sm" variant="outline" aria-describedby={noteId} onClick={() => setAgain(true)} loading={checking}>
+          <DownloadIcon className="size-4" /> Re-download
+        </Button>
+        <p id={noteId} className="text-xs text-stone-600 dark:text-stone-400">
+          Not on this phone. Uses one of your monthly re-downloads.
+        </p>
+        <RedownloadDialog movie={movieOf(entry)} open={again} onClose={() => setAgain(false)} />
       </div>
     );
   }
@@ -57,16 +79,7 @@ function RowAction({ entry }: { entry: DownloadHistoryEntry }) {
   }
   const redownload = async () => {
     if (local && RESUMABLE_STATES.has(local.state)) await resumeDownload(entry.movieId);
-    else {
-      await startDownload({
-        id: entry.movieId,
-        title: entry.movieTitle,
-        category: entry.category,
-        vj: 'N/A',
-        thumbnail_url: null,
-        size: entry.movieSize,
-      });
-    }
+    else await startDownload(movieOf(entry));
     void queryClient.invalidateQueries({ queryKey: queryKeys.downloadHistory });
   };
   return (

@@ -8,6 +8,7 @@ import { errorMessage } from '../../../lib/api.ts';
 import { toast } from '../../../lib/toast.ts';
 import { DataTable, type Column } from '../components/DataTable.tsx';
 import { TabHeading } from '../components/TabHeading.tsx';
+import { GrantRedownloadDialog } from './GrantRedownloadDialog.tsx';
 import { ManageSubscriptionDialog } from './ManageSubscriptionDialog.tsx';
 import { Pager } from './Pager.tsx';
 import { SUBSCRIBERS_PAGE_SIZE, useDeleteSubscriber, useSubscribers } from './queries.ts';
@@ -33,6 +34,7 @@ export default function SubscribersTab() {
   const setPage = (next: number) => setPaging({ search, page: next });
   const [managing, setManaging] = useState<Subscriber | null>(null);
   const [deleting, setDeleting] = useState<Subscriber | null>(null);
+  const [granting, setGranting] = useState<Subscriber | null>(null);
   const list = useSubscribers(search, page);
   const remove = useDeleteSubscriber();
 
@@ -104,6 +106,14 @@ export default function SubscribersTab() {
             >
               Manage Subscription
             </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => setGranting(s)}
+              aria-label={`Grant a re-download to ${s.email}`}
+            >
+              Grant a re-download
+            </Button>
             <Button size="sm" variant="outline" onClick={() => setDeleting(s)} aria-label={`Delete ${s.email}`}>
               Delete
             </Button>
@@ -116,7 +126,7 @@ export default function SubscribersTab() {
     <>
       <TabHeading
         title="Subscribers"
-        description="Every account with its subscription. Put someone on a plan, end a subscription, or remove an account."
+        description="Every account with its subscription. Put someone on a plan, end a subscription, grant a re-download of a lost movie, or remove an account."
       />
       <div className="mb-4 flex flex-wrap items-end justify-between gap-4">
         <Input
@@ -149,6 +159,7 @@ export default function SubscribersTab() {
       )}
 
       <ManageSubscriptionDialog subscriber={managing} onClose={() => setManaging(null)} />
+      <GrantRedownloadDialog subscriber={granting} onClose={() => setGranting(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete subscriber?"

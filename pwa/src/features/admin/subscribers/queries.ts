@@ -48,6 +48,15 @@ export function useManageSubscription() {
   });
 }
 
+/** One extra re-download for a person who lost a movie (decision 0122). */
+export function useGrantRedownload() {
+  const invalidate = useInvalidateSubscribers();
+  return useMutation({
+    mutationFn: (id: string) => api(contracts.subscribers.grantRedownload, { params: { id } }),
+    onSuccess: invalidate,
+  });
+}
+
 export function useDeleteSubscriber() {
   const invalidate = useInvalidateSubscribers();
   return useMutation({

@@ -110,8 +110,8 @@ export function DownloadActions({ record }: { record: LocalDownload }) {
         onClose={() => setAsking(null)}
       >
         <p>
-          {title} is removed from this phone, freeing {formatBytes(record.size)}. Each movie downloads once per person,
-          so it cannot be downloaded again.
+          {title} is removed from this phone, freeing {formatBytes(record.size)}. Each movie downloads once per person:
+          getting it back later uses one of your few monthly re-downloads.
         </p>
         {state === 'complete' && <p>To keep a copy, use Save to phone first.</p>}
       </ConfirmDialog>
