@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -13,6 +14,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+import { DOWNLOAD_SIZES, RENDITION_KINDS, RENDITION_STATES } from '@filamu/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -304,6 +307,15 @@ export const movies = pgTable(
     thumbnailKey: text('thumbnail_key'),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
     contentType: text('content_type').notNull(),
+    /** What ffprobe read from the uploaded file (null until probed, or where ffmpeg is not installed). */
+    durationSeconds: doublePrecision('duration_seconds'),
+    width: integer('width'),
+    height: integer('height'),
+    /**
+     * The poster in the small widths library cards need (WebP), made from the thumbnail or, without one, from a frame
+     * of the video; null until made.
+     */
+    posterVariants: jsonb('poster_variants').$type<{ width: number; key: string }[]>(),
     isActive: boolean('is_active').notNull().default(true),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
@@ -353,6 +365,59 @@ export const catalogVersion = pgTable(
   (t) => [check('catalog_version_one_row', sql`${t.id} = 1`)],
 );
 
+/**
+ * The rendition ladder of a movie (decision 0124): one row per size made from the upload, written by the transcode
+ * jobs. `storageKey` is set only once the file is complete and in place (jobs write to a temporary key first), so a
+ * row in `ready` always names a whole file.
+ */
+export const movieRenditions = pgTable(
+  'movie_renditions',
+  {
+    movieId: uuid('movie_id')
+      .notNull()
+      .references(() => movies.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: RENDITION_KINDS }).notNull(),
+    state: text('state', { enum: RENDITION_STATES }).notNull().default('queued'),
+    /** 0–1 while encoding. */
+    progress: doublePrecision('progress').notNull().default(0),
+    etaSeconds: integer('eta_seconds'),
+    storageKey: text('storage_key'),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    width: integer('width'),
+    height: integer('height'),
+    /** Total bitrate of the file (bits per second), read back by ffprobe. */
+    bitsPerSecond: integer('bits_per_second'),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.movieId, t.kind] }),
+    check(
+      'movie_renditions_ready_has_file',
+      sql`${t.state} <> 'ready' or (${t.storageKey} is not null and ${t.sizeBytes} > 0)`,
+    ),
+    uniqueIndex('movie_renditions_storage_key_unique').on(t.storageKey),
+  ],
+);
+
+/** Settings the operator changes in the console (one row). */
+export const operatorSettings = pgTable(
+  'operator_settings',
+  {
+    id: integer('id').primaryKey(),
+    /** UGX per GB (10⁹ bytes) of mobile data: what sizes are priced at before a download (decision 0125). */
+    dataPricePerGbUgx: integer('data_price_per_gb_ugx').notNull().default(6000),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('operator_settings_one_row', sql`${t.id} = 1`),
+    check('operator_settings_price_range', sql`${t.dataPricePerGbUgx} between 100 and 100000`),
+  ],
+);
+
 export const DOWNLOAD_STATUSES = ['starting', 'downloading', 'paused', 'completed', 'failed'] as const;
 
 /**
@@ -372,6 +437,13 @@ export const downloads = pgTable(
     downloadedBytes: bigint('downloaded_bytes', { mode: 'number' }).notNull().default(0),
     totalBytes: bigint('total_bytes', { mode: 'number' }).notNull(),
     resumedCount: integer('resumed_count').notNull().default(0),
+    /** Which file this download fetches (decision 0126): the original or a rendition; resume never mixes them. */
+    size: text('size', { enum: DOWNLOAD_SIZES }).notNull().default('original'),
+    /**
+     * Every byte handed to the client for this download, re-fetches after drops included: the data it really cost.
+     * `deliveredBytes` counts each byte once; this counts what crossed the network.
+     */
+    fetchedBytes: bigint('fetched_bytes', { mode: 'number' }).notNull().default(0),
     error: text('error'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, IsoDateTime } from './common.ts';
 import { DownloadStatus, KinayugandaProgress, MOVIE_CATEGORY_NAMES } from './movies.ts';
+import { DownloadSize } from './renditions.ts';
 
 export const ALREADY_DOWNLOADED = 'This movie has already been downloaded.';
 export const KINAYUGANDA_FIRST = 'You must first download all Kinayuganda movies to unlock English downloads.';
@@ -36,6 +37,11 @@ export const DownloadUrlRequest = z
      * already under way; a movie never completed is an ordinary grant). Without it, a completed movie is refused.
      */
     redownload: z.boolean().default(false),
+    /**
+     * Which file (decision 0126): a ready rendition or the original. Without it, the download keeps the size it started
+     * with, or a new one fetches the original (the spec's client knows no sizes).
+     */
+    size: DownloadSize.optional(),
   })
   .refine((v) => v.movieId !== undefined || v.s3Key !== undefined, {
     message: 'Movie file key is missing. Cannot download.',
@@ -52,6 +58,8 @@ export const DownloadUrlResponse = z.object({
   /** Strong validator of the file: a 206 with another ETag means the file changed. */
   etag: z.string().nullable(),
   fileName: z.string(),
+  /** The size this link fetches. */
+  size: DownloadSize,
   downloadedBytes: z.number().int(),
   resumedCount: z.number().int(),
   /** On a re-download request: the allowance after it (what is left). Null otherwise. */
@@ -96,6 +104,9 @@ export const DownloadRecord = z.object({
   downloadedBytes: z.number().int(),
   totalBytes: z.number().int(),
   resumedCount: z.number().int(),
+  size: DownloadSize,
+  /** Bytes fetched, re-fetches after drops included (what the download cost in data). */
+  fetchedBytes: z.number().int(),
   canResume: z.boolean(),
   completedAt: IsoDateTime.nullable(),
 });
@@ -112,6 +123,9 @@ export const DownloadHistoryEntry = z.object({
   movieId: z.string(),
   movieTitle: z.string(),
   movieSize: z.number().int(),
+  /** The size downloaded and the bytes it fetched (re-fetches included). */
+  size: DownloadSize,
+  fetchedBytes: z.number().int(),
   category: z.enum(MOVIE_CATEGORY_NAMES),
   status: DownloadStatus,
   progress: z.number(),

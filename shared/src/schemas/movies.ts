@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, IsoDateTime } from './common.ts';
+import { DownloadSize, MovieSize } from './renditions.ts';
 
 export const MOVIE_CATEGORY_NAMES = ['Kinayuganda', 'English'] as const;
 
@@ -133,7 +134,12 @@ const MovieFields = {
   category: z.enum(MOVIE_CATEGORY_NAMES),
   vj: z.string(),
   thumbnail_url: z.string().nullable(),
+  /** The poster in small WebP widths for `<img srcset>` (`url 160w, url 320w`); null until they are made. */
+  thumbnail_srcset: z.string().nullable(),
+  /** The original's size in bytes (the spec's field). */
   size: z.number().int(),
+  /** Every size the movie can be downloaded in now, smallest first (ready renditions, then the original). */
+  sizes: z.array(MovieSize),
   created_at: IsoDateTime,
 };
 
@@ -166,6 +172,10 @@ export const MovieDownloadSummary = z.object({
   downloadedBytes: z.number().int(),
   totalBytes: z.number().int(),
   resumedCount: z.number().int(),
+  /** The size this download fetches. */
+  size: DownloadSize,
+  /** Bytes fetched so far, re-fetches after drops included. */
+  fetchedBytes: z.number().int(),
 });
 
 export const UserMovie = z.object({

@@ -112,7 +112,9 @@ async function toPublicMovies(catalogue: Catalogue, movies: CachedMovie[], origi
       category: row.category,
       vj: row.vj,
       thumbnail_url: thumbnail ? absoluteUrl(thumbnail, origin) : null,
+      thumbnail_srcset: null,
       size: row.sizeBytes,
+      sizes: [{ size: 'original', bytes: row.sizeBytes, height: row.height }],
       created_at: createdAt,
     };
   });

@@ -26,7 +26,9 @@ export async function toPublicMovie(deps: ViewDeps, movie: MovieRow, origin: str
     category: movie.category,
     vj: movie.vj,
     thumbnail_url: await thumbnailUrl(deps, movie.thumbnailKey, origin),
+    thumbnail_srcset: null,
     size: movie.sizeBytes,
+    sizes: [{ size: 'original', bytes: movie.sizeBytes, height: movie.height }],
     created_at: movie.createdAt.toISOString(),
   };
 }

@@ -21,6 +21,8 @@ export function toDownloadRecord(row: DownloadRow): DownloadRecord {
     downloadedBytes: row.downloadedBytes,
     totalBytes: row.totalBytes,
     resumedCount: row.resumedCount,
+    size: row.size,
+    fetchedBytes: row.fetchedBytes,
     canResume: row.status !== 'completed' || row.redownloadStartedAt !== null,
     completedAt: row.completedAt?.toISOString() ?? null,
   };
@@ -32,6 +34,8 @@ export function toHistoryEntry(row: DownloadRow, movie: Pick<MovieRow, 'title' |
     movieId: row.movieId,
     movieTitle: movie.title,
     movieSize: row.totalBytes,
+    size: row.size,
+    fetchedBytes: row.fetchedBytes,
     category: movie.category,
     status: row.status,
     progress: percent(row),

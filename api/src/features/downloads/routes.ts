@@ -60,6 +60,7 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
         expiresAt: new Date(deps.clock.now().getTime() + ttl * 1000).toISOString(),
         etag: file.etag,
         fileName,
+        size: download.size,
         downloadedBytes: download.downloadedBytes,
         resumedCount: download.resumedCount,
         redownloads: grant.redownloads,
