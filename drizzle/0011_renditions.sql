@@ -37,3 +37,19 @@ CREATE UNIQUE INDEX "movie_renditions_storage_key_unique" ON "movie_renditions" 
 INSERT INTO "operator_settings" ("id") VALUES (1) ON CONFLICT DO NOTHING;
 --> statement-breakpoint
 UPDATE "downloads" SET "fetched_bytes" = "delivered_bytes";
+--> statement-breakpoint
+-- The sizes a movie is offered in are part of the cached catalogue: a rendition becoming ready (or no longer ready)
+-- bumps its version like a change to movies does; progress updates while encoding do not.
+CREATE FUNCTION "bump_catalog_version_when_ready"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF (TG_OP = 'INSERT' AND NEW."state" = 'ready')
+    OR (TG_OP = 'DELETE' AND OLD."state" = 'ready')
+    OR (TG_OP = 'UPDATE' AND (OLD."state" = 'ready' OR NEW."state" = 'ready')
+        AND (OLD."state" IS DISTINCT FROM NEW."state" OR OLD."storage_key" IS DISTINCT FROM NEW."storage_key")) THEN
+    UPDATE "catalog_version" SET "version" = "version" + 1 WHERE "id" = 1;
+  END IF;
+  RETURN NULL;
+END;
+$$;--> statement-breakpoint
+CREATE TRIGGER "movie_renditions_bump_catalog_version" AFTER INSERT OR UPDATE OR DELETE ON "movie_renditions"
+  FOR EACH ROW EXECUTE FUNCTION "bump_catalog_version_when_ready"();

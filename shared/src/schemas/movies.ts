@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, IsoDateTime } from './common.ts';
-import { DownloadSize, MovieSize } from './renditions.ts';
+import { AdminRendition, DownloadSize, MovieSize } from './renditions.ts';
 
 export const MOVIE_CATEGORY_NAMES = ['Kinayuganda', 'English'] as const;
 
@@ -152,6 +152,8 @@ export const AdminMovie = z.object({
   is_active: z.boolean(),
   plan_ids: z.array(z.string()),
   download_count: z.number().int(),
+  /** The rendition ladder's state, one entry per size (Small, Standard, HD) once the movie is saved. */
+  renditions: z.array(AdminRendition),
 });
 export type AdminMovie = z.infer<typeof AdminMovie>;
 

@@ -24,5 +24,10 @@ export type AppMeta = z.infer<typeof AppMeta>;
 export const AdminSystemStatus = z.object({
   /** Payments go to the built-in DPO sandbox (ALLOW_PAYMENT_SANDBOX): every charge is simulated, no money moves. */
   paymentsSandbox: z.boolean(),
+  /**
+   * ffmpeg/ffprobe found at start: renditions and posters are made. When false, `transcoderMessage` says why and the
+   * server offers originals only.
+   */
+  transcoder: z.object({ available: z.boolean(), message: z.string().nullable() }),
 });
 export type AdminSystemStatus = z.infer<typeof AdminSystemStatus>;

@@ -1,9 +1,9 @@
 import type { AdminMovie, CreateMovieRequest } from '@filamu/shared';
-import { PLAN_REQUIRED } from '@filamu/shared';
+import { type AdminRendition, PLAN_REQUIRED, RENDITION_KINDS } from '@filamu/shared';
 import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Executor, isUniqueViolation } from '../../db/client.ts';
-import { downloads, moviePlans, movies, subscriptionPlans } from '../../db/schema.ts';
+import { downloads, movieRenditions, moviePlans, movies, subscriptionPlans } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
@@ -17,6 +17,20 @@ type CatalogDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'log
 
 export const INACTIVE_PLAN = 'Choose active subscription plans only.';
 
+function toAdminRendition(row: typeof movieRenditions.$inferSelect): AdminRendition {
+  return {
+    kind: row.kind,
+    state: row.state,
+    progress: row.progress,
+    etaSeconds: row.etaSeconds,
+    sizeBytes: row.sizeBytes,
+    width: row.width,
+    height: row.height,
+    error: row.error,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
 async function toAdminMovies(
   deps: CatalogDeps,
   exec: Executor,
@@ -24,9 +38,9 @@ async function toAdminMovies(
   origin: string,
 ): Promise<AdminMovie[]> {
   const ids = rows.map((m) => m.id);
-  const [plans, counts] =
+  const [plans, counts, renditions] =
     ids.length === 0
-      ? [[], []]
+      ? [[], [], []]
       : await Promise.all([
           exec.select().from(moviePlans).where(inArray(moviePlans.movieId, ids)),
           exec
@@ -34,6 +48,7 @@ async function toAdminMovies(
             .from(downloads)
             .where(and(inArray(downloads.movieId, ids), eq(downloads.status, 'completed')))
             .groupBy(downloads.movieId),
+          exec.select().from(movieRenditions).where(inArray(movieRenditions.movieId, ids)),
         ]);
   const countOf = new Map(counts.map((c) => [c.movieId, Number(c.n)]));
   return Promise.all(
@@ -43,6 +58,10 @@ async function toAdminMovies(
       is_active: movie.isActive,
       plan_ids: plans.filter((p) => p.movieId === movie.id).map((p) => p.planId),
       download_count: countOf.get(movie.id) ?? 0,
+      renditions: renditions
+        .filter((r) => r.movieId === movie.id)
+        .sort((a, b) => RENDITION_KINDS.indexOf(a.kind) - RENDITION_KINDS.indexOf(b.kind))
+        .map(toAdminRendition),
     })),
   );
 }

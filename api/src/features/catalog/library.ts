@@ -53,7 +53,8 @@ async function callerFacts(deps: LibraryDeps, caller: Downloader, movieIds: stri
       rows: sql`coalesce(json_agg(json_build_object(
         'movieId', ${downloads.movieId}, 'downloadId', ${downloads.id}, 'status', ${downloads.status},
         'downloadedBytes', ${downloads.downloadedBytes}, 'totalBytes', ${downloads.totalBytes},
-        'resumedCount', ${downloads.resumedCount})), '[]'::json)`,
+        'resumedCount', ${downloads.resumedCount}, 'size', ${downloads.size},
+        'fetchedBytes', ${downloads.fetchedBytes})), '[]'::json)`,
     })
     .from(downloads)
     .where(and(ownDownloads(caller), inArray(downloads.movieId, movieIds)));

@@ -30,7 +30,11 @@ export function systemRoutes(router: ContractRouter, deps: Deps, lifecycle: Life
     })
     .on(contracts.system.meta, async () => ({ maintenance: deps.config.maintenance }))
     // Sandbox mode is "no DPO account": the admin console says so on every screen.
-    .on(contracts.system.adminStatus, async () => ({ paymentsSandbox: deps.config.payments.dpoCompanyToken === null }));
+    .on(contracts.system.adminStatus, async () => ({
+      paymentsSandbox: deps.config.payments.dpoCompanyToken === null,
+      // Until the transcoder lands (issue 10/14), movies are served as uploaded.
+      transcoder: { available: false, message: 'Renditions are not made yet: originals only.' },
+    }));
 
   let document: object | undefined;
   router.app.get('/openapi.json', (c) => c.json((document ??= buildOpenApiDocument(allContracts, METRICS_OPENAPI))));

@@ -17,6 +17,7 @@ const movie = (id: string, overrides: Partial<AdminMovie> = {}): AdminMovie => (
   is_active: true,
   plan_ids: [],
   download_count: 0,
+  renditions: [],
   ...overrides,
 });
 
