@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateTime } from './common.ts';
+import { Id, IsoDateTime } from './common.ts';
 
 /**
  * The sizes a movie is offered in. `small`, `standard` and `hd` are made on the server from the uploaded file (the
@@ -82,3 +82,9 @@ export function dataCostUgx(bytes: number, pricePerGbUgx: number): number {
   const exact = (bytes / 1e9) * pricePerGbUgx;
   return Math.max(100, Math.round(exact / 100) * 100);
 }
+
+/** `/admin/movies/:id/renditions/:kind/…` */
+export const RenditionParams = z.object({
+  id: Id,
+  kind: z.enum(RENDITION_KINDS, { message: 'kind must be small, standard or hd.' }),
+});
