@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, loginAdmin, registerUser, type TestApp, testDatabases } from '../../../test/harness.ts';
 import { createPlan, fakeMp4 } from '../../../test/library.ts';
 import { movies } from '../../db/schema.ts';
-import { newObjectKey } from '../storage/storage.ts';
+import { runStorageCleanup } from '../storage/cleanup.ts';
+import { newObjectKey, posterKey } from '../storage/storage.ts';
 import { createPosterSweep, POSTER_SWEEP_INTERVAL_MS, type PosterSweep } from './sweep.ts';
 
 const run = promisify(execFile);
@@ -193,5 +194,27 @@ describe.each(testDatabases)('posters on %s', (kind) => {
     expect((await libraryMovie(broken.id)).thumbnail_srcset).toBeNull();
     // Clean up for the next test file's sake: the broken one is not the library's concern.
     await t.request('DELETE', `/api/admin/movies/${broken.id}`, { token: adminToken });
+  });
+
+  it('storage cleanup removes posters of no live movie, and keeps a live movie’s (recorded or not yet)', async () => {
+    const live = await saveMovie(fakeMp4(), picture);
+    const gone = await saveMovie(fakeMp4(), picture);
+    await sweep();
+    // A deleted movie whose poster objects a failed delete left behind, and a live one the sweep has not recorded yet.
+    await t.deps.database.db.update(movies).set({ deletedAt: t.clock.now() }).where(eq(movies.id, gone.id));
+    const stray = posterKey(randomUUID(), 160);
+    await t.deps.storage.put(stray, await readFile(t.deps.storage.localPath(posterKey(live.id, 160))!), 'image/webp');
+    const { orphanAgeMs, intervalMs } = t.deps.config.storage.cleanup;
+    t.clock.advance(intervalMs);
+    const old = new Date(t.clock.now().getTime() - orphanAgeMs - 60_000);
+    const keys = [live.id, gone.id].flatMap((id) => [160, 320, 480].map((w) => posterKey(id, w)));
+    for (const key of [...keys, stray]) await utimes(t.deps.storage.localPath(key)!, old, old);
+
+    const report = await runStorageCleanup(t.deps);
+    expect(report!.orphanObjects.count).toBe(4);
+    for (const key of keys) {
+      expect(await t.deps.storage.head(key), key).toEqual(key.includes(live.id) ? expect.anything() : null);
+    }
+    expect(await t.deps.storage.head(stray)).toBeNull();
   });
 });
