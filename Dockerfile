@@ -29,6 +29,11 @@ RUN npx --yes pnpm@10 install --frozen-lockfile --prod --filter ./api \
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 DATA_DIR=/data
 WORKDIR /app
+# Debian's ffmpeg (libx264, aac, libwebp) makes each movie's smaller renditions and its small WebP posters;
+# without it the server still runs and serves originals only. No recommended packages: no X, no fonts, no docs.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ffmpeg \
+  && rm -rf /var/lib/apt/lists/*
 # The server finds the repository root by pnpm-workspace.yaml, then drizzle/ and pwa/dist/ from there.
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=deps /app/api/node_modules ./api/node_modules

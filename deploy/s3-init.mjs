@@ -1,6 +1,6 @@
 // One-shot bucket set-up for deploy/compose.yaml (and a record of what a production bucket needs): create the
 // bucket, its CORS rule, a lifecycle rule aborting multipart uploads left unfinished for a day, and public
-// read of thumbnails/ (the CDN's origin). A store that lacks one of these APIs (MinIO: per-bucket CORS and
+// read of thumbnails/ and posters/ (the CDN's origin). A store that lacks one of these APIs (MinIO: per-bucket CORS and
 // AbortIncompleteMultipartUpload) is reported and skipped; compose.yaml configures MinIO's equivalents.
 // Runs with the server's own dependencies: node deploy/s3-init.mjs (in the image or in the repository).
 import { createRequire } from 'node:module';
@@ -80,7 +80,7 @@ await step(
   }),
 );
 await step(
-  'public read of thumbnails/',
+  'public read of thumbnails/ and posters/',
   new s3.PutBucketPolicyCommand({
     Bucket: bucket,
     Policy: JSON.stringify({
@@ -90,7 +90,7 @@ await step(
           Effect: 'Allow',
           Principal: { AWS: ['*'] },
           Action: ['s3:GetObject'],
-          Resource: [`arn:aws:s3:::${bucket}/thumbnails/*`],
+          Resource: [`arn:aws:s3:::${bucket}/thumbnails/*`, `arn:aws:s3:::${bucket}/posters/*`],
         },
       ],
     }),

@@ -6,6 +6,7 @@ import { createDeps, createLogger, openConfiguredDatabase } from './bootstrap.ts
 import { smtpTransport, startMailDispatcher } from './features/mail/smtp-dispatcher.ts';
 import { startStaleDownloadSweep } from './features/downloads/bookkeeping.ts';
 import { startReconciler } from './features/payments/reconciler.ts';
+import { startPosterSweep } from './features/posters/sweep.ts';
 import { startStorageCleanup } from './features/storage/cleanup.ts';
 import { ConfigError, type HttpTimeouts, loadConfig } from './config.ts';
 import { installClientErrorEnvelope } from './http/client-errors.ts';
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
   const stopReconciler = startReconciler(deps, config.payments.reconcileIntervalMs);
   const stopStaleSweep = startStaleDownloadSweep(deps, config.staleDownloadSweepIntervalMs);
   const stopStorageCleanup = startStorageCleanup(deps, config.storage.cleanup.intervalMs);
+  const stopPosterSweep = startPosterSweep(deps);
   const stopMail = config.smtpUrl
     ? startMailDispatcher(deps, smtpTransport(config.smtpUrl), config.mailFrom, 5000)
     : async () => {};
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
     logger,
     release: async () => {
       deps.dpoSandbox?.close();
-      await Promise.all([stopReconciler(), stopStaleSweep(), stopStorageCleanup(), stopMail()]);
+      await Promise.all([stopReconciler(), stopStaleSweep(), stopStorageCleanup(), stopPosterSweep(), stopMail()]);
       await database.close();
     },
     exit: (code) => process.exit(code),

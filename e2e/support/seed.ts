@@ -211,11 +211,18 @@ export async function uploadMovie(
     description?: string;
     planIds?: string[];
     thumbnail?: Buffer;
+    /** The thumbnail's type (PNG unless told). */
+    thumbnailType?: 'image/png' | 'image/jpeg';
   },
 ): Promise<SeededMovie> {
   const slug = movie.title.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const thumbnailType = movie.thumbnailType ?? 'image/png';
   const thumbnailS3Key = movie.thumbnail
-    ? await uploadObject('thumbnails', { fileName: `${slug}.png`, contentType: 'image/png', bytes: movie.thumbnail })
+    ? await uploadObject('thumbnails', {
+        fileName: `${slug}.${thumbnailType === 'image/png' ? 'png' : 'jpg'}`,
+        contentType: thumbnailType,
+        bytes: movie.thumbnail,
+      })
     : null;
   const movieS3Key = await uploadObject('movies', { fileName: `${slug}.mp4`, contentType: 'video/mp4', bytes });
   const saved = await asAdmin<{ movie: SeededMovie }>('/admin/movies', {

@@ -10,7 +10,8 @@ import type { UserRow } from '../auth/principal.ts';
 import type { MovieRow } from '../downloads/records.ts';
 import { isRasterImage, isVideo, SIGNATURE_BYTES } from '../storage/file-signatures.ts';
 import { lockObjectKeys } from '../storage/key-locks.ts';
-import { contentTypeOfKey } from '../storage/storage.ts';
+import { POSTER_WIDTHS } from '../posters/make.ts';
+import { contentTypeOfKey, posterKey } from '../storage/storage.ts';
 import { toPublicMovie } from './movie-view.ts';
 
 type CatalogDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger'>;
@@ -215,7 +216,12 @@ export async function deleteMovie(deps: CatalogDeps, id: string): Promise<{ mess
     await tx.delete(moviePlans).where(eq(moviePlans.movieId, id));
     return found;
   });
-  for (const key of [movie.s3Key, movie.thumbnailKey]) {
+  // Every width a poster may exist in, recorded or not: a sweep may have stored some just before the delete.
+  const posters = new Set([
+    ...POSTER_WIDTHS.map((w) => posterKey(id, w)),
+    ...(movie.posterVariants ?? []).map((v) => v.key),
+  ]);
+  for (const key of [movie.s3Key, movie.thumbnailKey, ...posters]) {
     if (!key) continue;
     await deps.storage.delete(key).catch((error: unknown) => {
       deps.logger.warn({ err: error, key, movieId: id }, 'could not delete a deleted movie’s file');

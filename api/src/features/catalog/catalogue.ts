@@ -39,7 +39,7 @@ type CatalogueDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock'>;
 export class Catalogue {
   private snapshot: CatalogueSnapshot | null = null;
   private loading: Promise<CatalogueSnapshot> | null = null;
-  /** Signed thumbnail links (S3 without a CDN), reused for half their lifetime so answers (and ETags) stay stable. */
+  /** Signed thumbnail and poster links (S3 without a CDN), reused for half their lifetime so answers (and ETags) stay stable. */
   private signedThumbnails = new Map<string, { url: string; renewAt: number }>();
 
   constructor(private readonly deps: CatalogueDeps) {}
@@ -89,7 +89,12 @@ export class Catalogue {
         if (!this.snapshot || snapshot.version >= this.snapshot.version) {
           this.snapshot = snapshot;
           // Links of movies that left the catalogue (or changed thumbnail) are not kept.
-          const keys = new Set([...snapshot.byId.values()].map((m) => m.row.thumbnailKey));
+          const keys = new Set(
+            [...snapshot.byId.values()].flatMap(({ row }) => [
+              row.thumbnailKey,
+              ...(row.posterVariants ?? []).map((v) => v.key),
+            ]),
+          );
           for (const key of this.signedThumbnails.keys()) if (!keys.has(key)) this.signedThumbnails.delete(key);
         }
         return this.snapshot;

@@ -4,6 +4,7 @@ import { catalogVersion, downloads, movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { absoluteUrl } from '../../http/origin.ts';
+import { posterSrcset, widestPosterKey } from '../posters/srcset.ts';
 import { decideAccess, type Downloader, entitledMovie, liveMovie, ownDownloads } from '../downloads/entitlement.ts';
 import {
   type CachedMovie,
@@ -103,9 +104,19 @@ async function withFacts<P extends { movies: CachedMovie[] }, T>(
 
 /** The fields every reader of these movies sees, from the cache (thumbnail links resolved together). */
 async function toPublicMovies(catalogue: Catalogue, movies: CachedMovie[], origin: string): Promise<PublicMovie[]> {
-  const thumbnails = await Promise.all(movies.map((m) => catalogue.thumbnailLink(m.row.thumbnailKey)));
+  const link = async (key: string) => {
+    const url = await catalogue.thumbnailLink(key);
+    return url ? absoluteUrl(url, origin) : null;
+  };
+  const pictures = await Promise.all(
+    movies.map(async ({ row }) => ({
+      // Without an admin's thumbnail, the poster made from a frame of the video (decision 0143).
+      thumbnail: await catalogue.thumbnailLink(row.thumbnailKey ?? widestPosterKey(row.posterVariants)),
+      srcset: await posterSrcset(row.posterVariants, link),
+    })),
+  );
   return movies.map(({ row, createdAt }, i) => {
-    const thumbnail = thumbnails[i];
+    const { thumbnail, srcset } = pictures[i]!;
     return {
       id: row.id,
       title: row.title,
@@ -113,7 +124,7 @@ async function toPublicMovies(catalogue: Catalogue, movies: CachedMovie[], origi
       category: row.category,
       vj: row.vj,
       thumbnail_url: thumbnail ? absoluteUrl(thumbnail, origin) : null,
-      thumbnail_srcset: null,
+      thumbnail_srcset: srcset,
       size: row.sizeBytes,
       sizes: [{ size: 'original', bytes: row.sizeBytes, height: row.height }],
       created_at: createdAt,

@@ -2,6 +2,7 @@ import type { PublicMovie } from '@filamu/shared';
 import type { Deps } from '../../deps.ts';
 import { absoluteUrl } from '../../http/origin.ts';
 import type { MovieRow } from '../downloads/records.ts';
+import { posterSrcset, widestPosterKey } from '../posters/srcset.ts';
 
 type ViewDeps = Pick<Deps, 'storage' | 'config'>;
 
@@ -25,8 +26,9 @@ export async function toPublicMovie(deps: ViewDeps, movie: MovieRow, origin: str
     description: movie.description,
     category: movie.category,
     vj: movie.vj,
-    thumbnail_url: await thumbnailUrl(deps, movie.thumbnailKey, origin),
-    thumbnail_srcset: null,
+    // Without an admin's thumbnail, the poster made from a frame of the video (decision 0143).
+    thumbnail_url: await thumbnailUrl(deps, movie.thumbnailKey ?? widestPosterKey(movie.posterVariants), origin),
+    thumbnail_srcset: await posterSrcset(movie.posterVariants, (key) => thumbnailUrl(deps, key, origin)),
     size: movie.sizeBytes,
     sizes: [{ size: 'original', bytes: movie.sizeBytes, height: movie.height }],
     created_at: movie.createdAt.toISOString(),

@@ -4,7 +4,7 @@ import { movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
 import { lockObjectKeys } from './key-locks.ts';
-import type { AbandonedUploadCutoffs, Folder, Removed } from './storage.ts';
+import { type AbandonedUploadCutoffs, posterMovieId, type Removed, type StoredFolder } from './storage.ts';
 
 /**
  * The storage cleanup job (docs/decisions/0083-storage-debris.md): removes what crashed, cut or abandoned uploads
@@ -23,7 +23,7 @@ export const TEMP_FILE_MARGIN_MS = 3_600_000;
 /** The first pass comes this soon after start, so a restarted server clears its crash debris without waiting. */
 export const FIRST_PASS_DELAY_MS = 5_000;
 
-const FOLDERS: Folder[] = ['movies', 'thumbnails'];
+const FOLDERS: StoredFolder[] = ['movies', 'thumbnails', 'posters'];
 
 type CleanupDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger'>;
 
@@ -32,7 +32,7 @@ export interface StorageCleanupReport {
   tempFiles: Removed;
   /** Local staging folders or S3 multipart uploads past their life (S3 bytes unknown: 0). */
   multipartUploads: Removed;
-  /** Movie and thumbnail objects no live movie references, older than the orphan age. */
+  /** Movie, thumbnail and poster objects no live movie references, older than the orphan age. */
   orphanObjects: Removed;
   /** Steps or objects that failed (each logged); the next pass tries again. */
   failures: number;
@@ -89,20 +89,32 @@ export async function runStorageCleanup(deps: CleanupDeps): Promise<StorageClean
   return report;
 }
 
-/** Keys live movies reference (a deleted movie's files were meant to go with it; leftovers of a failed delete go). */
-async function referencedKeys(deps: CleanupDeps): Promise<Set<string>> {
+/**
+ * Keys live movies reference (a deleted movie's files were meant to go with it; leftovers of a failed delete go).
+ * A poster belongs to its movie by the id in its key (`posters/<movieId>/…`), recorded yet or not: the poster sweep
+ * stores the objects before it records them.
+ */
+async function referencedKeys(deps: CleanupDeps): Promise<{ keys: Set<string>; movieIds: Set<string> }> {
   const rows = await deps.database.db
-    .select({ file: movies.s3Key, thumbnail: movies.thumbnailKey })
+    .select({ id: movies.id, file: movies.s3Key, thumbnail: movies.thumbnailKey })
     .from(movies)
     .where(isNull(movies.deletedAt));
-  return new Set(rows.flatMap((row) => (row.thumbnail ? [row.file, row.thumbnail] : [row.file])));
+  return {
+    keys: new Set(rows.flatMap((row) => (row.thumbnail ? [row.file, row.thumbnail] : [row.file]))),
+    movieIds: new Set(rows.map((row) => row.id)),
+  };
+}
+
+function isReferenced(referenced: { keys: Set<string>; movieIds: Set<string> }, key: string): boolean {
+  const movieId = posterMovieId(key);
+  return movieId ? referenced.movieIds.has(movieId) : referenced.keys.has(key);
 }
 
 async function removeOrphans(deps: CleanupDeps, before: Date, report: StorageCleanupReport): Promise<void> {
   const referenced = await referencedKeys(deps);
   for (const folder of FOLDERS) {
     for (const object of await deps.storage.list(folder)) {
-      if (object.lastModified.getTime() >= before.getTime() || referenced.has(object.key)) continue;
+      if (object.lastModified.getTime() >= before.getTime() || isReferenced(referenced, object.key)) continue;
       try {
         if (!(await deleteIfUnreferenced(deps, object.key))) continue;
         report.orphanObjects.count += 1;
@@ -127,10 +139,16 @@ async function removeOrphans(deps: CleanupDeps, before: Date, report: StorageCle
 async function deleteIfUnreferenced(deps: CleanupDeps, key: string): Promise<boolean> {
   return deps.database.db.transaction(async (tx) => {
     await lockObjectKeys(tx, [key]);
+    const movieId = posterMovieId(key);
     const [reference] = await tx
       .select({ id: movies.id })
       .from(movies)
-      .where(and(isNull(movies.deletedAt), or(eq(movies.s3Key, key), eq(movies.thumbnailKey, key))))
+      .where(
+        and(
+          isNull(movies.deletedAt),
+          movieId ? eq(movies.id, movieId) : or(eq(movies.s3Key, key), eq(movies.thumbnailKey, key)),
+        ),
+      )
       .limit(1);
     if (reference) return false;
     await deps.storage.delete(key);

@@ -5,9 +5,9 @@ import { isUploadId, MULTIPART_FOLDER } from './local-multipart.ts';
 import {
   type AbandonedUploadCutoffs,
   type AbandonedUploads,
-  type Folder,
   isServerKey,
   type Removed,
+  type StoredFolder,
   type StoredObject,
 } from './storage.ts';
 
@@ -37,9 +37,20 @@ async function statOrNull(path: string) {
   }
 }
 
-export async function listLocalObjects(dir: string, folder: Folder): Promise<StoredObject[]> {
+export async function listLocalObjects(dir: string, folder: StoredFolder): Promise<StoredObject[]> {
   const objects: StoredObject[] = [];
-  for (const name of await namesIn(join(dir, folder))) {
+  // Posters sit one level deeper, in a folder per movie (`posters/<movieId>/<width>.webp`).
+  const names =
+    folder === 'posters'
+      ? (
+          await Promise.all(
+            (await namesIn(join(dir, folder))).map(async (movie) =>
+              (await namesIn(join(dir, folder, movie))).map((name) => `${movie}/${name}`),
+            ),
+          )
+        ).flat()
+      : await namesIn(join(dir, folder));
+  for (const name of names) {
     const key = `${folder}/${name}`;
     if (!isServerKey(key, folder)) continue;
     const stats = await statOrNull(join(dir, key));

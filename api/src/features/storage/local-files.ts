@@ -14,7 +14,7 @@ import { checkLink, hasSignature, type LinkFields } from './local-signing.ts';
 import { receiveUpload, UploadInterruptedError, UploadTooLargeError } from './local-upload.ts';
 import { decideRange } from './ranges.ts';
 import { attachmentDisposition } from './content-disposition.ts';
-import { contentTypeOfKey, type FileGrants, isServerKey, UnknownUploadError } from './storage.ts';
+import { contentTypeOfKey, type FileGrants, isPublicKey, isServerKey, UnknownUploadError } from './storage.ts';
 import { receivePart } from './local-multipart.ts';
 
 /**
@@ -77,6 +77,8 @@ export function createFileServer(options: FileServerOptions): Hono<AppEnv> {
   files.use('*', filesCors(options.corsOrigins));
   files.use('*', filesHeaders);
   files.get('/:folder/:file', (c) => serveObject(c, options));
+  // Posters sit a level deeper (`posters/<movieId>/<width>.webp`); only ever read, never uploaded.
+  files.get('/posters/:movie/:file', (c) => serveObject(c, options));
   files.put('/:folder/:file', (c) => receiveObject(c, options));
   files.all('*', (c) => {
     if (['GET', 'HEAD', 'PUT'].includes(c.req.method)) throw missingFile();
@@ -176,7 +178,7 @@ async function serveObject(c: Context<AppEnv>, options: FileServerOptions): Prom
  */
 function readAccess(c: Context<AppEnv>, key: string, options: FileServerOptions): LinkFields | null {
   const query = queryOf(c);
-  if (!hasSignature(query) && isServerKey(key, 'thumbnails')) return null;
+  if (!hasSignature(query) && isPublicKey(key)) return null;
   const check = checkLink(options.secret, { method: 'GET', key, query, now: options.clock.now() });
   if (!check.ok) throw invalidLink();
   return check.fields;
@@ -322,6 +324,8 @@ const filesHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 function keyOf(c: Context<AppEnv>): string {
   // Hono hands back decoded parameters, so `%2e%2e%2f` arrives as `../` here and fails isServerKey like `../`.
+  const movie = c.req.param('movie');
+  if (movie !== undefined) return `posters/${movie}/${c.req.param('file') ?? ''}`;
   return `${c.req.param('folder') ?? ''}/${c.req.param('file') ?? ''}`;
 }
 

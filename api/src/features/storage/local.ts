@@ -9,7 +9,7 @@ import { listLocalObjects, removeAbandonedLocalUploads } from './local-debris.ts
 import { createLocalMultipart } from './local-multipart.ts';
 import { infoOf, ObjectExistsError, objectPath, removeQuietly, statObject, writeObject } from './local-objects.ts';
 import { expiryFrom, signedQuery } from './local-signing.ts';
-import { type FileGrants, isServerKey, type ObjectInfo, type ObjectStorage, type PresignedUpload } from './storage.ts';
+import { type FileGrants, isPublicKey, type ObjectInfo, type ObjectStorage, type PresignedUpload } from './storage.ts';
 
 /** Where the app mounts the local driver's file server; links are `/files/<key>?…` (made absolute by the API). */
 export const FILES_MOUNT = '/files';
@@ -118,9 +118,11 @@ export function createLocalStorage(options: LocalStorageOptions): { storage: Obj
 
     publicUrl(key) {
       // Movies never get a public URL: they are only reachable through a signed link tied to a grant (R22).
-      if (!isServerKey(key, 'thumbnails')) return null;
+      if (!isPublicKey(key)) return null;
       return cdnBaseUrl ? `${cdnBaseUrl}/${key}` : `${FILES_MOUNT}/${key}`;
     },
+
+    localPath: (key) => objectPath(dir, key),
 
     multipart: createLocalMultipart({ dir, secret, clock, linkTo }),
   };

@@ -126,6 +126,8 @@ export function createS3Storage(config: S3Config, options: { cdnBaseUrl: string 
       return cdnBaseUrl === null ? null : `${cdnBaseUrl}/${key}`;
     },
 
+    localPath: () => null,
+
     multipart: createS3Multipart(client, bucket),
   };
 }

@@ -6,7 +6,7 @@ import { RENDITION_TARGETS, type RenditionKind } from '@filamu/shared';
  * target is a CRF capped by `-maxrate`/`-bufsize`, so a file's size is bounded by its duration: video gets the
  * rendition's total cap minus the audio and a margin for the container.
  *
- * The preset and CRF are chosen from `pnpm bench:transcode` (speed × real time, size against cap, SSIM).
+ * The preset and CRF are chosen from `pnpm bench:transcode` (speed × real time, size against cap, SSIM): decision 0142.
  */
 export interface LadderStep {
   kind: RenditionKind;
@@ -74,6 +74,9 @@ export function encodeArgs(step: LadderStep, io: EncodeInput): string[] {
     // A keyframe every two seconds, whatever the frame rate, so seeking lands close on a slow phone.
     '-force_key_frames',
     'expr:gte(t,n_forced*2)',
+    // Main@3.1 is 720p at up to 30 frames a second (decision 0142): a 50/60 fps upload is brought down to 30.
+    '-fpsmax',
+    '30',
   ];
   const audio = io.hasAudio
     ? ['-map', '0:a:0', '-c:a', 'aac', '-profile:a', 'aac_low', '-ac', '2', '-b:a', String(step.audioBitsPerSecond)]

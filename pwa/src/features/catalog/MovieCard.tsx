@@ -24,7 +24,7 @@ export function MovieCard({ movie, libraryUrl }: { movie: UserMovie; libraryUrl:
         data-testid="movie-card"
         className="relative flex h-full flex-col overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm transition hover:shadow-md has-[.card-link:focus-visible]:outline-2 has-[.card-link:focus-visible]:outline-offset-2 has-[.card-link:focus-visible]:outline-brand-800 dark:has-[.card-link:focus-visible]:outline-brand-300 dark:border-stone-800 dark:bg-stone-900"
       >
-        <MovieThumbnail src={movie.thumbnail_url} alt="" />
+        <MovieThumbnail src={movie.thumbnail_url} srcSet={movie.thumbnail_srcset} sizes={CARD_SIZES} alt="" />
         <div className="flex flex-1 flex-col p-3">
           <h3 id={titleId} className="line-clamp-2 text-sm font-bold leading-snug sm:text-base">
             <Link
@@ -64,3 +64,5 @@ export function MovieCardSkeleton() {
 }
 
 export const MOVIE_GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4';
+/** A card's width in MOVIE_GRID: half the screen on a phone, a third from `sm`, 270 px in the 6xl page from `lg`. */
+const CARD_SIZES = '(min-width: 1024px) 270px, (min-width: 640px) 33vw, 50vw';

@@ -70,7 +70,14 @@ function DownloadPanel({ movie }: { movie: UserMovie }) {
 function MovieDetails({ movie }: { movie: UserMovie }) {
   return (
     <article aria-labelledby="movie-title" className="mt-4 grid gap-6 md:grid-cols-2 md:gap-10">
-      <MovieThumbnail src={movie.thumbnail_url} alt="" eager className="self-start rounded-2xl shadow-sm" />
+      <MovieThumbnail
+        src={movie.thumbnail_url}
+        srcSet={movie.thumbnail_srcset}
+        sizes="(min-width: 1152px) 556px, (min-width: 768px) 50vw, 100vw"
+        alt=""
+        eager
+        className="self-start rounded-2xl shadow-sm"
+      />
       <div className="min-w-0">
         <h1 id="movie-title" className="text-3xl font-extrabold tracking-tight break-words">
           {movie.title}

@@ -10,11 +10,17 @@ export const THUMBNAIL_FALLBACK = 'Thumbnail not available';
  */
 export function MovieThumbnail({
   src,
+  srcSet = null,
+  sizes,
   alt,
   eager = false,
   className,
 }: {
   src: string | null;
+  /** The poster in small WebP widths (`thumbnail_srcset`); `src` stays the fallback. */
+  srcSet?: string | null;
+  /** How wide the box is drawn, so the browser picks the narrowest poster that is sharp enough. */
+  sizes?: string;
   /** Empty when the title is next to it (a decorative copy). */
   alt: string;
   eager?: boolean;
@@ -27,6 +33,8 @@ export function MovieThumbnail({
       {showImage ? (
         <img
           src={src}
+          srcSet={srcSet ?? undefined}
+          sizes={srcSet ? sizes : undefined}
           alt={alt}
           loading={eager ? 'eager' : 'lazy'}
           decoding="async"
