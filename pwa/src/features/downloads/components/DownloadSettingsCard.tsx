@@ -4,15 +4,7 @@ import { backgroundSupported } from '../background.ts';
 import { knowsNetworkType, setDownloadSetting, useDownloadSettings, type Switches } from '../settings.ts';
 import { DataSettings } from './DataSettings.tsx';
 
-function SettingSwitch({
-  name,
-  label,
-  description,
-}: {
-  name: Switches;
-  label: string;
-  description: string;
-}) {
+function SettingSwitch({ name, label, description }: { name: Switches; label: string; description: string }) {
   const settings = useDownloadSettings();
   const on = settings[name];
   return (
