@@ -7,6 +7,7 @@ import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, login, newContext, newUser, register } from './support/browser.ts';
 import {
+  confirmSize,
   browserSession,
   hasMovieFile,
   isComplete,
@@ -309,6 +310,7 @@ describe('A movie is never lost for good', () => {
       });
       await page.goto(`/movies/${movieId}`);
       await page.getByRole('button', { name: 'Download Now' }).click();
+      await confirmSize(page);
       await page.getByText('On this phone', { exact: true }).waitFor();
       await waitForRecord(page, movieId, isComplete);
 

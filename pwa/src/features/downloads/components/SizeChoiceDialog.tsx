@@ -24,26 +24,21 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
   const [speed] = useState(() => measuredSpeed());
   const [picked, setPicked] = useState<DownloadSize | null>(null);
   const [remember, setRemember] = useState(false);
-  const [busy, setBusy] = useState(false);
   const chosen = picked ?? preselectSize(movie.sizes, 'ask', connectionInfo(), settings.wifiOnly);
   const chosenSize = movie.sizes.find((s) => s.size === chosen);
   const free = storage?.free ?? null;
   const tooBig = chosenSize ? spaceVerdict(chosenSize.bytes, 0, free).fits === false : false;
 
-  const confirm = async () => {
+  // The dialog closes at once: the movie's own button says "Checking..." while the server is asked.
+  const confirm = () => {
     if (!chosen) return;
-    setBusy(true);
-    try {
-      if (remember) setDefaultSize(chosen);
-      await startDownload(movie, { size: chosen, spaceWarned: true });
-    } finally {
-      setBusy(false);
-      onClose();
-    }
+    if (remember) setDefaultSize(chosen);
+    onClose();
+    void startDownload(movie, { size: chosen, spaceWarned: true });
   };
 
   return (
-    <Dialog open={open} onClose={() => !busy && onClose()} className="relative z-50">
+    <Dialog open={open} onClose={onClose} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-stone-950/60" />
       <div className="fixed inset-0 flex items-end justify-center overflow-y-auto p-4 sm:items-center">
         <DialogPanel className="w-full max-w-md rounded-2xl border border-stone-200 bg-white p-5 shadow-xl sm:p-6 dark:border-stone-800 dark:bg-stone-900">
@@ -135,14 +130,10 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
             Data prices are estimates at UGX {price.toLocaleString('en-US')} per GB.
           </p>
           <div className="mt-5 flex flex-wrap justify-end gap-3">
-            <Button variant="outline" onClick={onClose} disabled={busy}>
+            <Button variant="outline" onClick={onClose}>
               Cancel
             </Button>
-            {chosen && (
-              <Button onClick={() => void confirm()} loading={busy}>
-                Download {DOWNLOAD_SIZE_LABELS[chosen]}
-              </Button>
-            )}
+            {chosen && <Button onClick={confirm}>Download {DOWNLOAD_SIZE_LABELS[chosen]}</Button>}
           </div>
         </DialogPanel>
       </div>
