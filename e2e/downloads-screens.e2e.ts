@@ -113,7 +113,9 @@ describe('Download stats and history', () => {
       const doneRow = page.getByRole('listitem').filter({ hasText: done.title });
       const partialRow = page.getByRole('listitem').filter({ hasText: partial.title });
       await doneRow.getByText('Downloaded').waitFor();
-      await doneRow.getByText(formatBytes(clip.length)).waitFor();
+      await doneRow.getByText(`Original · ${formatBytes(clip.length)}`, { exact: true }).waitFor();
+      // What it cost in data: the API reported the bytes as it completed (none fetched twice).
+      await doneRow.getByText(`Used ${formatBytes(clip.length)} of data`, { exact: true }).waitFor();
       // Downloaded before, not on this phone: Re-download works, asking first (decision 0121).
       expect(await doneRow.getByRole('button', { name: 'Re-download' }).isDisabled()).toBe(false);
       await doneRow.getByText('Not on this phone. Uses one of your monthly re-downloads.').waitFor();
