@@ -61,6 +61,8 @@ const optionText = (size: MovieSize, price: number) =>
 async function subscriber(dataSaver: boolean): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newContext(browser);
   if (dataSaver) {
+    // This phone also runs the dark theme: the dialog must read well in both.
+    await context.addInitScript(() => localStorage.setItem('theme', 'dark'));
     // Chromium's network emulation does not set saveData: the page sees what Chrome on Android says with Data Saver.
     await context.addInitScript(() => {
       const connection = Object.assign(new EventTarget(), { saveData: true, effectiveType: '3g' });
@@ -135,6 +137,8 @@ describe('Choosing a size before a download', () => {
       expect(await checked.count()).toBe(1);
       expect(await checked.getAttribute('value')).toBe(smallest.size);
       await dialog.getByRole('button', { name: `Download ${LABELS[smallest.size]}` }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+      await expectAccessible(page, 'size choice dialog, dark theme, Data Saver');
       // Only a server that made a Small rendition of this movie can show Data Saver choosing Small over the original.
       if (!movie.sizes.some((s) => s.size === 'small')) skip('this server offers the original only (no Small yet)');
       expect(smallest.size).toBe('small');
