@@ -7,7 +7,7 @@ import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, newContext } from './support/browser.ts';
 import { browserSession, isComplete, signInSubscriber, smallMovie, waitForRecord } from './support/downloads.ts';
-import { adminSession, createPlan, uploadMovie, type ApiSession } from './support/seed.ts';
+import { adminSession, createPlan, signInContext, uploadMovie, type ApiSession } from './support/seed.ts';
 
 /**
  * Issue 10/14 §4–§5 in a real browser: Download Now asks which size, with its bytes and what it costs in data, and
@@ -142,6 +142,48 @@ describe('Choosing a size before a download', () => {
       // Only a server that made a Small rendition of this movie can show Data Saver choosing Small over the original.
       if (!movie.sizes.some((s) => s.size === 'small')) skip('this server offers the original only (no Small yet)');
       expect(smallest.size).toBe('small');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('Sizes in the admin console', () => {
+  it('shows each movie’s sizes, says when ffmpeg is missing, and checks the data price', async () => {
+    const title = `Console Sizes ${stamp()}`;
+    const movie = await addMovie(title);
+    const status = await apiCall<{ transcoder: { available: boolean } }>('/admin/system', admin);
+    const context = await newContext(browser);
+    await signInContext(context, admin);
+    const page = await context.newPage();
+    try {
+      await page.goto('/admin/movies');
+      const notice = page.getByTestId('transcoder-missing');
+      if (status.transcoder.available) {
+        await page.getByRole('heading', { name: /Manage Movies/ }).waitFor();
+        expect(await notice.count()).toBe(0);
+      } else {
+        await notice.waitFor();
+        expect(await notice.innerText()).toContain(
+          'ffmpeg is not installed on this server: movies are offered as uploaded (Original only).',
+        );
+      }
+      await page.getByRole('searchbox', { name: 'Search movies' }).fill(title);
+      const row = page.getByRole('row').filter({ hasText: title });
+      const { movies } = await apiCall<{ movies: AdminMovie[] }>('/admin/movies', admin);
+      const renditions = movies.find((m) => m.id === movie.id)!.renditions;
+      if (renditions.length === 0) await row.getByText('Original only', { exact: true }).waitFor();
+      else await row.getByRole('list', { name: `Sizes of ${title}` }).waitFor();
+
+      // The operator's data price: the shared schema's messages, before anything is sent.
+      await page.goto('/admin');
+      const price = page.getByRole('textbox', { name: 'Price of 1 GB of data (UGX)' });
+      await expect.poll(() => price.isEnabled(), { timeout: 10_000 }).toBe(true);
+      await price.fill('50');
+      await page.getByRole('button', { name: 'Save price' }).click();
+      await page.getByText('The price of 1 GB must be at least UGX 100.').waitFor();
+      expect(await price.getAttribute('aria-invalid')).toBe('true');
+      await expectAccessible(page, 'overview with the data price form');
     } finally {
       await context.close();
     }
