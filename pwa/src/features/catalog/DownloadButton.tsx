@@ -86,7 +86,12 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
       // "Always ask" (the default) opens the size choice; a default size starts at once (decision 0138).
       const download = () => {
         const { defaultSize, wifiOnly } = downloadSettings();
-        if (defaultSize === 'ask' || movie.sizes.length === 0) {
+        // No sizes listed (an older server): nothing to choose, the server sends the original.
+        if (movie.sizes.length === 0) {
+          void startDownload(movie);
+          return;
+        }
+        if (defaultSize === 'ask') {
           setChoosing(true);
           return;
         }

@@ -20,7 +20,7 @@ import { costText, preselectSize } from '../sizes.ts';
 export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; open: boolean; onClose: () => void }) {
   const settings = useDownloadSettings();
   const price = useDataPrice();
-  const storage = useStorageFigures(open ? 5000 : 60_000);
+  const storage = useStorageFigures();
   const [speed] = useState(() => measuredSpeed());
   const [picked, setPicked] = useState<DownloadSize | null>(null);
   const [remember, setRemember] = useState(false);
@@ -86,7 +86,7 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
                           <span className="block text-sm text-stone-600 dark:text-stone-400">
                             {[
                               s.height ? `${s.height}p` : null,
-                              seconds !== null ? formatTimeLeft(seconds).replace(/ left$/, '') : null,
+                              seconds !== null ? formatTimeLeft(seconds).replace(/ left$/, ' to download') : null,
                               fits === false ? 'may not fit on this phone' : null,
                             ]
                               .filter(Boolean)
