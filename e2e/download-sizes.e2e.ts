@@ -56,7 +56,7 @@ async function operatorPrice(): Promise<number> {
 
 const LABELS = { small: 'Small', standard: 'Standard', hd: 'HD', original: 'Original' } as const;
 const optionText = (size: MovieSize, price: number) =>
-  `${LABELS[size.size]} · ${formatBytes(size.bytes)} · ≈ UGX ${dataCostUgx(size.bytes, price).toLocaleString('en-US')} of data`;
+  `${LABELS[size.size]} · ${formatBytes(size.bytes)} · ≈\u00a0UGX\u00a0${dataCostUgx(size.bytes, price).toLocaleString('en-US')} of data`;
 
 async function subscriber(dataSaver: boolean): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newContext(browser);

@@ -2,14 +2,17 @@ import { dataCostUgx, DOWNLOAD_SIZES, formatBytes, type DownloadSize, type Movie
 
 /** The words of the size choice before a download and of what a finished one cost (issue 10/14 §4–§6). */
 
+/** No-break space: "≈ UGX 1,700" never breaks across lines on a narrow phone. */
+const NBSP = '\u00a0';
+
 /** `UGX 1,700`. */
 export function formatUgx(amount: number): string {
-  return `UGX ${Math.round(amount).toLocaleString('en-US')}`;
+  return `UGX${NBSP}${Math.round(amount).toLocaleString('en-US')}`;
 }
 
 /** `≈ UGX 1,700 of data`: an estimate at the person's price per GB. */
 export function costText(bytes: number, pricePerGbUgx: number): string {
-  return `≈ ${formatUgx(dataCostUgx(bytes, pricePerGbUgx))} of data`;
+  return `≈${NBSP}${formatUgx(dataCostUgx(bytes, pricePerGbUgx))} of data`;
 }
 
 /** The smallest size on offer ("from 290 MB" on the card); null when the movie lists none. */
