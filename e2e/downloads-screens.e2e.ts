@@ -7,6 +7,7 @@ import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, login, newContext, newUser, register } from './support/browser.ts';
 import {
+  confirmSize,
   browserSession,
   hasMovieFile,
   isComplete,
@@ -112,7 +113,9 @@ describe('Download stats and history', () => {
       const doneRow = page.getByRole('listitem').filter({ hasText: done.title });
       const partialRow = page.getByRole('listitem').filter({ hasText: partial.title });
       await doneRow.getByText('Downloaded').waitFor();
-      await doneRow.getByText(formatBytes(clip.length)).waitFor();
+      await doneRow.getByText(`Original · ${formatBytes(clip.length)}`, { exact: true }).waitFor();
+      // What it cost in data: the API reported the bytes as it completed (none fetched twice).
+      await doneRow.getByText(`Used ${formatBytes(clip.length)} of data`, { exact: true }).waitFor();
       // Downloaded before, not on this phone: Re-download works, asking first (decision 0121).
       expect(await doneRow.getByRole('button', { name: 'Re-download' }).isDisabled()).toBe(false);
       await doneRow.getByText('Not on this phone. Uses one of your monthly re-downloads.').waitFor();
@@ -309,6 +312,7 @@ describe('A movie is never lost for good', () => {
       });
       await page.goto(`/movies/${movieId}`);
       await page.getByRole('button', { name: 'Download Now' }).click();
+      await confirmSize(page);
       await page.getByText('On this phone', { exact: true }).waitFor();
       await waitForRecord(page, movieId, isComplete);
 

@@ -16,6 +16,7 @@ import {
   type SeededMovie,
   type SeededUser,
 } from './support/seed.ts';
+import { confirmSize } from './support/downloads.ts';
 
 const KINAYUGANDA_FIRST = 'You must first download all Kinayuganda movies to unlock English downloads.';
 
@@ -275,6 +276,7 @@ describe('Movie library', () => {
       await libraryLoaded(page);
       const movie = card(page, kinayuganda.title);
       await movie.getByRole('button', { name: 'Download Now' }).click();
+      await confirmSize(page);
       await movie.getByRole('button', { name: 'Checking...' }).waitFor();
       release();
       // The engine takes it from here: in progress (bar + Pause), or already done on a fast link (Play).

@@ -123,6 +123,8 @@ export interface PageRecord {
   bytesFromNetwork: number;
   reportedComplete: boolean;
   message: string | null;
+  /** The size chosen (absent on records made before sizes). */
+  sizeChoice?: string;
 }
 
 /** This device's record of a movie, read from IndexedDB in the page. */
@@ -223,10 +225,19 @@ export async function subscriberPage(
   return { context, page };
 }
 
-/** Opens the movie's page and taps "Download Now", as a person would. */
+/** Opens the movie's page and taps "Download Now", then the size the dialog pre-selected, as a person would. */
 export async function tapDownload(page: Page, movieId: string): Promise<void> {
   await page.goto(`/movies/${movieId}`);
   await page.getByRole('button', { name: 'Download Now' }).click();
+  await confirmSize(page);
+}
+
+/** In the size dialog Download Now opens, taps the button that downloads the pre-selected size. */
+export async function confirmSize(page: Page): Promise<void> {
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /^Download (Small|Standard|HD|Original)$/ })
+    .click();
 }
 
 /**

@@ -16,6 +16,7 @@ export const queryKeys = {
   downloadStats: ['downloadStats'] as const,
   redownloads: ['redownloads'] as const,
   adminSystemStatus: ['adminSystemStatus'] as const,
+  dataPrice: ['dataPrice'] as const,
 };
 
 export const queryClient = new QueryClient({

@@ -17,6 +17,7 @@ import {
   UserMovieList,
   UserMovieResponse,
 } from '../schemas/movies.ts';
+import { RenditionParams } from '../schemas/renditions.ts';
 
 const tag = 'Movies';
 
@@ -140,4 +141,14 @@ export const publicMovies = defineContract({
   access: 'public',
   query: MovieListQuery,
   response: PublicMovieList,
+});
+
+export const adminRetryRendition = defineContract({
+  method: 'post',
+  path: '/admin/movies/:id/renditions/:kind/retry',
+  summary: 'Queue a failed rendition of a movie again',
+  tag,
+  access: 'admin',
+  params: RenditionParams,
+  response: AdminMovieResponse,
 });

@@ -5,10 +5,13 @@ import { Button, LinkButton } from '../../components/ui/Button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { CheckIcon, DownloadIcon, LockIcon, PlayIcon } from '../../components/ui/icons.tsx';
 import { RedownloadDialog } from '../downloads/components/RedownloadDialog.tsx';
+import { SizeChoiceDialog } from '../downloads/components/SizeChoiceDialog.tsx';
 import { RESUMABLE_STATES } from '../downloads/engine/record.ts';
 import { useChecking, useLiveFigures, useLocalDownload } from '../downloads/hooks.ts';
 import { pauseDownload, resumeDownload, startDownload } from '../downloads/manager.ts';
 import { movieAction, type MovieAction } from '../downloads/movie-action.ts';
+import { connectionInfo, downloadSettings } from '../downloads/settings.ts';
+import { preselectSize } from '../downloads/sizes.ts';
 import { libraryHref } from './library-url.ts';
 import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
 
@@ -51,6 +54,7 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
   const local = useLocalDownload(movie.id);
   const reasonId = useId();
   const [again, setAgain] = useState(false);
+  const [choosing, setChoosing] = useState(false);
   const page = layout === 'page';
   const size = page ? 'lg' : 'sm';
   const width = page ? 'w-full sm:w-auto sm:min-w-56' : 'w-full text-center leading-tight';
@@ -78,13 +82,32 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
   );
 
   switch (action.kind) {
-    case 'download':
+    case 'download': {
+      // "Always ask" (the default) opens the size choice; a default size starts at once (decision 0138).
+      const download = () => {
+        const { defaultSize, wifiOnly } = downloadSettings();
+        // No sizes listed (an older server): nothing to choose, the server sends the original.
+        if (movie.sizes.length === 0) {
+          void startDownload(movie);
+          return;
+        }
+        if (defaultSize === 'ask') {
+          setChoosing(true);
+          return;
+        }
+        const chosen = preselectSize(movie.sizes, defaultSize, connectionInfo(), wifiOnly) ?? undefined;
+        void startDownload(movie, { size: chosen });
+      };
       return (
-        <Button size={size} className={width} aria-describedby={describedBy} onClick={() => void startDownload(movie)}>
-          <DownloadIcon className={icon} />
-          <span className={text}>{action.label}</span>
-        </Button>
+        <>
+          <Button size={size} className={width} aria-describedby={describedBy} onClick={download}>
+            <DownloadIcon className={icon} />
+            <span className={text}>{action.label}</span>
+          </Button>
+          {choosing && <SizeChoiceDialog movie={movie} open onClose={() => setChoosing(false)} />}
+        </>
       );
+    }
 
     case 'checking':
       return (

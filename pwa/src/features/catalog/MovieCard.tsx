@@ -2,6 +2,7 @@ import type { UserMovie } from '@filamu/shared';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { DownloadButton } from './DownloadButton.tsx';
+import { fromSizeText } from '../downloads/sizes.ts';
 import { formatGb, vjLabel } from './format.ts';
 import { MovieThumbnail } from './MovieThumbnail.tsx';
 
@@ -36,7 +37,9 @@ export function MovieCard({ movie, libraryUrl }: { movie: UserMovie; libraryUrl:
             </Link>
           </h3>
           <p className="mt-1 truncate text-xs text-stone-600 dark:text-stone-400">{vjLabel(movie.vj)}</p>
-          <p className="text-xs font-medium text-stone-700 dark:text-stone-300">{formatGb(movie.size)}</p>
+          <p className="text-xs font-medium text-stone-700 dark:text-stone-300">
+            {fromSizeText(movie.sizes) ?? formatGb(movie.size)}
+          </p>
           <div className="relative z-10 mt-auto pt-3">
             <DownloadButton movie={movie} describedBy={titleId} />
           </div>

@@ -9,6 +9,7 @@ import { PageSpinner } from '../../components/ui/Spinner.tsx';
 import { isApiError } from '../../lib/api.ts';
 import { DownloadButton, useMovieAction } from './DownloadButton.tsx';
 import { DownloadFacts } from './DownloadFacts.tsx';
+import { fromSizeText } from '../downloads/sizes.ts';
 import { formatGb } from './format.ts';
 import type { LibraryReturn } from './MovieCard.tsx';
 import { MovieThumbnail } from './MovieThumbnail.tsx';
@@ -85,7 +86,7 @@ function MovieDetails({ movie }: { movie: UserMovie }) {
         <dl className="mt-4 grid grid-cols-2 gap-2">
           <Detail label="Category">{movie.category}</Detail>
           <Detail label="Added">{formatDate(movie.created_at)}</Detail>
-          <Detail label="File size">{formatGb(movie.size)}</Detail>
+          <Detail label="File size">{fromSizeText(movie.sizes) ?? formatGb(movie.size)}</Detail>
           <Detail label="VJ">{movie.vj}</Detail>
         </dl>
         <DownloadPanel movie={movie} />

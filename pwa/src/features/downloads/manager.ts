@@ -1,4 +1,4 @@
-import { contracts, type UserMovie } from '@filamu/shared';
+import { contracts, type DownloadSize, type MovieSize, type UserMovie } from '@filamu/shared';
 import { create } from 'zustand';
 import { api, isApiError } from '../../lib/api.ts';
 import { getDeviceId } from '../../lib/device-id.ts';
@@ -195,22 +195,36 @@ function setChecking(movieId: string, on: boolean): void {
   });
 }
 
-export type DownloadableMovie = Pick<UserMovie, 'id' | 'title' | 'category' | 'vj' | 'thumbnail_url' | 'size'>;
+export type DownloadableMovie = Pick<UserMovie, 'id' | 'title' | 'category' | 'vj' | 'thumbnail_url' | 'size'> & {
+  /** The sizes on offer, when the caller knows them (the catalogue does; a history entry does not). */
+  sizes?: MovieSize[];
+};
+
+export interface StartOptions {
+  /** Download again a movie completed before (takes one re-download). */
+  redownload?: boolean;
+  /** The size chosen (the size dialog or the default size); without it the server picks (the original). */
+  size?: DownloadSize;
+  /** The size dialog already warned that it may not fit: the person chose anyway (decision 0139). */
+  spaceWarned?: boolean;
+}
 
 function fileNameFor(movie: DownloadableMovie): string {
   const safe = movie.title.replace(/[^\p{L}\p{N} ._-]+/gu, '').trim() || 'movie';
   return `${safe}.mp4`;
 }
 
-function recordInput(ownerId: string, movie: DownloadableMovie): NewDownloadInput {
+function recordInput(ownerId: string, movie: DownloadableMovie, size?: DownloadSize): NewDownloadInput {
+  const chosen = size ? movie.sizes?.find((s) => s.size === size) : undefined;
   return {
+    sizeChoice: size,
     ownerId,
     movieId: movie.id,
     title: movie.title,
     category: movie.category,
     vj: movie.vj,
     thumbnailUrl: movie.thumbnail_url,
-    size: movie.size,
+    size: chosen?.bytes ?? movie.size,
     fileName: fileNameFor(movie),
   };
 }
@@ -221,10 +235,7 @@ function recordInput(ownerId: string, movie: DownloadableMovie): NewDownloadInpu
  * `redownload`: Download again, a movie downloaded before whose file is not here (takes one re-download); it needs
  * the server's yes, so it never waits for the network. Resolves true when the download was recorded.
  */
-export async function startDownload(
-  movie: DownloadableMovie,
-  options: { redownload?: boolean } = {},
-): Promise<boolean> {
+export async function startDownload(movie: DownloadableMovie, options: StartOptions = {}): Promise<boolean> {
   const redownload = options.redownload === true;
   const ownerId = currentOwnerId();
   if (!ownerId) return false;
@@ -235,8 +246,9 @@ export async function startDownload(
     if (RESUMABLE_STATES.has(existing.state)) await resumeDownload(movie.id);
     return true;
   }
+  const input = recordInput(ownerId, movie, options.size);
   const { free } = await storageFigures();
-  if (spaceVerdict(movie.size, existing?.committed ?? 0, free).fits === false) {
+  if (!options.spaceWarned && spaceVerdict(input.size, existing?.committed ?? 0, free).fits === false) {
     toast.error('Not enough space', `Free up space on this phone to download ${movie.title}.`);
     return false;
   }
@@ -248,14 +260,14 @@ export async function startDownload(
   try {
     // A Background Fetch job cannot ask for a fresh link, so it gets the longer-lived one.
     const grant = await api(contracts.downloads.downloadUrl, {
-      body: { movieId: movie.id, purpose: background ? 'background' : 'foreground', redownload },
+      body: { movieId: movie.id, purpose: background ? 'background' : 'foreground', redownload, size: options.size },
     });
     if (grant.redownloads) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.redownloads });
       void queryClient.invalidateQueries({ queryKey: queryKeys.downloadHistory });
     }
     const record = newDownload(
-      { ...recordInput(ownerId, movie), size: grant.fileSize, fileName: grant.fileName || fileNameFor(movie) },
+      { ...input, size: grant.fileSize, sizeChoice: grant.size, fileName: grant.fileName || fileNameFor(movie) },
       Date.now(),
     );
     await removeMovieFile(key);
@@ -276,14 +288,14 @@ export async function startDownload(
   } catch (error) {
     if (isApiError(error) && error.status === 0 && !redownload) {
       // No network: keep the person's intent; the engine asks for the link once back online.
-      const record = newDownload(recordInput(ownerId, movie), Date.now());
+      const record = newDownload(input, Date.now());
       await createDownload({ ...record, state: 'waiting-network', message: 'Waiting for network' });
       toast.info('Waiting for network', `${movie.title} will download when you are back online.`);
       recorded = true;
     } else if (isApiError(error) && error.status === 429 && !redownload) {
       // Too many links asked for (ADR 0061): keep the intent too; the engine waits out Retry-After, then asks.
       const message = rateLimitedMessage((error.retryAfter ?? 0) * 1000);
-      const record = newDownload(recordInput(ownerId, movie), Date.now());
+      const record = newDownload(input, Date.now());
       await createDownload({ ...record, state: 'waiting-network', message });
       toast.info('Download queued', `${movie.title}: ${message}.`);
       recorded = true;

@@ -1,4 +1,6 @@
+import { DOWNLOAD_SIZES, DataPriceSetting, type DownloadSize } from '@filamu/shared';
 import { useSyncExternalStore } from 'react';
+import type { SizePreference } from './sizes.ts';
 
 /**
  * The person's download preferences on this phone (localStorage): hand downloads to the browser's Background
@@ -8,14 +10,42 @@ import { useSyncExternalStore } from 'react';
 export interface DownloadSettings {
   background: boolean;
   wifiOnly: boolean;
+  /** "Always ask" (the default) or the size every download takes without asking. */
+  defaultSize: SizePreference;
+  /** "My bundle costs UGX … per GB": overrides the operator's price in the size choice; null = the operator's. */
+  bundlePricePerGbUgx: number | null;
 }
 
-const KEYS: Record<keyof DownloadSettings, string> = {
+export type Switches = 'background' | 'wifiOnly';
+
+const KEYS: Record<Switches, string> = {
   background: 'filamu.backgroundDownloads',
   wifiOnly: 'filamu.wifiOnlyDownloads',
 };
 
-function read(name: keyof DownloadSettings): boolean {
+const SIZE_KEY = 'filamu.defaultDownloadSize';
+const PRICE_KEY = 'filamu.bundlePricePerGb';
+
+function readString(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function readSize(): SizePreference {
+  const value = readString(SIZE_KEY);
+  return DOWNLOAD_SIZES.includes(value as DownloadSize) ? (value as DownloadSize) : 'ask';
+}
+
+function readPrice(): number | null {
+  const value = readString(PRICE_KEY);
+  const parsed = DataPriceSetting.safeParse({ dataPricePerGbUgx: value === null ? NaN : Number(value) });
+  return parsed.success ? parsed.data.dataPricePerGbUgx : null;
+}
+
+function read(name: Switches): boolean {
   try {
     return localStorage.getItem(KEYS[name]) === '1';
   } catch {
@@ -23,22 +53,46 @@ function read(name: keyof DownloadSettings): boolean {
   }
 }
 
-let current: DownloadSettings = { background: read('background'), wifiOnly: read('wifiOnly') };
+let current: DownloadSettings = {
+  background: read('background'),
+  wifiOnly: read('wifiOnly'),
+  defaultSize: readSize(),
+  bundlePricePerGbUgx: readPrice(),
+};
 const listeners = new Set<() => void>();
 
 export function downloadSettings(): DownloadSettings {
   return current;
 }
 
-export function setDownloadSetting(name: keyof DownloadSettings, on: boolean): void {
+function store(key: string, value: string | null): void {
   try {
-    if (on) localStorage.setItem(KEYS[name], '1');
-    else localStorage.removeItem(KEYS[name]);
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
   } catch {
     /* storage unavailable: the choice lasts this visit */
   }
-  current = { ...current, [name]: on };
+}
+
+function changed(patch: Partial<DownloadSettings>): void {
+  current = { ...current, ...patch };
   listeners.forEach((listener) => listener());
+}
+
+export function setDownloadSetting(name: Switches, on: boolean): void {
+  store(KEYS[name], on ? '1' : null);
+  changed({ [name]: on });
+}
+
+export function setDefaultSize(size: SizePreference): void {
+  store(SIZE_KEY, size === 'ask' ? null : size);
+  changed({ defaultSize: size });
+}
+
+/** Null goes back to the operator's price. */
+export function setBundlePrice(pricePerGbUgx: number | null): void {
+  store(PRICE_KEY, pricePerGbUgx === null ? null : String(pricePerGbUgx));
+  changed({ bundlePricePerGbUgx: pricePerGbUgx });
 }
 
 export function onDownloadSettingsChange(listener: () => void): () => void {

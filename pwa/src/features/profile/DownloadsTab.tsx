@@ -1,4 +1,4 @@
-import { contracts, formatBytes, formatDate, type DownloadHistoryEntry } from '@filamu/shared';
+import { contracts, DOWNLOAD_SIZE_LABELS, formatBytes, formatDate, type DownloadHistoryEntry } from '@filamu/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -13,6 +13,7 @@ import { RedownloadDialog } from '../downloads/components/RedownloadDialog.tsx';
 import { RESUMABLE_STATES } from '../downloads/engine/record.ts';
 import { useChecking, useLocalDownload } from '../downloads/hooks.ts';
 import { resumeDownload, startDownload } from '../downloads/manager.ts';
+import { usedDataText } from '../downloads/sizes.ts';
 
 const STATUS: Record<DownloadHistoryEntry['status'], { label: string; tone: BadgeTone }> = {
   completed: { label: 'Downloaded', tone: 'success' },
@@ -98,12 +99,20 @@ function HistoryRow({ entry }: { entry: DownloadHistoryEntry }) {
         <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-stone-600 dark:text-stone-400">
           <span>{formatDate(entry.lastDownloadDate)}</span>
           <span aria-hidden="true">·</span>
-          <span>{formatBytes(entry.movieSize)}</span>
+          <span>
+            {DOWNLOAD_SIZE_LABELS[entry.size]} · {formatBytes(entry.movieSize)}
+          </span>
           <Badge tone={status.tone}>
             {status.label}
             {entry.status !== 'completed' && entry.progress > 0 ? ` · ${Math.floor(entry.progress)}%` : ''}
           </Badge>
         </p>
+        {entry.status === 'completed' && (
+          <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+            {/* movieSize is the download's total bytes: the size it fetched, not the original's. */}
+            {usedDataText(entry.fetchedBytes, entry.movieSize)}
+          </p>
+        )}
       </div>
       <RowAction entry={entry} />
     </li>

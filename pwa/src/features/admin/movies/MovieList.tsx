@@ -8,6 +8,7 @@ import { errorMessage } from '../../../lib/api.ts';
 import { toast } from '../../../lib/toast.ts';
 import { DataTable, type Column } from '../components/DataTable.tsx';
 import { ListThumbnail } from './ListThumbnail.tsx';
+import { RenditionStates } from './RenditionStates.tsx';
 import { useAdminMovies, useDeleteMovie, useToggleMovie } from './queries.ts';
 import { uploadDate } from './thumbnail.ts';
 
@@ -73,6 +74,7 @@ export function MovieList() {
       ),
       sortValue: (m) => (m.is_active ? 0 : 1),
     },
+    { id: 'sizes', header: 'Sizes', cell: (movie) => <RenditionStates movie={movie} /> },
     { id: 'vj', header: 'VJ', cell: (movie) => movie.vj, sortValue: (m) => m.vj, hideOnNarrow: true },
     { id: 'category', header: 'Category', cell: (movie) => movie.category, sortValue: (m) => m.category },
     {

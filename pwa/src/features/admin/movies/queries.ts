@@ -1,14 +1,28 @@
-import { contracts, type AdminMovie } from '@filamu/shared';
+import { contracts, type AdminMovie, type RenditionKind } from '@filamu/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { queryClient, queryKeys } from '../../../lib/query-client.ts';
+import { anyEncoding } from './renditions.ts';
 
 /** The Movies tab's server data; after every change both the admin list and the library refresh (SPEC §7). */
+
+/** Every ~3 s while a rendition is queued or encoding, so the console shows the encode's progress. */
+export const ENCODING_POLL_MS = 3_000;
 
 export function useAdminMovies() {
   return useQuery({
     queryKey: queryKeys.adminMovies,
     queryFn: async () => (await api(contracts.movies.adminListMovies)).movies,
+    refetchInterval: (query) => (anyEncoding(query.state.data) ? ENCODING_POLL_MS : false),
+  });
+}
+
+/** The server's word on ffmpeg (and the sandbox); it changes only with a restart. */
+export function useAdminSystemStatus() {
+  return useQuery({
+    queryKey: queryKeys.adminSystemStatus,
+    queryFn: () => api(contracts.system.adminStatus),
+    staleTime: Infinity,
   });
 }
 
@@ -38,6 +52,14 @@ export function useToggleMovie() {
 export function useDeleteMovie() {
   return useMutation({
     mutationFn: (movie: AdminMovie) => api(contracts.movies.adminDeleteMovie, { params: { id: movie.id } }),
+    onSuccess: refresh,
+  });
+}
+
+export function useRetryRendition() {
+  return useMutation({
+    mutationFn: ({ movie, kind }: { movie: AdminMovie; kind: RenditionKind }) =>
+      api(contracts.movies.adminRetryRendition, { params: { id: movie.id, kind } }),
     onSuccess: refresh,
   });
 }

@@ -4,10 +4,11 @@ import { formatCount } from '../analytics/format.ts';
 import { usePlatformAnalytics } from '../analytics/queries.ts';
 import { StatCard } from '../components/StatCard.tsx';
 import { TabHeading } from '../components/TabHeading.tsx';
+import { DataPriceCard } from './DataPriceCard.tsx';
 import { RecentMovies } from './RecentMovies.tsx';
 import { LoadFailure } from '../components/LoadFailure.tsx';
 
-/** SPEC §2 Overview: four cards, each opening the tab behind it, and the five most recent movies. */
+/** SPEC §2 Overview: four cards, each opening the tab behind it, the five most recent movies and the data price. */
 export default function OverviewTab() {
   // The Analytics tab's default range: opening Analytics next reuses this answer.
   const analytics = usePlatformAnalytics(DEFAULT_RANGE);
@@ -48,6 +49,9 @@ export default function OverviewTab() {
       </div>
       <div className="mt-6">
         <RecentMovies />
+      </div>
+      <div className="mt-6">
+        <DataPriceCard />
       </div>
     </>
   );

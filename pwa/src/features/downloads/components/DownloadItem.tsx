@@ -1,10 +1,11 @@
-import { formatBytes } from '@filamu/shared';
+import { DOWNLOAD_SIZE_LABELS, formatBytes } from '@filamu/shared';
 import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { formatSpeed, formatTimeLeft, stateWords } from '../describe.ts';
 import type { LocalDownload } from '../engine/record.ts';
 import { useLiveFigures } from '../hooks.ts';
 import { percentOf } from '../movie-action.ts';
+import { usedDataText } from '../sizes.ts';
 import { DownloadActions } from './DownloadActions.tsx';
 
 const TONE: Partial<Record<LocalDownload['state'], string>> = {
@@ -52,6 +53,12 @@ export function DownloadItem({ record }: { record: LocalDownload }) {
           {speed > 0 && <span>{formatSpeed(speed)}</span>}
           {speed > 0 && <span>{formatTimeLeft((record.size - received) / speed)}</span>}
         </p>
+        {complete && (
+          <p data-testid="data-used" className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+            {record.sizeChoice ? `${DOWNLOAD_SIZE_LABELS[record.sizeChoice]} · ` : ''}
+            {usedDataText(record.bytesFromNetwork, record.size)}
+          </p>
+        )}
 
         <div className="mt-3">
           <DownloadActions record={record} />

@@ -1,17 +1,10 @@
 import { Description, Field, Label, Switch } from '@headlessui/react';
 import { Card, CardTitle } from '../../../components/ui/Card.tsx';
 import { backgroundSupported } from '../background.ts';
-import { knowsNetworkType, setDownloadSetting, useDownloadSettings, type DownloadSettings } from '../settings.ts';
+import { knowsNetworkType, setDownloadSetting, useDownloadSettings, type Switches } from '../settings.ts';
+import { DataSettings } from './DataSettings.tsx';
 
-function SettingSwitch({
-  name,
-  label,
-  description,
-}: {
-  name: keyof DownloadSettings;
-  label: string;
-  description: string;
-}) {
+function SettingSwitch({ name, label, description }: { name: Switches; label: string; description: string }) {
   const settings = useDownloadSettings();
   const on = settings[name];
   return (
@@ -31,15 +24,18 @@ function SettingSwitch({
   );
 }
 
-/** How downloads behave on this phone; a switch is shown only where the browser can honour it. */
+/**
+ * How downloads behave on this phone: the size and data price everywhere; a switch only where the browser can
+ * honour it.
+ */
 export function DownloadSettingsCard() {
   const background = backgroundSupported();
   const wifi = knowsNetworkType();
-  if (!background && !wifi) return null;
   return (
     <Card className="mt-6">
       <CardTitle>Download settings</CardTitle>
       <div className="mt-1 divide-y divide-stone-200 dark:divide-stone-800">
+        <DataSettings />
         {background && (
           <SettingSwitch
             name="background"

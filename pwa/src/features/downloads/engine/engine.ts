@@ -146,7 +146,7 @@ export class Engine {
 
   /** A fresh link for the same download; false when the engine must stop here for now. */
   private async grant(auth: Auth, record: LocalDownload): Promise<LocalDownload | undefined> {
-    const answer = await mintLink(auth.session, record.movieId);
+    const answer = await mintLink(auth.session, record.movieId, record.sizeChoice);
     if (answer.ok) {
       const link = answer.value;
       return dispatch(record.key, {

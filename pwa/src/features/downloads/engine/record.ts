@@ -1,3 +1,5 @@
+import type { DownloadSize } from '@filamu/shared';
+
 /**
  * The one state machine of a download on this device, shared by the engine worker, the screens and the
  * service worker. Records live in IndexedDB (`store.ts`); every change goes through `transition`.
@@ -49,6 +51,11 @@ export interface LocalDownload {
   thumbnailUrl: string | null;
   /** Exact byte size of the file (from the catalogue, confirmed by the grant). */
   size: number;
+  /**
+   * The size the person chose (Small, …, Original), asked for again with every fresh link so a resume fetches the
+   * same file; absent on records made before sizes existed (the server then keeps the size the download started with).
+   */
+  sizeChoice?: DownloadSize;
   /** Strong validator of the bytes we hold; a different one means the file changed. */
   etag: string | null;
   fileName: string;
@@ -203,6 +210,7 @@ export interface NewDownloadInput {
   vj: string;
   thumbnailUrl: string | null;
   size: number;
+  sizeChoice?: DownloadSize;
   fileName: string;
 }
 

@@ -1,4 +1,12 @@
-import { contracts, DEVICE_ID_HEADER, fillPath, type Contract, type RequestOf, type ResponseOf } from '@filamu/shared';
+import {
+  contracts,
+  DEVICE_ID_HEADER,
+  fillPath,
+  type Contract,
+  type DownloadSize,
+  type RequestOf,
+  type ResponseOf,
+} from '@filamu/shared';
 import { parseRetryAfter } from './retry-after.ts';
 
 /**
@@ -57,8 +65,8 @@ export async function callApi<C extends Contract>(
   return { ok: true, value: parsed.data as ResponseOf<C> };
 }
 
-export function mintLink(session: Session, movieId: string) {
-  return callApi(session, contracts.downloads.downloadUrl, { body: { movieId, purpose: 'foreground' } });
+export function mintLink(session: Session, movieId: string, size?: DownloadSize) {
+  return callApi(session, contracts.downloads.downloadUrl, { body: { movieId, purpose: 'foreground', size } });
 }
 
 export function reportProgress(

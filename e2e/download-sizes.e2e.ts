@@ -1,0 +1,191 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatBytes } from '../shared/src/format.ts';
+import type { AdminMovie } from '../shared/src/schemas/movies.ts';
+import { dataCostUgx, DEFAULT_DATA_PRICE_PER_GB_UGX, type MovieSize } from '../shared/src/schemas/renditions.ts';
+import { apiCall } from './support/api.ts';
+import { expectAccessible } from './support/axe.ts';
+import { launchBrowser, newContext } from './support/browser.ts';
+import { browserSession, isComplete, signInSubscriber, smallMovie, waitForRecord } from './support/downloads.ts';
+import { adminSession, createPlan, signInContext, uploadMovie, type ApiSession } from './support/seed.ts';
+
+/**
+ * Issue 10/14 §4–§5 in a real browser: Download Now asks which size, with its bytes and what it costs in data, and
+ * downloads the chosen one to the end; Data Saver pre-selects the smallest size. Against a server that offers only
+ * the original (no ffmpeg, or before renditions are made) the dialog has that one size; once a movie has a ready
+ * Small, Data Saver must pick it.
+ */
+
+let browser: Browser;
+let admin: ApiSession;
+let planId: string;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  admin = await adminSession();
+  planId = (await createPlan({ global_expiry_date: '2030-12-31T23:59' })).id;
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const stamp = () => Date.now().toString(36);
+
+/** Uploads a playable clip in the plan and waits until the server has finished any renditions of it. */
+async function addMovie(title: string): Promise<{ id: string; sizes: MovieSize[] }> {
+  const movie = await uploadMovie(smallMovie(title), { title, category: 'Kinayuganda', planIds: [planId] });
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const { movies } = await apiCall<{ movies: AdminMovie[] }>('/admin/movies', admin);
+    const saved = movies.find((m) => m.id === movie.id)!;
+    const busy = saved.renditions.some((r) => r.state === 'queued' || r.state === 'encoding');
+    if (!busy || Date.now() > deadline) return { id: movie.id, sizes: saved.sizes };
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** The price the dialog uses: the operator's (the shared default when the server does not say). */
+async function operatorPrice(): Promise<number> {
+  try {
+    return (await apiCall<{ dataPricePerGbUgx: number }>('/settings/data-price')).dataPricePerGbUgx;
+  } catch {
+    return DEFAULT_DATA_PRICE_PER_GB_UGX;
+  }
+}
+
+const LABELS = { small: 'Small', standard: 'Standard', hd: 'HD', original: 'Original' } as const;
+const optionText = (size: MovieSize, price: number) =>
+  `${LABELS[size.size]} · ${formatBytes(size.bytes)} · ≈\u00a0UGX\u00a0${dataCostUgx(size.bytes, price).toLocaleString('en-US')} of data`;
+
+async function subscriber(dataSaver: boolean): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newContext(browser);
+  if (dataSaver) {
+    // This phone also runs the dark theme: the dialog must read well in both.
+    await context.addInitScript(() => localStorage.setItem('theme', 'dark'));
+    // Chromium's network emulation does not set saveData: the page sees what Chrome on Android says with Data Saver.
+    await context.addInitScript(() => {
+      const connection = Object.assign(new EventTarget(), { saveData: true, effectiveType: '3g' });
+      Object.defineProperty(Navigator.prototype, 'connection', { configurable: true, get: () => connection });
+    });
+  }
+  const page = await context.newPage();
+  await signInSubscriber(page, planId);
+  return { context, page };
+}
+
+describe('Choosing a size before a download', () => {
+  it('shows each size with its bytes and UGX price, and downloads the Original to the end', async () => {
+    const title = `Size Choice ${stamp()}`;
+    const movie = await addMovie(title);
+    const original = movie.sizes.find((s) => s.size === 'original')!;
+    expect(original).toBeDefined();
+    const price = await operatorPrice();
+    const { context, page } = await subscriber(false);
+    try {
+      await page.goto(`/movies/${movie.id}`);
+      await page.getByRole('button', { name: 'Download Now' }).click();
+      const dialog = page.getByRole('dialog', { name: `Download ${title}` });
+      // The dialog element itself has no box (its panel is fixed): wait for what is in it.
+      await dialog.getByRole('button', { name: 'Cancel' }).waitFor();
+      for (const size of movie.sizes) {
+        await dialog.getByText(optionText(size, price), { exact: true }).waitFor();
+      }
+      // Nothing says to save data: the original is pre-selected, as before sizes existed.
+      const originalRadio = dialog.getByRole('radio', { name: new RegExp(`^Original · `) });
+      expect(await originalRadio.isChecked()).toBe(true);
+      await expectAccessible(page, 'size choice dialog');
+      await page.setViewportSize({ width: 360, height: 740 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+      await dialog.getByRole('button', { name: 'Download Original' }).click();
+      await page.getByText('On this phone', { exact: true }).waitFor({ timeout: 30_000 });
+      const record = await waitForRecord(page, movie.id, isComplete);
+      expect(record).toMatchObject({ size: original.bytes, sizeChoice: 'original' });
+
+      // The server was asked for the original, and My Downloads says what it used.
+      const session = await browserSession(page);
+      const history = await apiCall<{ downloads: Array<{ movieId: string; size: string; status: string }> }>(
+        '/users/me/downloads',
+        { token: session.token, deviceId: session.deviceId },
+      );
+      expect(history.downloads.find((d) => d.movieId === movie.id)).toMatchObject({
+        size: 'original',
+        status: 'completed',
+      });
+      await page.goto('/downloads');
+      const used = page.getByTestId('data-used');
+      await used.waitFor();
+      expect(await used.innerText()).toMatch(new RegExp(`^Original · Used ${formatBytes(original.bytes)} of data`));
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('pre-selects the smallest size with Data Saver on (Small once the movie has one)', async ({ skip }) => {
+    const title = `Data Saver ${stamp()}`;
+    const movie = await addMovie(title);
+    const { context, page } = await subscriber(true);
+    try {
+      await page.goto(`/movies/${movie.id}`);
+      await page.getByRole('button', { name: 'Download Now' }).click();
+      const dialog = page.getByRole('dialog', { name: `Download ${title}` });
+      // The dialog element itself has no box (its panel is fixed): wait for what is in it.
+      await dialog.getByRole('button', { name: 'Cancel' }).waitFor();
+      const smallest = movie.sizes.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+      const checked = dialog.getByRole('radio', { checked: true });
+      expect(await checked.count()).toBe(1);
+      expect(await checked.getAttribute('value')).toBe(smallest.size);
+      await dialog.getByRole('button', { name: `Download ${LABELS[smallest.size]}` }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+      await expectAccessible(page, 'size choice dialog, dark theme, Data Saver');
+      // Only a server that made a Small rendition of this movie can show Data Saver choosing Small over the original.
+      if (!movie.sizes.some((s) => s.size === 'small')) skip('this server offers the original only (no Small yet)');
+      expect(smallest.size).toBe('small');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('Sizes in the admin console', () => {
+  it('shows each movie’s sizes, says when ffmpeg is missing, and checks the data price', async () => {
+    const title = `Console Sizes ${stamp()}`;
+    const movie = await addMovie(title);
+    const status = await apiCall<{ transcoder: { available: boolean } }>('/admin/system', admin);
+    const context = await newContext(browser);
+    await signInContext(context, admin);
+    const page = await context.newPage();
+    try {
+      await page.goto('/admin/movies');
+      const notice = page.getByTestId('transcoder-missing');
+      if (status.transcoder.available) {
+        await page.getByRole('heading', { name: /Manage Movies/ }).waitFor();
+        expect(await notice.count()).toBe(0);
+      } else {
+        await notice.waitFor();
+        expect(await notice.innerText()).toContain(
+          'ffmpeg is not installed on this server: movies are offered as uploaded (Original only).',
+        );
+      }
+      await page.getByRole('searchbox', { name: 'Search movies' }).fill(title);
+      const row = page.getByRole('row').filter({ hasText: title });
+      const { movies } = await apiCall<{ movies: AdminMovie[] }>('/admin/movies', admin);
+      const renditions = movies.find((m) => m.id === movie.id)!.renditions;
+      if (renditions.length === 0) await row.getByText('Original only', { exact: true }).waitFor();
+      else await row.getByRole('list', { name: `Sizes of ${title}` }).waitFor();
+
+      // The operator's data price: the shared schema's messages, before anything is sent.
+      await page.goto('/admin');
+      const price = page.getByRole('textbox', { name: 'Price of 1 GB of data (UGX)' });
+      await expect.poll(() => price.isEnabled(), { timeout: 10_000 }).toBe(true);
+      await price.fill('50');
+      await page.getByRole('button', { name: 'Save price' }).click();
+      await page.getByText('The price of 1 GB must be at least UGX 100.').waitFor();
+      expect(await price.getAttribute('aria-invalid')).toBe('true');
+      await expectAccessible(page, 'overview with the data price form');
+    } finally {
+      await context.close();
+    }
+  });
+});

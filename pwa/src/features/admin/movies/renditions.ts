@@ -1,0 +1,33 @@
+import { DOWNLOAD_SIZE_LABELS, formatBytes, type AdminMovie, type AdminRendition } from '@filamu/shared';
+import { formatTimeLeft } from '../../downloads/describe.ts';
+
+/** The console's words for a rendition's state (issue 10/14 §6). */
+export function renditionText(rendition: AdminRendition): string {
+  switch (rendition.state) {
+    case 'queued':
+      return 'Queued';
+    case 'encoding': {
+      const percent = Math.floor(Math.max(0, Math.min(1, rendition.progress)) * 100);
+      const left = rendition.etaSeconds === null ? '' : formatTimeLeft(rendition.etaSeconds);
+      return left ? `Encoding ${percent} % · ${left.charAt(0).toLowerCase()}${left.slice(1)}` : `Encoding ${percent} %`;
+    }
+    case 'ready':
+      return rendition.sizeBytes ? `Ready · ${formatBytes(rendition.sizeBytes)}` : 'Ready';
+    case 'skipped':
+      return 'Skipped (source smaller)';
+    case 'failed':
+      return `Failed: ${rendition.error?.trim() || 'unknown reason'}`;
+    case 'cancelled':
+      return 'Cancelled';
+  }
+}
+
+/** `Small: Encoding 42 % · 3 min left`. */
+export function renditionLine(rendition: AdminRendition): string {
+  return `${DOWNLOAD_SIZE_LABELS[rendition.kind]}: ${renditionText(rendition)}`;
+}
+
+/** While any rendition is queued or encoding, the movie list polls for its progress. */
+export function anyEncoding(movies: readonly Pick<AdminMovie, 'renditions'>[] | undefined): boolean {
+  return !!movies?.some((m) => m.renditions.some((r) => r.state === 'queued' || r.state === 'encoding'));
+}

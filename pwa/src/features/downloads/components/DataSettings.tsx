@@ -1,0 +1,85 @@
+import { DataPriceSetting, DOWNLOAD_SIZE_LABELS, DOWNLOAD_SIZES, type DownloadSize } from '@filamu/shared';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '../../../components/ui/Button.tsx';
+import { fieldClasses, Input } from '../../../components/ui/Input.tsx';
+import { useOperatorDataPrice } from '../data-price.ts';
+import { setBundlePrice, setDefaultSize, useDownloadSettings } from '../settings.ts';
+import type { SizePreference } from '../sizes.ts';
+
+/** Download settings for data: the size downloads take (or "Always ask") and the price of the person's bundle. */
+export function DataSettings() {
+  const settings = useDownloadSettings();
+  const operatorPrice = useOperatorDataPrice();
+  const sizeId = useId();
+  const [price, setPrice] = useState(settings.bundlePricePerGbUgx?.toString() ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+
+  const savePrice = (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(null);
+    const text = price.trim().replaceAll(',', '');
+    if (text === '') {
+      setBundlePrice(null);
+      setError(null);
+      setSaved(`Sizes are priced at UGX ${operatorPrice.toLocaleString('en-US')} per GB.`);
+      return;
+    }
+    const parsed = DataPriceSetting.safeParse({ dataPricePerGbUgx: Number(text) });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Enter the price of 1 GB of data in UGX.');
+      return;
+    }
+    setError(null);
+    setBundlePrice(parsed.data.dataPricePerGbUgx);
+    setSaved(`Saved: UGX ${parsed.data.dataPricePerGbUgx.toLocaleString('en-US')} per GB.`);
+  };
+
+  return (
+    <>
+      <div className="py-3">
+        <label htmlFor={sizeId} className="font-semibold">
+          Download size
+        </label>
+        <p id={`${sizeId}-hint`} className="mt-0.5 text-sm text-stone-600 dark:text-stone-400">
+          Smaller sizes use less data. With a size chosen here, Download Now starts at once (the nearest smaller size
+          when a movie lacks it).
+        </p>
+        <select
+          id={sizeId}
+          aria-describedby={`${sizeId}-hint`}
+          value={settings.defaultSize}
+          onChange={(e) => setDefaultSize(e.target.value as SizePreference)}
+          className={`${fieldClasses} mt-2 border-stone-300 dark:border-stone-700`}
+        >
+          <option value="ask">Always ask</option>
+          {DOWNLOAD_SIZES.map((size: DownloadSize) => (
+            <option key={size} value={size}>
+              {DOWNLOAD_SIZE_LABELS[size]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <form className="py-3" onSubmit={savePrice} noValidate>
+        <Input
+          label="My bundle costs UGX … per GB"
+          inputMode="numeric"
+          autoComplete="off"
+          value={price}
+          onChange={(e) => setPrice(e.target.value)}
+          placeholder={operatorPrice.toString()}
+          hint={`Used to estimate what each size costs in data. Leave empty for UGX ${operatorPrice.toLocaleString('en-US')} per GB.`}
+          error={error}
+        />
+        <div className="mt-2 flex flex-wrap items-center gap-3">
+          <Button type="submit" size="sm" variant="outline">
+            Save price
+          </Button>
+          <p role="status" className="text-sm text-stone-600 dark:text-stone-400">
+            {saved}
+          </p>
+        </div>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+import type { MovieSize } from '@filamu/shared';
+import { describe, expect, it } from 'vitest';
+import { costText, fromSizeText, preselectSize, refetchShare, usedDataText } from './sizes.ts';
+
+const MB = 1024 ** 2;
+const small: MovieSize = { size: 'small', bytes: 290 * MB, height: 360 };
+const standard: MovieSize = { size: 'standard', bytes: 700 * MB, height: 540 };
+const original: MovieSize = { size: 'original', bytes: 1500 * MB, height: 1080 };
+
+describe('costText', () => {
+  it('prices the bytes at the price per GB, with the estimate sign', () => {
+    const plain = (text: string) => text.replaceAll('\u00a0', ' ');
+    expect(plain(costText(290e6, 6000))).toBe('≈ UGX 1,700 of data');
+    expect(plain(costText(1.5e9, 6000))).toBe('≈ UGX 9,000 of data');
+    expect(plain(costText(10e6, 6000))).toBe('≈ UGX 100 of data');
+    // …and the estimate never wraps between the sign, the currency and the amount.
+    expect(costText(290e6, 6000)).toBe('≈\u00a0UGX\u00a01,700 of data');
+  });
+});
+
+describe('fromSizeText', () => {
+  it('names the smallest size only when there is a choice', () => {
+    expect(fromSizeText([small, standard, original])).toBe('from 290.0 MB');
+    expect(fromSizeText([original])).toBeNull();
+    expect(fromSizeText([])).toBeNull();
+  });
+});
+
+describe('preselectSize', () => {
+  const all = [small, standard, original];
+
+  it('pre-selects the original when nothing says to save data', () => {
+    expect(preselectSize(all, 'ask', null, false)).toBe('original');
+    expect(preselectSize(all, 'ask', { type: 'wifi', saveData: false }, false)).toBe('original');
+  });
+
+  it('pre-selects Small with Data Saver, or on mobile data without Wi-Fi only', () => {
+    expect(preselectSize(all, 'ask', { saveData: true }, false)).toBe('small');
+    expect(preselectSize(all, 'ask', { type: 'cellular' }, false)).toBe('small');
+    expect(preselectSize(all, 'ask', { type: 'cellular' }, true)).toBe('original');
+  });
+
+  it('uses the default size, or the nearest smaller one the movie has', () => {
+    expect(preselectSize(all, 'standard', { saveData: true }, false)).toBe('standard');
+    expect(preselectSize(all, 'hd', null, false)).toBe('standard');
+    expect(preselectSize([standard, original], 'small', null, false)).toBe('standard');
+    expect(preselectSize([original], 'small', { saveData: true }, false)).toBe('original');
+  });
+
+  it('has nothing to pick from an empty list', () => {
+    expect(preselectSize([], 'ask', null, false)).toBeNull();
+  });
+});
+
+describe('refetchShare and usedDataText', () => {
+  it('is the share fetched twice, never below 0', () => {
+    expect(refetchShare(102, 100)).toBeCloseTo(0.02);
+    expect(refetchShare(90, 100)).toBe(0);
+    expect(refetchShare(100, 0)).toBe(0);
+  });
+
+  it('says what the download used, with the re-fetch only when there was one', () => {
+    expect(usedDataText(296 * MB, 290 * MB)).toBe('Used 296.0 MB of data (2 % re-fetched)');
+    expect(usedDataText(290 * MB, 290 * MB)).toBe('Used 290.0 MB of data');
+    expect(usedDataText(290.5 * MB, 290 * MB)).toBe('Used 290.5 MB of data (<1 % re-fetched)');
+    expect(usedDataText(0, 290 * MB)).toBe('Used 290.0 MB of data');
+    expect(usedDataText(296 * MB, null)).toBe('Used 296.0 MB of data');
+  });
+});
