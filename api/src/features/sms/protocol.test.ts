@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closedPort, listen, MovableClock, type Running } from '../payments/dpo/testing.ts';
 import { africasTalkingGateway } from './adapter.ts';
-import { AT_MESSAGING_PATH, messageParts, parseDeliveryReport } from './protocol.ts';
+import { AT_MESSAGING_PATH, type AtSendResponse, messageParts, parseDeliveryReport } from './protocol.ts';
 import { createSmsSimulator, SMS_SIMULATOR_API_KEY, SMS_SIMULATOR_USERNAME, type SmsSimulator } from './simulator.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
@@ -147,7 +147,7 @@ describe('the simulator speaks the documented protocol', () => {
       body,
     });
     expect(response.status).toBe(201);
-    const answer = await response.json();
+    const answer = (await response.json()) as AtSendResponse;
     expect(shape(answer)).toEqual(shape(documentedAnswer));
     expect(answer.SMSMessageData.Recipients[0]).toMatchObject({ statusCode: 101, status: 'Success', messageParts: 1 });
     expect(sim.messages('256772123456')).toMatchObject([{ to: '+256772123456', text: 'Hello', parts: 1 }]);
@@ -156,7 +156,7 @@ describe('the simulator speaks the documented protocol', () => {
     const documented = new URLSearchParams(fixture('delivery-success.form').trim());
     expect([...reports[0]!.keys()].sort()).toEqual([...documented.keys()].sort());
     expect(parseDeliveryReport(reports[0]!)).toMatchObject({
-      id: answer.SMSMessageData.Recipients[0].messageId,
+      id: answer.SMSMessageData.Recipients[0]!.messageId,
       status: 'Success',
       phoneNumber: '+256772123456',
     });
