@@ -81,11 +81,11 @@ describe('forgot password by phone', () => {
       const wrong = code === '000000' ? '111111' : '000000';
       await page.getByLabel('6-digit code').fill(wrong);
       await page.getByLabel('New password', { exact: true }).fill('a new movie night 2026');
-      await page.getByRole('button', { name: 'Change password and sign in' }).click();
+      await page.getByRole('button', { name: 'Save and sign in' }).click();
       await page.getByText('That code is wrong or has expired.', { exact: false }).waitFor();
 
       await page.getByLabel('6-digit code').fill(code);
-      await page.getByRole('button', { name: 'Change password and sign in' }).click();
+      await page.getByRole('button', { name: 'Save and sign in' }).click();
       await page.waitForURL('**/dashboard');
 
       // The old device is signed out; the new password signs in.

@@ -26,7 +26,9 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   const options: pino.LoggerOptions = {
     level,
     base: undefined,
-    mixin: () => currentLogContext() ?? {},
+    // A copy: pino's default merge writes each line's fields into the object the mixin returns, which would carry
+    // them (an SMS text, say) into every later line of the same request or job run.
+    mixin: () => ({ ...currentLogContext() }),
     redact: {
       paths: [
         'req.headers.authorization',

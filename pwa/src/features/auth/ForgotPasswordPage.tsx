@@ -170,7 +170,7 @@ export default function ForgotPasswordPage() {
           required
         />
         <Button type="submit" size="lg" className="w-full" loading={pending}>
-          {pending ? 'Changing...' : 'Change password and sign in'}
+          {pending ? 'Saving...' : 'Save and sign in'}
         </Button>
       </form>
       <div className="mt-6 flex flex-wrap items-center justify-between gap-2 text-sm">
