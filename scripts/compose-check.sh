@@ -40,6 +40,7 @@ if [[ ! -f $ENV_FILE ]]; then
     -e "s/^STORAGE_SIGNING_SECRET=.*/STORAGE_SIGNING_SECRET=$(secret 32)/" \
     -e "s/^ADMIN_PASSWORD=.*/ADMIN_PASSWORD=$(secret 16)/" \
     -e "s/^# ALLOW_PAYMENT_SANDBOX=true$/ALLOW_PAYMENT_SANDBOX=true/" \
+    -e "s/^# ALLOW_SMS_SIMULATOR=true$/ALLOW_SMS_SIMULATOR=true/" \
     deploy/.env.example >"$ENV_FILE"
   chmod 600 "$ENV_FILE"
 fi

@@ -77,6 +77,7 @@ const serverEnv = (port: number): NodeJS.ProcessEnv => ({
   ADMIN_PASSWORD: admin.password,
   // A rehearsal: payments on the built-in DPO sandbox, said out loud as production requires.
   ALLOW_PAYMENT_SANDBOX: 'true',
+  ALLOW_SMS_SIMULATOR: 'true',
   ...(localStorage
     ? {}
     : {

@@ -13,6 +13,8 @@ import { adminPaymentRoutes } from './features/payments/admin-routes.ts';
 import { SANDBOX_MOUNT } from './features/payments/gateway.ts';
 import { NOTIFY_PATH, notifyBodyLimit, paymentRoutes } from './features/payments/routes.ts';
 import { planRoutes } from './features/plans/routes.ts';
+import { DELIVERY_REPORT_PATH, deliveryReportBodyLimit, smsRoutes } from './features/sms/routes.ts';
+import { SMS_SIMULATOR_MOUNT } from './features/sms/simulator.ts';
 import { FILES_MOUNT } from './features/storage/local.ts';
 import { subscriberRoutes } from './features/subscribers/routes.ts';
 import { systemRoutes } from './features/system/routes.ts';
@@ -44,6 +46,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   app.use(refuseUnstorableUrl);
   // Sandbox mode only: the DPO simulator, raw XML, outside /api and its JSON rules.
   if (deps.dpoSandbox) app.route(SANDBOX_MOUNT, deps.dpoSandbox.app);
+  // Simulator mode only: Africa's Talking's messaging API, simulated (form in, JSON out), outside /api like DPO's.
+  if (deps.smsSimulator) app.route(SMS_SIMULATOR_MOUNT, deps.smsSimulator.app);
   // Local storage only: signed, ranged file links (S3 serves its own).
   if (deps.fileServer) app.route(FILES_MOUNT, deps.fileServer);
 
@@ -53,6 +57,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   api.use(compressJson());
   api.use(corsPolicy(deps.config));
   api.use(NOTIFY_PATH, notifyBodyLimit);
+  api.use(DELIVERY_REPORT_PATH, deliveryReportBodyLimit);
   api.use(
     bodyLimit({
       maxSize: deps.config.bodyLimitBytes,
@@ -79,6 +84,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   downloadRoutes(router, deps);
   analyticsRoutes(router, deps);
   metricsRoutes(router, deps);
+  smsRoutes(router, deps);
   api.all('*', (c) => errorResponse(c, new AppError('not_found', 'No such API route.')));
   app.route('/api', api);
 

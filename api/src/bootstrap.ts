@@ -12,6 +12,9 @@ import { LinkChecks } from './features/downloads/link-checks.ts';
 import { forgetUndeliverableSecrets, outboxMailer } from './features/mail/mailer.ts';
 import { configuredPaymentsRuntime, type PaymentsRuntime } from './features/payments/gateway.ts';
 import { handlePush } from './features/payments/payments.ts';
+import { applyDeliveryReport } from './features/sms/outbox.ts';
+import { parseDeliveryReport } from './features/sms/protocol.ts';
+import { configuredSmsRuntime, type SmsRuntime } from './features/sms/runtime.ts';
 import { configuredStorage, type StorageRuntime } from './features/storage/runtime.ts';
 import { createMetrics } from './features/metrics/registry.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -23,7 +26,9 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   const options: pino.LoggerOptions = {
     level,
     base: undefined,
-    mixin: () => currentLogContext() ?? {},
+    // A copy: pino's default merge writes each line's fields into the object the mixin returns, which would carry
+    // them (an SMS text, say) into every later line of the same request or job run.
+    mixin: () => ({ ...currentLogContext() }),
     redact: {
       paths: [
         'req.headers.authorization',
@@ -57,6 +62,8 @@ export async function createDeps(
     payments?: PaymentsRuntime;
     /** Object storage (tests inject one, e.g. S3 against a local S3-protocol server); default from the configuration. */
     storage?: StorageRuntime;
+    /** The SMS gateway (tests inject a simulator with short delays); default from the configuration. */
+    sms?: SmsRuntime;
   },
 ): Promise<Deps> {
   const { database, logger } = parts;
@@ -72,6 +79,7 @@ export async function createDeps(
   });
   const tokens = new TokenService(secrets.jwt);
   const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger, database);
+  const sms = parts.sms ?? configuredSmsRuntime(config.sms, clock, logger);
   const metrics = createMetrics({ config, database, clock, logger });
   const deliveries = new Deliveries({ database, clock, logger });
   const linkChecks = new LinkChecks({ database, clock });
@@ -96,6 +104,8 @@ export async function createDeps(
     mailer: outboxMailer(logger, { delivers: config.smtpUrl !== null }),
     payments: payments.gateway,
     dpoSandbox: payments.sandbox,
+    sms: sms.gateway,
+    smsSimulator: sms.simulator,
     storage: storage.storage,
     fileServer: storage.fileServer,
     catalogue: new Catalogue({ database, storage: storage.storage, config, clock }),
@@ -104,5 +114,10 @@ export async function createDeps(
   };
   // The sandbox's push runs the notify route's function directly: verifyToken + settle, never trusting the push.
   payments.bindNotify(async (transToken) => void (await handlePush(deps, transToken)));
+  // The simulator's delivery reports go through the same parser and function as the callback route.
+  sms.simulator?.bindReports(async (form) => {
+    const report = parseDeliveryReport(form);
+    if (report) await applyDeliveryReport(deps, report);
+  });
   return deps;
 }

@@ -65,6 +65,17 @@ export const EnvSchema = z
         .optional(),
     ),
     MAIL_FROM: z.string().default('Filamu <no-reply@filamu.ug>'),
+    AT_USERNAME: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(100).optional()),
+    AT_API_KEY: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(500).optional()),
+    AT_SENDER_ID: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(20).optional()),
+    AT_API_URL: z.url().default('https://api.africastalking.com/version1/messaging'),
+    AT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    SMS_DELIVERY_REPORT_SECRET: z.preprocess(
+      emptyAsUndefined,
+      z.string().min(16, 'must be at least 16 characters').optional(),
+    ),
+    ALLOW_SMS_SIMULATOR: bool.default(false),
+    SMS_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
     STORAGE_SIGNING_SECRET: z.preprocess(
       emptyAsUndefined,
       z.string().min(32, 'must be at least 32 characters').optional(),
@@ -144,6 +155,31 @@ export const EnvSchema = z
       when: () => true,
     },
   )
+  .refine((env) => (env.AT_API_KEY === undefined) === (env.AT_USERNAME === undefined), {
+    message: 'AT_API_KEY and AT_USERNAME must be set together',
+    path: ['AT_USERNAME'],
+    when: () => true,
+  })
+  // Delivery reports change what the operator sees of a message: the callback must not be public (decision 0146).
+  .refine((env) => !env.AT_API_KEY || env.SMS_DELIVERY_REPORT_SECRET, {
+    message:
+      "SMS_DELIVERY_REPORT_SECRET is required when AT_API_KEY is set (Africa's Talking posts delivery reports to " +
+      '/api/sms/delivery-reports?secret=<it>)',
+    path: ['SMS_DELIVERY_REPORT_SECRET'],
+    when: () => true,
+  })
+  .refine(
+    // Recovery codes would go to the simulator, never to a phone: production runs it only when asked in so many words.
+    (env) => env.NODE_ENV !== 'production' || env.AT_API_KEY !== undefined || env.ALLOW_SMS_SIMULATOR === true,
+    {
+      message:
+        'is not set, and NODE_ENV=production would run the built-in SMS simulator, so no text message (a password ' +
+        "recovery code) would reach a phone. Either set AT_USERNAME and AT_API_KEY (Africa's Talking), or set " +
+        'ALLOW_SMS_SIMULATOR=true to run the simulator on purpose (a demo or staging server)',
+      path: ['AT_API_KEY'],
+      when: () => true,
+    },
+  )
   .refine((env) => (env.S3_ACCESS_KEY_ID === undefined) === (env.S3_SECRET_ACCESS_KEY === undefined), {
     message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
     path: ['S3_SECRET_ACCESS_KEY'],
@@ -182,6 +218,7 @@ export interface Config {
   /** Null ⇒ mail stays in the outbox and the log line is the delivery. */
   smtpUrl: string | null;
   mailFrom: string;
+  sms: SmsConfig;
   storage: StorageConfig;
   /** How often downloads silent for an hour are marked paused; 0 disables the background sweep. */
   staleDownloadSweepIntervalMs: number;
@@ -260,6 +297,16 @@ export interface StorageCleanupConfig {
   multipartMaxAgeMs: number;
 }
 
+export interface SmsConfig {
+  /** Null ⇒ the built-in Africa's Talking simulator is mounted at /sandbox/sms and used instead. */
+  africasTalking: { username: string; apiKey: string; senderId: string | null; url: string } | null;
+  timeoutMs: number;
+  /** When set, the delivery report callback must carry `?secret=<this>`. */
+  deliveryReportSecret: string | null;
+  /** How often one pass of the SMS outbox runs; 0 disables the dispatcher. */
+  dispatchIntervalMs: number;
+}
+
 export interface PaymentsConfig {
   /** DPO's API3G endpoint; ignored in sandbox mode. */
   dpoApiUrl: string;
@@ -328,6 +375,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
+    sms: {
+      africasTalking:
+        e.AT_USERNAME && e.AT_API_KEY
+          ? { username: e.AT_USERNAME, apiKey: e.AT_API_KEY, senderId: e.AT_SENDER_ID ?? null, url: e.AT_API_URL }
+          : null,
+      timeoutMs: e.AT_TIMEOUT_MS,
+      deliveryReportSecret: e.SMS_DELIVERY_REPORT_SECRET ?? null,
+      dispatchIntervalMs: e.SMS_DISPATCH_INTERVAL_MS,
+    },
     storage: {
       driver: e.S3_BUCKET ? 's3' : 'local',
       localDir: resolve(e.DATA_DIR, 'objects'),

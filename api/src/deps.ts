@@ -9,6 +9,8 @@ import type { Mailer } from './features/mail/mailer.ts';
 import type { Metrics } from './features/metrics/registry.ts';
 import type { PaymentGateway } from './features/payments/dpo/adapter.ts';
 import type { DpoSandbox } from './features/payments/dpo/sandbox.ts';
+import type { SmsGateway } from './features/sms/adapter.ts';
+import type { SmsSimulator } from './features/sms/simulator.ts';
 import type { ObjectStorage } from './features/storage/storage.ts';
 import type { AppEnv } from './http/env.ts';
 import type { Clock } from './lib/clock.ts';
@@ -26,6 +28,10 @@ export interface Deps {
   payments: PaymentGateway;
   /** Sandbox mode (no DPO_COMPANY_TOKEN): the DPO simulator the app mounts; null against the real DPO. */
   dpoSandbox: DpoSandbox | null;
+  /** Africa's Talking, or without an account the adapter pointed at the simulator below; the SMS outbox sends with it. */
+  sms: SmsGateway;
+  /** Simulator mode (no AT_API_KEY): the Africa's Talking simulator the app mounts; null against the real gateway. */
+  smsSimulator: SmsSimulator | null;
   /** Movies and thumbnails: the local folder or S3. */
   storage: ObjectStorage;
   /** Local storage only: the `/files` server for signed links and public thumbnails; null with S3. */

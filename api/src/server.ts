@@ -7,6 +7,7 @@ import { smtpTransport, startMailDispatcher } from './features/mail/smtp-dispatc
 import { startStaleDownloadSweep } from './features/downloads/bookkeeping.ts';
 import { startReconciler } from './features/payments/reconciler.ts';
 import { startPosterSweep } from './features/posters/sweep.ts';
+import { startSmsDispatcher } from './features/sms/outbox.ts';
 import { startStorageCleanup } from './features/storage/cleanup.ts';
 import { ConfigError, type HttpTimeouts, loadConfig } from './config.ts';
 import { installClientErrorEnvelope } from './http/client-errors.ts';
@@ -48,6 +49,11 @@ async function main(): Promise<void> {
   const stopMail = config.smtpUrl
     ? startMailDispatcher(deps, smtpTransport(config.smtpUrl), config.mailFrom, 5000)
     : async () => {};
+  const stopSms = startSmsDispatcher(deps, deps.sms, config.sms.dispatchIntervalMs);
+  if (!config.sms.africasTalking)
+    logger.warn(
+      "AT_API_KEY is not set: text messages go to the built-in SMS simulator (no phone receives them); read them in the log ('sms simulator: message') or at /api/admin/sms-simulator/messages",
+    );
   if (!config.payments.dpoCompanyToken)
     logger.warn('DPO_COMPANY_TOKEN is not set: payments use the built-in DPO sandbox (no real money)');
 
@@ -78,7 +84,15 @@ async function main(): Promise<void> {
     logger,
     release: async () => {
       deps.dpoSandbox?.close();
-      await Promise.all([stopReconciler(), stopStaleSweep(), stopStorageCleanup(), stopPosterSweep(), stopMail()]);
+      deps.smsSimulator?.close();
+      await Promise.all([
+        stopReconciler(),
+        stopStaleSweep(),
+        stopStorageCleanup(),
+        stopPosterSweep(),
+        stopMail(),
+        stopSms(),
+      ]);
       await database.close();
     },
     exit: (code) => process.exit(code),

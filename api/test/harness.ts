@@ -15,6 +15,7 @@ import { listen, type Running } from '../src/features/payments/dpo/testing.ts';
 import type { DpoSandbox } from '../src/features/payments/dpo/sandbox.ts';
 import { type PaymentsRuntime, SANDBOX_MOUNT, sandboxRuntime } from '../src/features/payments/gateway.ts';
 import { Hono } from 'hono';
+import type { SmsRuntime } from '../src/features/sms/runtime.ts';
 import { migrationsDir } from '../src/lib/paths.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -121,6 +122,8 @@ export async function createTestApp(
     dpo?: { notify?: boolean };
     /** A payment gateway of the test's own (e.g. one that fails); wins over `dpo`. */
     payments?: PaymentsRuntime;
+    /** An SMS gateway of the test's own (e.g. a simulator with short delays); default: the configured simulator. */
+    sms?: SmsRuntime;
     /** A built PWA to serve at `/` (createApp's option). */
     pwaDistDir?: string;
   } = {},
@@ -146,7 +149,7 @@ export async function createTestApp(
     const notify = options.dpo.notify ?? true;
     payments = notify ? runtime.current : { ...runtime.current, bindNotify: () => {} };
   }
-  const deps = await createDeps(config, { database, logger, clock, payments });
+  const deps = await createDeps(config, { database, logger, clock, payments, sms: options.sms });
   const app = createApp(deps, { pwaDistDir: options.pwaDistDir });
 
   const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse> => {
@@ -172,6 +175,7 @@ export async function createTestApp(
     dpoSandbox: options.dpo && !options.payments ? deps.dpoSandbox! : undefined,
     close: async () => {
       deps.dpoSandbox?.close();
+      deps.smsSimulator?.close();
       await dpoServer?.close();
       if (!options.keepDatabaseOpen) await database.close();
     },

@@ -98,6 +98,24 @@ describe('request ids in every log line', () => {
     expect(new Set(ids)).toEqual(new Set(Array.from({ length: 5 }, (_, i) => `concurrent-${i}-id`)));
   });
 
+  it("keeps one line's fields off the later lines of the same job run", async () => {
+    const from = lines.length;
+    const pass = observedPass(
+      deps,
+      'sms',
+      async () => {
+        deps.logger.info({ sms: { text: 'Your Filamu code is 123456' } }, 'first');
+        deps.logger.info('second');
+      },
+      () => {},
+    );
+    await pass();
+    const [first, second] = lines.slice(from);
+    expect(first).toMatchObject({ msg: 'first', sms: { text: 'Your Filamu code is 123456' } });
+    expect(second).toMatchObject({ msg: 'second', job: 'sms', runId: first!.runId });
+    expect(second).not.toHaveProperty('sms');
+  });
+
   it('gives each background job pass its own run id, on its error line too', async () => {
     const from = lines.length;
     const onError = (error: unknown) => deps.logger.error({ err: error }, 'sweep failed');

@@ -97,6 +97,7 @@ export async function startBuiltServer(appRoot: string = root, env: Record<strin
       // A production build on the embedded DPO sandbox, on purpose; it pays ~1 s after the charge instead of 3 s
       // (payments.e2e.ts).
       ALLOW_PAYMENT_SANDBOX: 'true',
+      ALLOW_SMS_SIMULATOR: 'true',
       SANDBOX_PAYMENT_DELAY_MS: '1000',
       // Every test signs its people up from 127.0.0.1 against one server: far more than one address registers in
       // an hour in real life. The per-address limit itself is tested in api/src/features/rate-limit (ADR 0061).

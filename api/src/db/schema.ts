@@ -181,6 +181,71 @@ export const mailOutbox = pgTable(
 );
 
 /**
+ * Text messages to send through the SMS gateway (Africa's Talking, or its simulator), decision 0146. A row is claimed
+ * by one replica (`sending`, attempt counted) before the call, so a gateway that accepted and then timed out is never
+ * asked again; `next_attempt_at` spaces the retries of calls the gateway did not accept.
+ */
+export const smsOutbox = pgTable(
+  'sms_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Canonical 256XXXXXXXXX. */
+    toPhone: text('to_phone').notNull(),
+    body: text('body').notNull(),
+    /** What the message is for (password_reset, …), for the log and the operator. */
+    purpose: text('purpose').notNull(),
+    status: text('status', { enum: ['queued', 'sending', 'sent', 'delivered', 'failed'] })
+      .notNull()
+      .default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Not worth sending after this (a code that has expired); null = no deadline. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    gatewayMessageId: text('gateway_message_id'),
+    parts: integer('parts'),
+    /** As the gateway wrote it, e.g. "UGX 35.0000". */
+    cost: text('cost'),
+    error: text('error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('sms_outbox_due')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'queued'`),
+    uniqueIndex('sms_outbox_gateway_message_id').on(t.gatewayMessageId),
+  ],
+);
+
+/**
+ * Account recovery codes (decision 0148): six digits sent to the account's registered phone (or email), stored as an
+ * HMAC, ten minutes, five tries, used once. A new code replaces the account's open ones.
+ */
+export const passwordResetCodes = pgTable(
+  'password_reset_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** `phone` or `email`: where the code went. */
+    channel: text('channel', { enum: ['phone', 'email'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('password_reset_codes_open')
+      .on(t.userId)
+      .where(sql`${t.usedAt} is null`),
+  ],
+);
+
+/**
  * One row per periodic job that must run on one replica at a time (db/job-runs.ts): a pass is claimed by moving
  * `next_run_at` forward with a conditional update, so of several replicas whose timers fire together exactly one
  * wins. `last_report` keeps what the last finished pass did (for operators and tests).

@@ -36,6 +36,7 @@ export const routes: RouteObject[] = [
         lazy: page(() => import('./AppShell.tsx')),
         children: [
           { path: 'login', lazy: page(() => import('../features/auth/LoginPage.tsx')) },
+          { path: 'forgot-password', lazy: page(() => import('../features/auth/ForgotPasswordPage.tsx')) },
           { path: 'register', lazy: page(() => import('../features/auth/RegisterPage.tsx')) },
           { path: 'terms', lazy: page(() => import('../features/static-pages/TermsPage.tsx')) },
           { path: 'refund-cancellation', lazy: page(() => import('../features/static-pages/RefundPage.tsx')) },

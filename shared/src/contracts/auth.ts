@@ -7,6 +7,9 @@ import {
   ChangePasswordRequest,
   LoginRequest,
   LogoutRequest,
+  RecoveryRequest,
+  RecoveryStarted,
+  ResetPasswordRequest,
   RegisterRequest,
   UpdateProfileRequest,
   UserProfile,
@@ -92,4 +95,24 @@ export const changePassword = defineContract({
   access: 'user',
   body: ChangePasswordRequest,
   response: Message,
+});
+
+export const requestRecoveryCode = defineContract({
+  method: 'post',
+  path: '/auth/recovery/request',
+  summary: 'Send a recovery code to the account of this phone (by SMS) or email; the same answer for any input',
+  tag,
+  access: 'public',
+  body: RecoveryRequest,
+  response: RecoveryStarted,
+});
+
+export const resetPassword = defineContract({
+  method: 'post',
+  path: '/auth/recovery/reset',
+  summary: 'Set a new password with a recovery code; ends every session and signs in on this device',
+  tag,
+  access: 'public',
+  body: ResetPasswordRequest,
+  response: AuthResponse,
 });

@@ -1,5 +1,13 @@
 import { defineContract } from '../contract.ts';
-import { AdminSystemStatus, AppMeta, Health, Liveness, Readiness } from '../schemas/system.ts';
+import {
+  AdminSystemStatus,
+  AppMeta,
+  Health,
+  Liveness,
+  Readiness,
+  SimulatedSmsList,
+  SimulatedSmsQuery,
+} from '../schemas/system.ts';
 
 export const health = defineContract({
   method: 'get',
@@ -44,4 +52,14 @@ export const adminStatus = defineContract({
   tag: 'System',
   access: 'admin',
   response: AdminSystemStatus,
+});
+
+export const smsSimulatorMessages = defineContract({
+  method: 'get',
+  path: '/admin/sms-simulator/messages',
+  summary: 'SMS simulator mode only: the last text messages it received, newest first (404 with a real gateway)',
+  tag: 'System',
+  access: 'admin',
+  query: SimulatedSmsQuery,
+  response: SimulatedSmsList,
 });

@@ -103,3 +103,34 @@ export const ChangePasswordRequest = z.object({
   newPassword: NewPassword,
 });
 export type ChangePasswordRequest = z.input<typeof ChangePasswordRequest>;
+
+/** Account recovery (decision 0148): where to send a code — the account's email or its registered phone. */
+export const RecoveryRequest = z.object({
+  identifier: z
+    .string({ message: 'Enter your phone number or email.' })
+    .trim()
+    .min(1, 'Enter your phone number or email.')
+    .max(254, 'That is too long for a phone number or email.'),
+});
+export type RecoveryRequest = z.input<typeof RecoveryRequest>;
+
+/** The same answer whether or not an account exists, so the form never tells who has one. */
+export const RecoveryStarted = z.object({
+  message: z.string(),
+  /** How long a code lives, in minutes. */
+  expiresInMinutes: z.number().int(),
+});
+export type RecoveryStarted = z.infer<typeof RecoveryStarted>;
+
+export const RECOVERY_CODE_LENGTH = 6;
+
+export const ResetPasswordRequest = z.object({
+  identifier: RecoveryRequest.shape.identifier,
+  code: z
+    .string({ message: 'Enter the code we sent you.' })
+    .trim()
+    .regex(/^\d{6}$/, 'The code is the 6 digits we sent you.'),
+  newPassword: NewPassword,
+  currentDeviceId: DeviceId.optional(),
+});
+export type ResetPasswordRequest = z.input<typeof ResetPasswordRequest>;

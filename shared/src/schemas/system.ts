@@ -31,3 +31,20 @@ export const AdminSystemStatus = z.object({
   transcoder: z.object({ available: z.boolean(), message: z.string().nullable() }),
 });
 export type AdminSystemStatus = z.infer<typeof AdminSystemStatus>;
+
+/** One text message the built-in SMS simulator received (simulator mode only; decision 0147). */
+export const SimulatedSms = z.object({
+  messageId: z.string(),
+  /** As the gateway was given it: +256… */
+  to: z.string(),
+  text: z.string(),
+  parts: z.number().int(),
+  receivedAt: z.string(),
+  /** Sent, then Success or Failed once the simulated delivery report went out. */
+  status: z.string(),
+});
+export type SimulatedSms = z.infer<typeof SimulatedSms>;
+
+export const SimulatedSmsQuery = z.object({ to: z.string().trim().max(32).optional() });
+export const SimulatedSmsList = z.object({ messages: z.array(SimulatedSms) });
+export type SimulatedSmsList = z.infer<typeof SimulatedSmsList>;

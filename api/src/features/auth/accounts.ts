@@ -41,7 +41,7 @@ function duplicateAccountError(error: unknown): AppError | null {
   return null;
 }
 
-async function openSession(
+export async function openSession(
   deps: AuthDeps,
   tx: Parameters<typeof startSession>[0],
   subject: Subject,
@@ -94,7 +94,7 @@ export async function register(
 }
 
 /** Email (any case) or Uganda phone (any spelling) → the lookup condition and the throttle key. */
-function identifierLookup(identifier: string) {
+export function identifierLookup(identifier: string) {
   if (identifier.includes('@')) {
     const email = identifier.trim().toLowerCase();
     return { where: eq(users.email, email), key: `email:${email}` };

@@ -10,6 +10,7 @@ import { registrationPerIp } from '../rate-limit/limits.ts';
 import { clientIp } from './client-ip.ts';
 import type { Principal } from './principal.ts';
 import { agentProfile, userProfile } from './profile.ts';
+import { requestRecoveryCode, resetPassword } from './recovery.ts';
 import { storedUserAgent } from './user-agent.ts';
 
 const { auth } = contracts;
@@ -35,6 +36,8 @@ export function authRoutes(router: ContractRouter, deps: Deps): void {
       return register(deps, body, ctx);
     })
     .on(auth.login, ({ body }, c) => login(deps, body, requestContext(c)))
+    .on(auth.requestRecoveryCode, ({ body }, c) => requestRecoveryCode(deps, body, requestContext(c)))
+    .on(auth.resetPassword, ({ body }, c) => resetPassword(deps, body, requestContext(c)))
     .on(auth.agentLogin, ({ body }, c) => agentLogin(deps, body, requestContext(c)))
     .on(auth.logout, (_input, c) => logout(deps, c.get('principal')))
     .on(auth.profile, async (_input, c) => {

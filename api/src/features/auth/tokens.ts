@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { SignJWT, jwtVerify, errors } from 'jose';
 
 const ISSUER = 'filamu';
@@ -16,6 +17,14 @@ export class TokenService {
 
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
+  }
+
+  /**
+   * A keyed digest with the app's signing secret, separated by `purpose` from tokens and from other digests: how
+   * short secrets such as recovery codes are stored (one guess per check, never an offline search).
+   */
+  digest(purpose: string, data: string): string {
+    return createHmac('sha256', this.key).update(`${purpose}\0${data}`).digest('hex');
   }
 
   sign(claims: SessionClaims, expiresAt: Date): Promise<string> {

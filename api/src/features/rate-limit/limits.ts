@@ -65,3 +65,17 @@ export const dpoReads = {
   perPayment: { name: 'dpo-read:pay', max: 1, windowSeconds: 3, refusal: VERIFY_REFUSAL },
   perAccount: { name: 'dpo-read:user', max: 120, windowSeconds: HOUR, refusal: VERIFY_REFUSAL },
 } satisfies Record<string, Limit>;
+
+/**
+ * Account recovery codes (decision 0148). Per identifier typed and per address they answer loudly (429), the same for
+ * accounts that exist and ones that do not; per account (whichever identifier named it) the code is silently not
+ * sent, so the answer still tells nothing. A person who lost a message asks again once or twice; each code is an SMS
+ * that costs money and lands on a real phone.
+ */
+const RECOVERY_REFUSAL = 'Too many codes asked for';
+export const recovery = {
+  perIdentifier: { name: 'recover:id', max: 5, windowSeconds: HOUR, refusal: `${RECOVERY_REFUSAL} for this account` },
+  perAccount: { name: 'recover:user', max: 5, windowSeconds: HOUR, refusal: RECOVERY_REFUSAL },
+  /** A flood guard only: a carrier address carries thousands of subscribers, a few of whom forget a password. */
+  perIp: { name: 'recover:ip', max: 1000, windowSeconds: HOUR, refusal: `${RECOVERY_REFUSAL} from your network` },
+} satisfies Record<string, Limit>;

@@ -139,6 +139,16 @@ export default function LoginPage() {
           error={errors.password}
           required
         />
+        {mode === 'user' && (
+          <p className="-mt-1 text-right text-sm">
+            <Link
+              to="/forgot-password"
+              className="rounded font-semibold text-brand-700 hover:underline dark:text-brand-300"
+            >
+              Forgot password?
+            </Link>
+          </p>
+        )}
         <Button type="submit" size="lg" className="w-full" loading={pending}>
           {pending ? 'Signing in...' : mode === 'agent' ? 'Sign in as Agent' : 'Sign In'}
         </Button>

@@ -1,0 +1,194 @@
+import { contracts, isValidUgandaPhone, PASSWORD_MIN } from '@filamu/shared';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Button } from '../../components/ui/Button.tsx';
+import { Input, PasswordInput } from '../../components/ui/Input.tsx';
+import { ApiError, api } from '../../lib/api.ts';
+import { getDeviceId } from '../../lib/device-id.ts';
+import { queryClient, queryKeys } from '../../lib/query-client.ts';
+import { useSessionStore } from '../../lib/session.ts';
+import { toast } from '../../lib/toast.ts';
+import { AuthLayout, FormAlert } from './AuthLayout.tsx';
+
+type Step = 'ask' | 'reset';
+
+const CODE_FIELD_ID = 'recovery-code';
+
+const linkClasses = 'rounded font-semibold text-brand-700 hover:underline dark:text-brand-300';
+
+/** What went wrong, in words; the server's own message when it gave one (rate limits say how long to wait). */
+function failureMessage(error: unknown): string {
+  if (error instanceof ApiError && error.message) return error.message;
+  return 'We could not reach Filamu. Check your connection and try again.';
+}
+
+function identifierProblem(identifier: string): string | undefined {
+  const value = identifier.trim();
+  if (!value) return 'Enter your phone number or email.';
+  if (!value.includes('@') && !isValidUgandaPhone(value))
+    return 'Enter the phone number (e.g., 0772 123 456) or the email of your account.';
+  return undefined;
+}
+
+/**
+ * "Forgot password?" (decision 0148): a phone number or email ⇒ a 6-digit code by SMS (or mail) ⇒ the code and a new
+ * password ⇒ signed in, every other device signed out.
+ */
+export default function ForgotPasswordPage() {
+  const navigate = useNavigate();
+  const [step, setStep] = useState<Step>('ask');
+  const [identifier, setIdentifier] = useState('');
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ identifier?: string; code?: string; password?: string }>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [sentMessage, setSentMessage] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const askForCode = async (event?: FormEvent<HTMLFormElement>) => {
+    event?.preventDefault();
+    const problem = identifierProblem(identifier);
+    setErrors({ identifier: problem });
+    setFailure(null);
+    if (problem) return;
+    setPending(true);
+    try {
+      const result = await api(contracts.auth.requestRecoveryCode, { body: { identifier: identifier.trim() } });
+      setSentMessage(result.message);
+      setCode('');
+      setStep('reset');
+      // The next thing to type is the code: move there (and tell screen readers where they are).
+      requestAnimationFrame(() => document.getElementById(CODE_FIELD_ID)?.focus());
+    } catch (error) {
+      setFailure(failureMessage(error));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const reset = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const next: typeof errors = {};
+    if (!/^\d{6}$/.test(code.trim())) next.code = 'The code is the 6 digits we sent you.';
+    if (password.length < PASSWORD_MIN) next.password = `Password must be at least ${PASSWORD_MIN} characters.`;
+    setErrors(next);
+    setFailure(null);
+    if (next.code || next.password) return;
+    setPending(true);
+    try {
+      const result = await api(contracts.auth.resetPassword, {
+        body: {
+          identifier: identifier.trim(),
+          code: code.trim(),
+          newPassword: password,
+          currentDeviceId: getDeviceId(),
+        },
+      });
+      queryClient.clear();
+      queryClient.setQueryData(queryKeys.userProfile, result.user);
+      useSessionStore.getState().signInUser(result.token, result.user);
+      toast.success('Password changed. You are signed in.');
+      void navigate('/dashboard', { replace: true });
+    } catch (error) {
+      setPending(false);
+      const codeIssue = error instanceof ApiError ? error.issues.find((i) => i.path === 'code') : undefined;
+      if (codeIssue) setErrors({ code: codeIssue.message });
+      else setFailure(failureMessage(error));
+    }
+  };
+
+  if (step === 'ask') {
+    return (
+      <AuthLayout
+        title="Forgot your password?"
+        pageTitle="Forgot password"
+        subtitle="We will send a 6-digit code to the phone number (or email) of your account. Your subscription stays as it is."
+      >
+        {failure && <FormAlert title="Could not send a code" message={failure} />}
+        <form onSubmit={askForCode} noValidate className="space-y-4">
+          <Input
+            label="Phone number or email"
+            name="identifier"
+            type="text"
+            autoComplete="username"
+            placeholder="0772 123 456 or you@example.com"
+            hint="The phone number you registered with gets the code by SMS."
+            value={identifier}
+            onChange={(e) => setIdentifier(e.target.value)}
+            error={errors.identifier}
+            required
+          />
+          <Button type="submit" size="lg" className="w-full" loading={pending}>
+            {pending ? 'Sending...' : 'Send me a code'}
+          </Button>
+        </form>
+        <p className="mt-6 text-center text-sm text-stone-600 dark:text-stone-400">
+          Remembered it?{' '}
+          <Link to="/login" className={linkClasses}>
+            Back to sign in
+          </Link>
+        </p>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout title="Enter your code" pageTitle="Reset password" subtitle={`Sent to ${identifier.trim()}.`}>
+      {sentMessage && (
+        <p
+          role="status"
+          className="mb-5 rounded-xl bg-brand-50 p-3 text-sm text-brand-900 dark:bg-brand-950/60 dark:text-brand-100"
+        >
+          {sentMessage}
+        </p>
+      )}
+      {failure && <FormAlert title="Could not change the password" message={failure} />}
+      <form onSubmit={reset} noValidate className="space-y-4">
+        <Input
+          id={CODE_FIELD_ID}
+          label="6-digit code"
+          name="code"
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]*"
+          maxLength={6}
+          placeholder="123456"
+          value={code}
+          onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
+          error={errors.code}
+          required
+        />
+        <PasswordInput
+          label="New password"
+          name="newPassword"
+          autoComplete="new-password"
+          hint={`At least ${PASSWORD_MIN} characters. Every other phone or computer will be signed out.`}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password}
+          required
+        />
+        <Button type="submit" size="lg" className="w-full" loading={pending}>
+          {pending ? 'Saving...' : 'Save and sign in'}
+        </Button>
+      </form>
+      <div className="mt-6 flex flex-wrap items-center justify-between gap-2 text-sm">
+        <button type="button" className={linkClasses} onClick={() => void askForCode()} disabled={pending}>
+          Send a new code
+        </button>
+        <button
+          type="button"
+          className={linkClasses}
+          onClick={() => {
+            setStep('ask');
+            setErrors({});
+            setFailure(null);
+          }}
+        >
+          Use another number or email
+        </button>
+      </div>
+    </AuthLayout>
+  );
+}
