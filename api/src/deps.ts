@@ -10,6 +10,7 @@ import type { Metrics } from './features/metrics/registry.ts';
 import type { PaymentGateway } from './features/payments/dpo/adapter.ts';
 import type { DpoSandbox } from './features/payments/dpo/sandbox.ts';
 import type { ObjectStorage } from './features/storage/storage.ts';
+import type { TranscodeHub } from './features/transcode/hub.ts';
 import type { AppEnv } from './http/env.ts';
 import type { Clock } from './lib/clock.ts';
 
@@ -36,4 +37,6 @@ export interface Deps {
   catalogue: Catalogue;
   /** This app's Prometheus registry and metrics (never the process-wide default registry). */
   metrics: Metrics;
+  /** ffmpeg for renditions (null inside when not installed: originals only), and this process's runner's signals. */
+  transcode: TranscodeHub;
 }

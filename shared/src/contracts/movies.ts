@@ -1,5 +1,6 @@
 import { defineContract } from '../contract.ts';
 import { IdParams, Message } from '../schemas/common.ts';
+import { RenditionParams } from '../schemas/renditions.ts';
 import {
   AdminMovieList,
   AdminMovieResponse,
@@ -140,4 +141,14 @@ export const publicMovies = defineContract({
   access: 'public',
   query: MovieListQuery,
   response: PublicMovieList,
+});
+
+export const adminRetryRendition = defineContract({
+  method: 'post',
+  path: '/admin/movies/:id/renditions/:kind/retry',
+  summary: 'Queue a failed rendition of a movie again',
+  tag,
+  access: 'admin',
+  params: RenditionParams,
+  response: AdminMovieResponse,
 });

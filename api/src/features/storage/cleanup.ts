@@ -1,10 +1,11 @@
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
 import { claimJobRun, finishJobRun } from '../../db/job-runs.ts';
-import { movies } from '../../db/schema.ts';
+import { movieRenditions, movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
 import { lockObjectKeys } from './key-locks.ts';
-import type { AbandonedUploadCutoffs, Folder, Removed } from './storage.ts';
+import { type AbandonedUploadCutoffs, type Removed, renditionKey, type StoredFolder } from './storage.ts';
 
 /**
  * The storage cleanup job (docs/decisions/0083-storage-debris.md): removes what crashed, cut or abandoned uploads
@@ -23,7 +24,10 @@ export const TEMP_FILE_MARGIN_MS = 3_600_000;
 /** The first pass comes this soon after start, so a restarted server clears its crash debris without waiting. */
 export const FIRST_PASS_DELAY_MS = 5_000;
 
-const FOLDERS: Folder[] = ['movies', 'thumbnails'];
+// Renditions too: a deleted movie's that a failed delete left, or one a stopped encode put up after the delete.
+const FOLDERS: StoredFolder[] = ['movies', 'thumbnails', 'renditions'];
+/** Rendition states whose object is (or is about to be) in use. */
+const LIVE_RENDITION_STATES = ['queued', 'encoding', 'ready'] as const;
 
 type CleanupDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger'>;
 
@@ -95,7 +99,26 @@ async function referencedKeys(deps: CleanupDeps): Promise<Set<string>> {
     .select({ file: movies.s3Key, thumbnail: movies.thumbnailKey })
     .from(movies)
     .where(isNull(movies.deletedAt));
-  return new Set(rows.flatMap((row) => (row.thumbnail ? [row.file, row.thumbnail] : [row.file])));
+  const renditions = await liveRenditions(deps.database.db);
+  return new Set([
+    ...rows.flatMap((row) => (row.thumbnail ? [row.file, row.thumbnail] : [row.file])),
+    ...renditions.map((r) => renditionKey(r.movieId, r.kind)),
+  ]);
+}
+
+/** Renditions of live movies that are ready or being made (their key is in use or about to be). */
+function liveRenditions(exec: Executor, key?: string) {
+  return exec
+    .select({ movieId: movieRenditions.movieId, kind: movieRenditions.kind })
+    .from(movieRenditions)
+    .innerJoin(movies, eq(movies.id, movieRenditions.movieId))
+    .where(
+      and(
+        isNull(movies.deletedAt),
+        inArray(movieRenditions.state, [...LIVE_RENDITION_STATES]),
+        key === undefined ? undefined : eq(movieRenditions.movieId, key.split('/')[1] ?? ''),
+      ),
+    );
 }
 
 async function removeOrphans(deps: CleanupDeps, before: Date, report: StorageCleanupReport): Promise<void> {
@@ -133,6 +156,10 @@ async function deleteIfUnreferenced(deps: CleanupDeps, key: string): Promise<boo
       .where(and(isNull(movies.deletedAt), or(eq(movies.s3Key, key), eq(movies.thumbnailKey, key))))
       .limit(1);
     if (reference) return false;
+    if (key.startsWith('renditions/')) {
+      const renditions = await liveRenditions(tx, key);
+      if (renditions.some((r) => renditionKey(r.movieId, r.kind) === key)) return false;
+    }
     await deps.storage.delete(key);
     return true;
   });

@@ -5,7 +5,7 @@ import { isUploadId, MULTIPART_FOLDER } from './local-multipart.ts';
 import {
   type AbandonedUploadCutoffs,
   type AbandonedUploads,
-  type Folder,
+  type StoredFolder,
   isServerKey,
   type Removed,
   type StoredObject,
@@ -37,8 +37,20 @@ async function statOrNull(path: string) {
   }
 }
 
-export async function listLocalObjects(dir: string, folder: Folder): Promise<StoredObject[]> {
+export async function listLocalObjects(dir: string, folder: StoredFolder): Promise<StoredObject[]> {
   const objects: StoredObject[] = [];
+  if (folder === 'renditions') {
+    // One folder per movie: `renditions/<movieId>/<kind>.mp4`.
+    for (const movie of await namesIn(join(dir, folder))) {
+      for (const name of await namesIn(join(dir, folder, movie))) {
+        const key = `${folder}/${movie}/${name}`;
+        if (!isServerKey(key, folder)) continue;
+        const stats = await statOrNull(join(dir, key));
+        if (stats?.isFile()) objects.push({ key, size: stats.size, lastModified: stats.mtime });
+      }
+    }
+    return objects;
+  }
   for (const name of await namesIn(join(dir, folder))) {
     const key = `${folder}/${name}`;
     if (!isServerKey(key, folder)) continue;

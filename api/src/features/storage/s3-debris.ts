@@ -8,7 +8,7 @@ import { isNotFound, s3Call, wrapS3Error } from './s3-errors.ts';
 import {
   type AbandonedUploadCutoffs,
   type AbandonedUploads,
-  type Folder,
+  type StoredFolder,
   isServerKey,
   type StoredObject,
 } from './storage.ts';
@@ -18,7 +18,7 @@ import {
  * server's shape are listed or aborted: a bucket shared with anything else keeps everything else.
  */
 
-export async function listS3Objects(client: S3Client, bucket: string, folder: Folder): Promise<StoredObject[]> {
+export async function listS3Objects(client: S3Client, bucket: string, folder: StoredFolder): Promise<StoredObject[]> {
   const objects: StoredObject[] = [];
   let token: string | undefined;
   do {
