@@ -75,7 +75,7 @@ export async function claimNext(db: Db, now: Date, leaseMs: number): Promise<Cla
   };
 }
 
-function held(job: ClaimedJob) {
+function held(job: Pick<ClaimedJob, 'movieId' | 'kind' | 'attempt'>) {
   return and(
     eq(movieRenditions.movieId, job.movieId),
     eq(movieRenditions.kind, job.kind),
@@ -176,4 +176,10 @@ export async function releaseJob(db: Db, job: ClaimedJob, now: Date): Promise<vo
     .update(movieRenditions)
     .set({ state: 'queued', attempts: job.attempt - 1, progress: 0, etaSeconds: null, updatedAt: now })
     .where(held(job));
+}
+
+/** Whether this attempt still holds its rendition (encoding under that attempt number). */
+export async function isHeld(db: Db, job: Pick<ClaimedJob, 'movieId' | 'kind' | 'attempt'>): Promise<boolean> {
+  const rows = await db.select({ kind: movieRenditions.kind }).from(movieRenditions).where(held(job));
+  return rows.length > 0;
 }

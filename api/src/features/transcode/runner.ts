@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RenditionKind } from '@filamu/shared';
 import type { Deps } from '../../deps.ts';
 import { renditionKey } from '../storage/storage.ts';
 import {
   claimNext,
   type ClaimedJob,
   isCancelled,
+  isHeld,
   MAX_ATTEMPTS,
   markFailed,
   markReady,
@@ -28,6 +30,10 @@ const SOURCE_LINK_SECONDS = 2 * 86_400;
 
 class Stopped extends Error {}
 
+/** `<movieId>-<kind>-<attempt>-<uuid>.mp4`: an encoder output, named after the job attempt writing it. */
+const WORK_FILE =
+  /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(small|standard|hd)-(\d{1,6})-[0-9a-f-]{36}\.mp4$/;
+
 /**
  * Runs up to `concurrency` rendition jobs of this process at once (decision 0127). Each job: claim a row, probe the
  * source, encode into a local temp file, copy it to storage under the rendition's key, read it back with ffprobe,
@@ -35,7 +41,10 @@ class Stopped extends Error {}
  * with a heartbeat that stops; another claim takes it over once the lease lapses.
  */
 export class TranscodeRunner {
-  private readonly running = new Map<string, { job: ClaimedJob; abort: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<
+    string,
+    { job: ClaimedJob; abort: AbortController; done: Promise<void>; output: string }
+  >();
   private timer: NodeJS.Timeout | null = null;
   private filling: Promise<void> | null = null;
   private stopped = false;
@@ -61,7 +70,13 @@ export class TranscodeRunner {
   async start(): Promise<void> {
     await mkdir(this.workDir, { recursive: true });
     await this.removeStaleWork();
-    this.timer = setInterval(() => this.fill(), POLL_MS);
+    let ticks = 0;
+    const sweepEvery = Math.max(1, Math.round(this.deps.config.transcode.leaseMs / POLL_MS));
+    this.timer = setInterval(() => {
+      this.fill();
+      // Now and then too: a process sharing DATA_DIR may have died after this one started.
+      if (++ticks % sweepEvery === 0) void this.removeStaleWork().catch(() => {});
+    }, POLL_MS);
     this.timer.unref();
     this.fill();
   }
@@ -85,11 +100,12 @@ export class TranscodeRunner {
         if (!job) break;
         const abort = new AbortController();
         const id = `${job.movieId}/${job.kind}`;
-        const done = this.run(job, abort.signal).finally(() => {
+        const output = join(this.workDir, `${job.movieId}-${job.kind}-${job.attempt}-${randomUUID()}.mp4`);
+        const done = this.run(job, output, abort.signal).finally(() => {
           this.running.delete(id);
           this.fill();
         });
-        this.running.set(id, { job, abort, done });
+        this.running.set(id, { job, abort, done, output });
       }
     })()
       .catch((error: unknown) => this.deps.logger.error({ err: error }, 'transcode: claiming a job failed'))
@@ -98,17 +114,32 @@ export class TranscodeRunner {
       });
   }
 
-  /** Output files of encodes that no process is writing any more (this one or another sharing DATA_DIR crashed). */
+  /**
+   * Output files of encodes that no process is writing any more (this one or another sharing DATA_DIR died). A
+   * file is named after its job's attempt, so it is kept exactly while that attempt still holds the row.
+   */
   private async removeStaleWork(): Promise<void> {
     const cutoff = this.deps.clock.now().getTime() - this.deps.config.transcode.leaseMs;
     for (const name of await readdir(this.workDir).catch(() => [] as string[])) {
       const path = join(this.workDir, name);
-      const stats = await stat(path).catch(() => null);
-      if (stats && stats.mtimeMs < cutoff) await rm(path, { force: true });
+      if (this.isOurs(path)) continue;
+      const match = WORK_FILE.exec(name);
+      if (match) {
+        const job = { movieId: match[1]!, kind: match[2] as RenditionKind, attempt: Number(match[3]) };
+        if (await isHeld(this.deps.database.db, job)) continue;
+      } else {
+        const stats = await stat(path).catch(() => null);
+        if (!stats || stats.mtimeMs >= cutoff) continue;
+      }
+      await rm(path, { force: true });
     }
   }
 
-  private async run(job: ClaimedJob, signal: AbortSignal): Promise<void> {
+  private isOurs(path: string): boolean {
+    return [...this.running.values()].some((entry) => entry.output === path);
+  }
+
+  private async run(job: ClaimedJob, output: string, signal: AbortSignal): Promise<void> {
     const { logger } = this.deps;
     const log = logger.child({ movieId: job.movieId, rendition: job.kind, attempt: job.attempt });
     const db = this.deps.database.db;
@@ -117,7 +148,6 @@ export class TranscodeRunner {
       await markFailed(db, job, 'The encode was interrupted too many times.', this.deps.clock.now());
       return;
     }
-    const output = join(this.workDir, `${job.movieId}-${job.kind}-${randomUUID()}.mp4`);
     const key = renditionKey(job.movieId, job.kind);
     let latest: EncodeProgress = { fraction: 0, etaSeconds: null, done: false };
     const local = new AbortController();
