@@ -17,6 +17,8 @@ import { parseDeliveryReport } from './features/sms/protocol.ts';
 import { configuredSmsRuntime, type SmsRuntime } from './features/sms/runtime.ts';
 import { configuredStorage, type StorageRuntime } from './features/storage/runtime.ts';
 import { createMetrics } from './features/metrics/registry.ts';
+import { TranscodeHub } from './features/transcode/hub.ts';
+import { detectTranscoder } from './features/transcode/transcoder.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { currentLogContext } from './lib/log-context.ts';
 import { migrationsDir } from './lib/paths.ts';
@@ -64,6 +66,8 @@ export async function createDeps(
     storage?: StorageRuntime;
     /** The SMS gateway (tests inject a simulator with short delays); default from the configuration. */
     sms?: SmsRuntime;
+    /** Renditions (tests choose; default: ffmpeg and ffprobe looked up from the configuration). */
+    transcode?: TranscodeHub;
   },
 ): Promise<Deps> {
   const { database, logger } = parts;
@@ -95,6 +99,7 @@ export async function createDeps(
         track: (grant, start, end) => deliveries.track(grant, start, end),
       },
     });
+  const transcode = parts.transcode ?? (await configuredTranscoder(config, logger));
   const deps: Deps = {
     config,
     database,
@@ -111,6 +116,7 @@ export async function createDeps(
     catalogue: new Catalogue({ database, storage: storage.storage, config, clock }),
     deliveries,
     metrics,
+    transcode,
   };
   // The sandbox's push runs the notify route's function directly: verifyToken + settle, never trusting the push.
   payments.bindNotify(async (transToken) => void (await handlePush(deps, transToken)));
@@ -120,4 +126,11 @@ export async function createDeps(
     if (report) await applyDeliveryReport(deps, report);
   });
   return deps;
+}
+
+/** Looks for ffmpeg and ffprobe once; without them the server runs and says so once (originals only). */
+export async function configuredTranscoder(config: Config, logger: Logger): Promise<TranscodeHub> {
+  const found = await detectTranscoder({ ffmpeg: config.transcode.ffmpegPath, ffprobe: config.transcode.ffprobePath });
+  if (!found.transcoder) logger.warn(found.message);
+  return new TranscodeHub(found.transcoder, found.message);
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { trimTrailingSlashes } from '@filamu/shared';
 import { z } from 'zod';
@@ -126,6 +127,14 @@ export const EnvSchema = z
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(65_000),
     HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(120_000),
     METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+    // `worker`: no HTTP port, only rendition jobs (decision 0128).
+    FILAMU_ROLE: z.enum(['server', 'worker']).default('server'),
+    // Renditions (decision 0124, 0127): ffmpeg jobs this process runs at once; 0 = this process runs none.
+    TRANSCODE_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(64).optional()),
+    FFMPEG_PATH: z.string().trim().min(1).default('ffmpeg'),
+    FFPROBE_PATH: z.string().trim().min(1).default('ffprobe'),
+    // How long a transcode job may go without a heartbeat before another process takes it over.
+    TRANSCODE_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   })
   .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS < env.HTTP_REQUEST_TIMEOUT_MS, {
     message: 'must be less than HTTP_REQUEST_TIMEOUT_MS',
@@ -230,6 +239,19 @@ export interface Config {
   metricsToken: string | null;
   http: HttpTimeouts;
   shutdown: ShutdownConfig;
+  transcode: TranscodeConfig;
+}
+
+/** The rendition jobs (decision 0127). */
+export interface TranscodeConfig {
+  /** `worker`: this process serves no HTTP and only runs rendition jobs (FILAMU_ROLE). */
+  role: 'server' | 'worker';
+  /** ffmpeg jobs this process runs at once; 0 ⇒ it runs none (a serving replica next to workers). */
+  concurrency: number;
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** A job silent (no heartbeat) this long is taken over by another process. */
+  leaseMs: number;
 }
 
 /** The Node HTTP server's limits against slow or silent clients (decision 0081). */
@@ -425,5 +447,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
     },
     shutdown: { drainMs: e.SHUTDOWN_DRAIN_MS, unreadyDelayMs: e.SHUTDOWN_UNREADY_DELAY_MS },
+    transcode: {
+      role: e.FILAMU_ROLE,
+      concurrency: e.TRANSCODE_CONCURRENCY ?? Math.max(1, Math.floor(availableParallelism() / 2)),
+      ffmpegPath: e.FFMPEG_PATH,
+      ffprobePath: e.FFPROBE_PATH,
+      leaseMs: e.TRANSCODE_LEASE_SECONDS * 1000,
+    },
   };
 }

@@ -12,6 +12,7 @@ import type { DpoSandbox } from './features/payments/dpo/sandbox.ts';
 import type { SmsGateway } from './features/sms/adapter.ts';
 import type { SmsSimulator } from './features/sms/simulator.ts';
 import type { ObjectStorage } from './features/storage/storage.ts';
+import type { TranscodeHub } from './features/transcode/hub.ts';
 import type { AppEnv } from './http/env.ts';
 import type { Clock } from './lib/clock.ts';
 
@@ -42,4 +43,6 @@ export interface Deps {
   catalogue: Catalogue;
   /** This app's Prometheus registry and metrics (never the process-wide default registry). */
   metrics: Metrics;
+  /** ffmpeg for renditions (null inside when not installed: originals only), and this process's runner's signals. */
+  transcode: TranscodeHub;
 }

@@ -9,6 +9,8 @@ import { startReconciler } from './features/payments/reconciler.ts';
 import { startPosterSweep } from './features/posters/sweep.ts';
 import { startSmsDispatcher } from './features/sms/outbox.ts';
 import { startStorageCleanup } from './features/storage/cleanup.ts';
+import { startTranscodeRunner } from './features/transcode/runner.ts';
+import type { Deps } from './deps.ts';
 import { ConfigError, type HttpTimeouts, loadConfig } from './config.ts';
 import { installClientErrorEnvelope } from './http/client-errors.ts';
 import { gracefulShutdown } from './lifecycle/graceful-shutdown.ts';
@@ -40,6 +42,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const database = await openConfiguredDatabase(config);
   const deps = await createDeps(config, { database, logger });
+  const stopTranscoder = await startTranscodeRunner(deps);
+  if (config.transcode.role === 'worker') return runWorker(deps, stopTranscoder);
   const lifecycle = createLifecycle();
   const app = createApp(deps, { pwaDistDir, lifecycle });
   const stopReconciler = startReconciler(deps, config.payments.reconcileIntervalMs);
@@ -92,6 +96,7 @@ async function main(): Promise<void> {
         stopPosterSweep(),
         stopMail(),
         stopSms(),
+        stopTranscoder(),
       ]);
       await database.close();
     },
@@ -99,6 +104,34 @@ async function main(): Promise<void> {
   });
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+/**
+ * FILAMU_ROLE=worker (decision 0128): no HTTP port and no other background jobs, only rendition jobs. SIGTERM puts
+ * running jobs back in the queue for another process and exits.
+ */
+function runWorker(deps: Deps, stopTranscoder: () => Promise<void>): void {
+  if (!deps.transcode.available || deps.config.transcode.concurrency <= 0) {
+    deps.logger.error('worker: nothing to do (no ffmpeg, or TRANSCODE_CONCURRENCY=0)');
+  }
+  deps.logger.info({ concurrency: deps.config.transcode.concurrency }, 'worker started (no HTTP port)');
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    deps.logger.info({ signal }, 'worker stopping');
+    stopTranscoder()
+      .then(() => deps.database.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          deps.logger.error({ err: error }, 'worker: stopping failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

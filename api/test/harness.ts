@@ -8,6 +8,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { createApp } from '../src/app.ts';
 import { createDeps } from '../src/bootstrap.ts';
+import { TranscodeHub } from '../src/features/transcode/hub.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import type { Deps } from '../src/deps.ts';
@@ -126,6 +127,11 @@ export async function createTestApp(
     sms?: SmsRuntime;
     /** A built PWA to serve at `/` (createApp's option). */
     pwaDistDir?: string;
+    /**
+     * Renditions: by default none (no ffmpeg, originals only, so tests can save tiny fake movies); the transcode
+     * tests pass the real one (configuredTranscoder).
+     */
+    transcode?: TranscodeHub;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new TestClock();
@@ -149,7 +155,8 @@ export async function createTestApp(
     const notify = options.dpo.notify ?? true;
     payments = notify ? runtime.current : { ...runtime.current, bindNotify: () => {} };
   }
-  const deps = await createDeps(config, { database, logger, clock, payments, sms: options.sms });
+  const transcode = options.transcode ?? new TranscodeHub(null, 'Tests run without ffmpeg: originals only.');
+  const deps = await createDeps(config, { database, logger, clock, payments, sms: options.sms, transcode });
   const app = createApp(deps, { pwaDistDir: options.pwaDistDir });
 
   const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse> => {

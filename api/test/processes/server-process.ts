@@ -88,6 +88,8 @@ export async function createCluster(): Promise<Cluster> {
       DPO_API_URL: `${running.url}${SANDBOX_MOUNT}/`,
       PAYMENT_RECONCILE_INTERVAL_MS: '0',
       STALE_DOWNLOAD_SWEEP_INTERVAL_MS: '0',
+      // No ffmpeg unless a test asks (FFMPEG_PATH=ffmpeg): the replicas save tiny fake movies as originals.
+      FFMPEG_PATH: '/nonexistent/ffmpeg',
     },
     close: async () => {
       await Promise.all(cluster.replicas.map((r) => r.kill('SIGKILL')));

@@ -11,10 +11,12 @@ import type { MovieRow } from '../downloads/records.ts';
 import { isRasterImage, isVideo, SIGNATURE_BYTES } from '../storage/file-signatures.ts';
 import { lockObjectKeys } from '../storage/key-locks.ts';
 import { POSTER_WIDTHS } from '../posters/make.ts';
-import { contentTypeOfKey, posterKey } from '../storage/storage.ts';
+import { contentTypeOfKey, posterKey, renditionKey } from '../storage/storage.ts';
+import { cancelRenditions, planRenditions } from '../transcode/jobs.ts';
+import { probeUpload } from '../transcode/on-save.ts';
 import { toPublicMovie } from './movie-view.ts';
 
-type CatalogDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger'>;
+type CatalogDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger' | 'transcode'>;
 
 export const INACTIVE_PLAN = 'Choose active subscription plans only.';
 
@@ -70,6 +72,17 @@ async function toAdminMovies(
 async function adminMovie(deps: CatalogDeps, exec: Executor, movie: MovieRow, origin: string) {
   const [one] = await toAdminMovies(deps, exec, [movie], origin);
   return { id: movie.id, movie: one! };
+}
+
+/** One live movie as the admin console shows it. */
+export async function adminMovieById(deps: CatalogDeps, id: string, origin: string) {
+  const db = deps.database.db;
+  const [movie] = await db
+    .select()
+    .from(movies)
+    .where(and(eq(movies.id, id), isNull(movies.deletedAt)));
+  if (!movie) throw notFound('Movie');
+  return adminMovie(deps, db, movie, origin);
 }
 
 export async function listAdminMovies(deps: CatalogDeps, origin: string): Promise<{ movies: AdminMovie[] }> {
@@ -133,9 +146,10 @@ export async function createMovie(
   origin: string,
 ) {
   const file = await checkUploadedFiles(deps, input);
+  const probed = await probeUpload(deps, input.movieS3Key);
   const now = deps.clock.now();
   try {
-    return await deps.database.db.transaction(async (tx) => {
+    const saved = await deps.database.db.transaction(async (tx) => {
       // The storage cleanup job deletes an unreferenced object only under this lock: checked again under it, a
       // file still there stays until this row commits, and then it is referenced (decision 0085).
       await lockObjectKeys(tx, [input.movieS3Key, input.thumbnailS3Key]);
@@ -152,6 +166,9 @@ export async function createMovie(
           thumbnailKey: input.thumbnailS3Key ?? null,
           sizeBytes: file.size,
           contentType: file.contentType ?? contentTypeOfKey(input.movieS3Key),
+          durationSeconds: probed?.durationSeconds ?? null,
+          width: probed?.width ?? null,
+          height: probed?.height ?? null,
           createdBy: admin.id,
           createdAt: now,
           updatedAt: now,
@@ -160,8 +177,13 @@ export async function createMovie(
       if (input.planIds) {
         await tx.insert(moviePlans).values(input.planIds.map((planId) => ({ movieId: movie!.id, planId })));
       }
+      // Without ffmpeg the movie is offered as uploaded (no rows: nothing will ever make them).
+      if (probed) await planRenditions(tx, movie!.id, probed.height, now);
       return adminMovie(deps, tx, movie!, origin);
     });
+    // The save never waits for encoding: this process's runner (if it runs one) starts now, others on their poll.
+    if (probed) deps.transcode.wake();
+    return saved;
   } catch (error) {
     if (isUniqueViolation(error, 'movies_s3_key_unique')) {
       throw conflict('This movie file is already in the library. Upload the file again for a new movie.');
@@ -214,14 +236,18 @@ export async function deleteMovie(deps: CatalogDeps, id: string): Promise<{ mess
     const found = await liveMovieForUpdate(tx, id);
     await tx.update(movies).set({ deletedAt: now, isActive: false, updatedAt: now }).where(eq(movies.id, id));
     await tx.delete(moviePlans).where(eq(moviePlans.movieId, id));
+    await cancelRenditions(tx, id, now);
     return found;
   });
+  // This process's encodes stop now; another process's stop at their next heartbeat (their row is cancelled).
+  deps.transcode.cancelMovie(id);
+  const renditionKeys = RENDITION_KINDS.map((kind) => renditionKey(id, kind));
   // Every width a poster may exist in, recorded or not: a sweep may have stored some just before the delete.
   const posters = new Set([
     ...POSTER_WIDTHS.map((w) => posterKey(id, w)),
     ...(movie.posterVariants ?? []).map((v) => v.key),
   ]);
-  for (const key of [movie.s3Key, movie.thumbnailKey, ...posters]) {
+  for (const key of [movie.s3Key, movie.thumbnailKey, ...renditionKeys, ...posters]) {
     if (!key) continue;
     await deps.storage.delete(key).catch((error: unknown) => {
       deps.logger.warn({ err: error, key, movieId: id }, 'could not delete a deleted movie’s file');

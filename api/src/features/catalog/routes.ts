@@ -7,7 +7,15 @@ import { forbidden } from '../../http/errors.ts';
 import { absoluteUrl, publicOrigin } from '../../http/origin.ts';
 import { revalidatedJson } from '../../http/revalidate.ts';
 import { downloaderOf } from '../downloads/entitlement.ts';
-import { attachPlans, createMovie, deleteMovie, listAdminMovies, setMovieActive } from './admin-movies.ts';
+import {
+  adminMovieById,
+  attachPlans,
+  createMovie,
+  deleteMovie,
+  listAdminMovies,
+  setMovieActive,
+} from './admin-movies.ts';
+import { retryRendition } from '../transcode/retry.ts';
 import { getUserMovie, listPublicMovies, listUserMovies } from './library.ts';
 import { abortMultipart, completeMultipart, createUploadUrl, refreshPartUrls } from './uploads.ts';
 
@@ -46,6 +54,10 @@ export function catalogRoutes(router: ContractRouter, deps: Deps): void {
     .on(movies.adminToggleMovie, ({ params, body }, c) => setMovieActive(deps, params.id, body.is_active, origin(c)))
     .on(movies.adminAttachPlans, ({ params, body }, c) => attachPlans(deps, params.id, body.planIds, origin(c)))
     .on(movies.adminDeleteMovie, ({ params }) => deleteMovie(deps, params.id))
+    .on(movies.adminRetryRendition, async ({ params }, c) => {
+      await retryRendition(deps, params.id, params.kind);
+      return adminMovieById(deps, params.id, origin(c));
+    })
     // The library answers carry an ETag and are revalidated by the browser (docs/decisions/0066-library-etags.md).
     .on(movies.userMovies, async ({ query }, c) =>
       revalidatedJson(c, await listUserMovies(deps, caller(c), query, origin(c))),

@@ -1,10 +1,17 @@
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
 import { claimJobRun, finishJobRun } from '../../db/job-runs.ts';
-import { movies } from '../../db/schema.ts';
+import { movieRenditions, movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
 import { lockObjectKeys } from './key-locks.ts';
-import { type AbandonedUploadCutoffs, posterMovieId, type Removed, type StoredFolder } from './storage.ts';
+import {
+  type AbandonedUploadCutoffs,
+  posterMovieId,
+  type Removed,
+  renditionKey,
+  type StoredFolder,
+} from './storage.ts';
 
 /**
  * The storage cleanup job (docs/decisions/0083-storage-debris.md): removes what crashed, cut or abandoned uploads
@@ -23,7 +30,10 @@ export const TEMP_FILE_MARGIN_MS = 3_600_000;
 /** The first pass comes this soon after start, so a restarted server clears its crash debris without waiting. */
 export const FIRST_PASS_DELAY_MS = 5_000;
 
-const FOLDERS: StoredFolder[] = ['movies', 'thumbnails', 'posters'];
+// Renditions too: a deleted movie's that a failed delete left, or one a stopped encode put up after the delete.
+const FOLDERS: StoredFolder[] = ['movies', 'thumbnails', 'posters', 'renditions'];
+/** Rendition states whose object is (or is about to be) in use. */
+const LIVE_RENDITION_STATES = ['queued', 'encoding', 'ready'] as const;
 
 type CleanupDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger'>;
 
@@ -99,8 +109,12 @@ async function referencedKeys(deps: CleanupDeps): Promise<{ keys: Set<string>; m
     .select({ id: movies.id, file: movies.s3Key, thumbnail: movies.thumbnailKey })
     .from(movies)
     .where(isNull(movies.deletedAt));
+  const renditions = await liveRenditions(deps.database.db);
   return {
-    keys: new Set(rows.flatMap((row) => (row.thumbnail ? [row.file, row.thumbnail] : [row.file]))),
+    keys: new Set([
+      ...rows.flatMap((row) => (row.thumbnail ? [row.file, row.thumbnail] : [row.file])),
+      ...renditions.map((r) => renditionKey(r.movieId, r.kind)),
+    ]),
     movieIds: new Set(rows.map((row) => row.id)),
   };
 }
@@ -108,6 +122,21 @@ async function referencedKeys(deps: CleanupDeps): Promise<{ keys: Set<string>; m
 function isReferenced(referenced: { keys: Set<string>; movieIds: Set<string> }, key: string): boolean {
   const movieId = posterMovieId(key);
   return movieId ? referenced.movieIds.has(movieId) : referenced.keys.has(key);
+}
+
+/** Renditions of live movies that are ready or being made (their key is in use or about to be). */
+function liveRenditions(exec: Executor, key?: string) {
+  return exec
+    .select({ movieId: movieRenditions.movieId, kind: movieRenditions.kind })
+    .from(movieRenditions)
+    .innerJoin(movies, eq(movies.id, movieRenditions.movieId))
+    .where(
+      and(
+        isNull(movies.deletedAt),
+        inArray(movieRenditions.state, [...LIVE_RENDITION_STATES]),
+        key === undefined ? undefined : eq(movieRenditions.movieId, key.split('/')[1] ?? ''),
+      ),
+    );
 }
 
 async function removeOrphans(deps: CleanupDeps, before: Date, report: StorageCleanupReport): Promise<void> {
@@ -151,6 +180,10 @@ async function deleteIfUnreferenced(deps: CleanupDeps, key: string): Promise<boo
       )
       .limit(1);
     if (reference) return false;
+    if (key.startsWith('renditions/')) {
+      const renditions = await liveRenditions(tx, key);
+      if (renditions.some((r) => renditionKey(r.movieId, r.kind) === key)) return false;
+    }
     await deps.storage.delete(key);
     return true;
   });

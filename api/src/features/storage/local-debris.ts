@@ -39,9 +39,10 @@ async function statOrNull(path: string) {
 
 export async function listLocalObjects(dir: string, folder: StoredFolder): Promise<StoredObject[]> {
   const objects: StoredObject[] = [];
-  // Posters sit one level deeper, in a folder per movie (`posters/<movieId>/<width>.webp`).
+  // Posters and renditions sit one level deeper, in a folder per movie (`posters/<movieId>/<width>.webp`,
+  // `renditions/<movieId>/<kind>.mp4`).
   const names =
-    folder === 'posters'
+    folder === 'posters' || folder === 'renditions'
       ? (
           await Promise.all(
             (await namesIn(join(dir, folder))).map(async (movie) =>

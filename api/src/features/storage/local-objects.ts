@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { type FileHandle, link, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { copyFile, type FileHandle, link, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { contentTypeOfKey, isServerKey, type ObjectInfo } from './storage.ts';
 
@@ -119,6 +119,28 @@ export async function writeObject(dir: string, key: string, bytes: Uint8Array): 
   if (!finalPath) throw new RangeError(`not a storage key: ${key}`);
   if ((await statObject(finalPath)) !== null) throw new ObjectExistsError(key);
   await writeAtomically(dir, finalPath, key, (handle) => handle.writeFile(bytes));
+}
+
+/**
+ * Copies a local file in as the object under `key`, replacing any object there (a rendition made again): the copy
+ * is a temp file under `.uploads/` until it is complete and synced, then renamed into place (atomic for readers).
+ */
+export async function replaceWithFile(dir: string, key: string, sourcePath: string): Promise<void> {
+  const finalPath = objectPath(dir, key);
+  if (!finalPath) throw new RangeError(`not a storage key: ${key}`);
+  const temp = await createTempFile(dir);
+  try {
+    await temp.handle.close();
+    await copyFile(sourcePath, temp.path);
+    const synced = await open(temp.path, 'r+');
+    await synced.sync().finally(() => synced.close());
+    await mkdir(dirname(finalPath), { recursive: true });
+    await rename(temp.path, finalPath);
+  } catch (error) {
+    await removeQuietly(temp.path);
+    throw error;
+  }
+  await syncFolder(dirname(finalPath));
 }
 
 export async function removeQuietly(path: string): Promise<void> {

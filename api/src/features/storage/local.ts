@@ -7,7 +7,15 @@ import type { Clock } from '../../lib/clock.ts';
 import { createFileServer, type FileTraffic } from './local-files.ts';
 import { listLocalObjects, removeAbandonedLocalUploads } from './local-debris.ts';
 import { createLocalMultipart } from './local-multipart.ts';
-import { infoOf, ObjectExistsError, objectPath, removeQuietly, statObject, writeObject } from './local-objects.ts';
+import {
+  infoOf,
+  ObjectExistsError,
+  objectPath,
+  removeQuietly,
+  replaceWithFile,
+  statObject,
+  writeObject,
+} from './local-objects.ts';
 import { expiryFrom, signedQuery } from './local-signing.ts';
 import { type FileGrants, isPublicKey, type ObjectInfo, type ObjectStorage, type PresignedUpload } from './storage.ts';
 
@@ -113,6 +121,11 @@ export function createLocalStorage(options: LocalStorageOptions): { storage: Obj
     },
 
     list: (folder) => listLocalObjects(dir, folder),
+
+    putFile: (key, path) => replaceWithFile(dir, key, path),
+
+    // ffmpeg reads the file itself: no link, no HTTP in between.
+    transcodeInput: async (key) => pathOf(key),
 
     removeAbandonedUploads: (cutoffs) => removeAbandonedLocalUploads(dir, cutoffs),
 

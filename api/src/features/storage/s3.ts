@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { trimTrailingSlashes } from '@filamu/shared';
@@ -119,6 +121,29 @@ export function createS3Storage(config: S3Config, options: { cdnBaseUrl: string 
     },
 
     list: (folder) => listS3Objects(client, bucket, folder),
+
+    // One PUT (up to 5 GB, far above a rendition's cap): S3 shows the object only once all of it arrived.
+    async putFile(key, path, contentType) {
+      const { size } = await stat(path);
+      await s3Call('PUT', key, () =>
+        client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            Body: createReadStream(path),
+            ContentType: contentType,
+            ContentLength: size,
+          }),
+        ),
+      );
+    },
+
+    // ffmpeg reads over HTTP with range requests; the link outlives the longest encode it is made for.
+    async transcodeInput(key, expiresInSeconds) {
+      return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: key }), {
+        expiresIn: validExpiry(expiresInSeconds),
+      });
+    },
 
     removeAbandonedUploads: (cutoffs) => removeAbandonedS3Uploads(client, bucket, cutoffs),
 

@@ -32,8 +32,7 @@ export function systemRoutes(router: ContractRouter, deps: Deps, lifecycle: Life
     // Sandbox mode is "no DPO account": the admin console says so on every screen.
     .on(contracts.system.adminStatus, async () => ({
       paymentsSandbox: deps.config.payments.dpoCompanyToken === null,
-      // Until the transcoder lands (issue 10/14), movies are served as uploaded.
-      transcoder: { available: false, message: 'Renditions are not made yet: originals only.' },
+      transcoder: { available: deps.transcode.available, message: deps.transcode.message },
     }));
 
   let document: object | undefined;

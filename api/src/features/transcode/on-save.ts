@@ -1,0 +1,32 @@
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../http/errors.ts';
+import { NotAVideoError, type ProbeResult } from './transcoder.ts';
+
+/** A probe of a file already sniffed as a video takes well under this, even over S3. */
+const PROBE_LINK_SECONDS = 3600;
+
+export const NOT_PLAYABLE =
+  'The movie file could not be read as a video (it may be damaged, or have sound only). Export it again as MP4 and upload it.';
+
+/**
+ * What the uploaded movie really is, read by ffprobe before the movie is saved: a damaged file, an audio file or
+ * one without a picture is refused here rather than found out by the encoder. Null without ffmpeg (the file was
+ * only sniffed; originals only).
+ */
+export async function probeUpload(
+  deps: Pick<Deps, 'storage' | 'transcode' | 'logger'>,
+  key: string,
+): Promise<ProbeResult | null> {
+  const { transcoder } = deps.transcode;
+  if (!transcoder) return null;
+  const input = await deps.storage.transcodeInput(key, PROBE_LINK_SECONDS);
+  try {
+    return await transcoder.probe(input);
+  } catch (error) {
+    if (error instanceof NotAVideoError) {
+      deps.logger.info({ key, reason: error.message }, 'movie upload refused: not a playable video');
+      throw new AppError('bad_request', NOT_PLAYABLE);
+    }
+    throw error;
+  }
+}

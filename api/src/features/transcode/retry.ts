@@ -1,0 +1,30 @@
+import type { RenditionKind } from '@filamu/shared';
+import { and, eq, isNull } from 'drizzle-orm';
+import { movieRenditions, movies } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { retryFailed } from './jobs.ts';
+
+type RetryDeps = Pick<Deps, 'database' | 'clock' | 'transcode'>;
+
+/** An admin's "Try again" on a failed rendition: queued again with fresh attempts; anything else is a 409. */
+export async function retryRendition(deps: RetryDeps, movieId: string, kind: RenditionKind): Promise<void> {
+  const now = deps.clock.now();
+  await deps.database.db.transaction(async (tx) => {
+    const [movie] = await tx
+      .select({ id: movies.id })
+      .from(movies)
+      .where(and(eq(movies.id, movieId), isNull(movies.deletedAt)))
+      .for('update');
+    if (!movie) throw notFound('Movie');
+    if (await retryFailed(tx, movieId, kind, now)) return;
+    const [row] = await tx
+      .select({ state: movieRenditions.state })
+      .from(movieRenditions)
+      .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.kind, kind)));
+    if (!row) throw conflict('This movie has no renditions (it was saved while the server had no ffmpeg).');
+    throw conflict(`Only a failed rendition can be tried again; this one is ${row.state}.`);
+  });
+  if (!deps.transcode.available) return;
+  deps.transcode.wake();
+}

@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AdminMovie, AdminRendition } from '@filamu/shared';
+import { RENDITION_TARGETS } from '@filamu/shared';
+import { and, eq } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { movieRenditions, movies } from '../../db/schema.ts';
+import {
+  createTestApp,
+  expectErrorEnvelope,
+  loginAdmin,
+  testConfig,
+  testDatabases,
+  type TestApp,
+} from '../../../test/harness.ts';
+import { fakeMp4 } from '../../../test/library.ts';
+import { configuredTranscoder } from '../../bootstrap.ts';
+import { renditionKey } from '../storage/storage.ts';
+import { makeAudioOnly, makeClip, probeFile, topLevelBoxes } from './clips.testing.ts';
+import { ladderStep } from './ladder.ts';
+import { startTranscodeRunner } from './runner.ts';
+
+const clips = mkdtempSync(join(tmpdir(), 'filamu-clips-'));
+let hd: string;
+let sd: string;
+let audioOnly: string;
+
+beforeAll(() => {
+  hd = makeClip(clips, 'hd.mp4', { width: 1280, height: 720, seconds: 4 });
+  sd = makeClip(clips, 'sd.mp4', { width: 854, height: 480, seconds: 1 });
+  audioOnly = makeAudioOnly(clips, 'sound.mp4');
+});
+afterAll(() => rmSync(clips, { recursive: true, force: true }));
+
+async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, ms = 60_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe.each(testDatabases)('renditions on %s', (kind) => {
+  let t: TestApp;
+  let token: string;
+  let stopRunner: () => Promise<void> = async () => {};
+
+  beforeAll(async () => {
+    const config = testConfig({ TRANSCODE_CONCURRENCY: '1' });
+    const transcode = await configuredTranscoder(config, pino({ level: 'silent' }));
+    t = await createTestApp(kind, { env: { TRANSCODE_CONCURRENCY: '1' }, transcode });
+    token = await loginAdmin(t);
+  });
+  afterAll(async () => {
+    await stopRunner();
+    await t.close();
+  });
+
+  async function save(path: string | Buffer) {
+    const bytes = typeof path === 'string' ? readFileSync(path) : path;
+    const key = `movies/${randomUUID()}.mp4`;
+    await t.deps.storage.put(key, bytes, 'video/mp4');
+    return t.request('POST', '/api/admin/movies', {
+      token,
+      body: {
+        title: `Clip ${randomUUID().slice(0, 6)}`,
+        category: 'English',
+        vj: 'VJ Test',
+        movieS3Key: key,
+        size: bytes.length,
+      },
+    });
+  }
+
+  async function renditionsOf(id: string): Promise<AdminRendition[]> {
+    const res = await t.request('GET', '/api/admin/movies', { token });
+    return (res.json.movies as AdminMovie[]).find((m) => m.id === id)?.renditions ?? [];
+  }
+
+  it('says ffmpeg is there', async () => {
+    const res = await t.request('GET', '/api/admin/system', { token });
+    expect(res.json.transcoder.available).toBe(true);
+  });
+
+  it('refuses a damaged file and a sound-only file with a message, and saves nothing', async () => {
+    for (const file of [fakeMp4(8192), audioOnly]) {
+      const res = await save(file);
+      expectErrorEnvelope(res, 400, 'bad_request', /could not be read as a video/);
+    }
+    expect(await t.deps.database.db.select().from(movies)).toHaveLength(0);
+  });
+
+  it('never upscales: a 480p upload gets Small only', async () => {
+    const res = await save(sd);
+    expect(res.status).toBe(201);
+    const movie = res.json.movie as AdminMovie;
+    expect(movie.renditions.map((r) => [r.kind, r.state])).toEqual([
+      ['small', 'queued'],
+      ['standard', 'skipped'],
+      ['hd', 'skipped'],
+    ]);
+    const [row] = await t.deps.database.db.select().from(movies).where(eq(movies.id, movie.id));
+    expect([row!.width, row!.height]).toEqual([854, 480]);
+    // Not made in this test: out of the queue so the next test's runner does not spend time on it.
+    await t.request('DELETE', `/api/admin/movies/${movie.id}`, { token });
+  });
+
+  it('makes Small, Standard and HD of a 720p upload after the save: H.264, AAC stereo, faststart, under the cap', async () => {
+    const res = await save(hd);
+    expect(res.status).toBe(201);
+    const movie = res.json.movie as AdminMovie;
+    expect(movie.renditions.every((r) => r.state === 'queued')).toBe(true);
+    const [row] = await t.deps.database.db.select().from(movies).where(eq(movies.id, movie.id));
+    expect(row!.durationSeconds).toBeCloseTo(4, 0);
+
+    stopRunner = await startTranscodeRunner(t.deps);
+    const done = await waitFor(
+      'three ready renditions',
+      async () => {
+        const list = await renditionsOf(movie.id);
+        if (list.some((r) => r.state === 'failed')) throw new Error(JSON.stringify(list));
+        return list.every((r) => r.state === 'ready') ? list : null;
+      },
+      240_000,
+    );
+    for (const rendition of done) {
+      const path = await t.deps.storage.transcodeInput(renditionKey(movie.id, rendition.kind), 60);
+      const facts = probeFile(path);
+      expect(facts.height).toBe(RENDITION_TARGETS[rendition.kind].height);
+      expect(rendition.height).toBe(facts.height);
+      expect(facts.width % 2).toBe(0);
+      expect(facts.videoCodec).toBe('h264');
+      expect(facts.profile.toLowerCase()).toBe(ladderStep(rendition.kind).profile);
+      expect([facts.audioCodec, facts.audioChannels]).toEqual(['aac', 2]);
+      const boxes = topLevelBoxes(path);
+      expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
+      // The cap bounds a file by its duration; the encoder's buffer (-bufsize) may be spent up front, which over a
+      // 4-second clip shows, over a 90-minute movie does not: size ≤ cap × duration + one buffer.
+      const step = ladderStep(rendition.kind);
+      const capBits = RENDITION_TARGETS[rendition.kind].maxTotalBitsPerSecond * facts.durationSeconds;
+      expect(rendition.sizeBytes! * 8).toBeLessThanOrEqual(capBits + step.videoMaxBitsPerSecond * 2);
+      expect(rendition.sizeBytes).toBeGreaterThan(0);
+    }
+    // No encoder output left behind.
+    expect(readdirSync(join(t.deps.config.dataDir, 'transcode'))).toEqual([]);
+  }, 300_000);
+
+  it('retries only a failed rendition', async () => {
+    const res = await save(sd);
+    const movie = res.json.movie as AdminMovie;
+    const db = t.deps.database.db;
+    const where = and(eq(movieRenditions.movieId, movie.id), eq(movieRenditions.kind, 'small'));
+    await waitFor('small ready', async () => (await renditionsOf(movie.id))[0]?.state === 'ready', 120_000);
+    const again = await t.request('POST', `/api/admin/movies/${movie.id}/renditions/small/retry`, { token });
+    expectErrorEnvelope(again, 409, 'conflict', /Only a failed rendition can be tried again; this one is ready/);
+    await db
+      .update(movieRenditions)
+      .set({ state: 'failed', storageKey: null, sizeBytes: null, attempts: 3 })
+      .where(where);
+    const retried = await t.request('POST', `/api/admin/movies/${movie.id}/renditions/small/retry`, { token });
+    expect(retried.status).toBe(200);
+    const small = (retried.json.movie as AdminMovie).renditions.find((r) => r.kind === 'small')!;
+    expect(['queued', 'encoding', 'ready']).toContain(small.state);
+    await waitFor('small ready again', async () => (await renditionsOf(movie.id))[0]?.state === 'ready', 120_000);
+  }, 300_000);
+
+  it('deleting a movie mid-encode stops ffmpeg and leaves no rendition behind', async () => {
+    const res = await save(hd);
+    const movie = res.json.movie as AdminMovie;
+    const db = t.deps.database.db;
+    await waitFor('an encode under way', async () => {
+      const rows = await db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movie.id));
+      return rows.some((r) => r.state === 'encoding');
+    });
+    const deleted = await t.request('DELETE', `/api/admin/movies/${movie.id}`, { token });
+    expect(deleted.status).toBe(200);
+    await waitFor(
+      'the encoder to stop',
+      async () => readdirSync(join(t.deps.config.dataDir, 'transcode')).length === 0,
+      20_000,
+    );
+    // A moment for anything that was still going to land.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const rows = await db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movie.id));
+    expect(rows.every((r) => r.state === 'cancelled' || r.state === 'skipped')).toBe(true);
+    const left = await t.deps.storage.list('renditions');
+    expect(left.filter((o) => o.key.includes(movie.id))).toEqual([]);
+  }, 120_000);
+});

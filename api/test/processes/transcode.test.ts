@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RENDITION_KINDS } from '@filamu/shared';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { movieRenditions } from '../../src/db/schema.ts';
+import { makeClip, probeFile } from '../../src/features/transcode/clips.testing.ts';
+import { type Cluster, createCluster, loginAdmin, pollUntil, processTests, Replica } from './server-process.ts';
+
+/**
+ * Renditions across real server processes on one Postgres (decision 0127): two processes make each rendition once,
+ * and a process killed mid-encode leaves no half file — the job runs again once its lease lapses.
+ */
+describe.skipIf(!processTests)('renditions across server processes', { timeout: 240_000 }, () => {
+  let cluster: Cluster;
+  const clips = mkdtempSync(join(tmpdir(), 'filamu-proc-clips-'));
+  let clip: string;
+  // ffmpeg on (the cluster turns it off), one encode per process, a short lease so a takeover comes quickly.
+  const env = { FFMPEG_PATH: 'ffmpeg', TRANSCODE_CONCURRENCY: '1', TRANSCODE_LEASE_SECONDS: '5' };
+
+  beforeAll(async () => {
+    clip = makeClip(clips, 'hd.mp4', { width: 1280, height: 720, seconds: 5 });
+    cluster = await createCluster();
+  }, 120_000);
+  afterAll(async () => {
+    await cluster?.close();
+    rmSync(clips, { recursive: true, force: true });
+  });
+
+  async function saveClip(replica: Replica, token: string): Promise<string> {
+    const key = `movies/${randomUUID()}.mp4`;
+    mkdirSync(join(cluster.dataDir, 'objects', 'movies'), { recursive: true });
+    copyFileSync(clip, join(cluster.dataDir, 'objects', key));
+    const res = await replica.request('POST', '/api/admin/movies', {
+      token,
+      body: { title: `Clip ${randomUUID().slice(0, 6)}`, category: 'English', vj: 'VJ Test', movieS3Key: key },
+    });
+    if (res.status !== 201) throw new Error(`save failed: ${res.status} ${res.text}`);
+    return res.json.movie.id as string;
+  }
+
+  const rowsOf = (movieId: string) =>
+    cluster.database.db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movieId));
+
+  async function allReady(movieId: string) {
+    await pollUntil(
+      async () => (await rowsOf(movieId)).every((r) => r.state === 'ready'),
+      180_000,
+      () => `renditions never became ready:\n${cluster.replicas.map((r) => r.log()).join('\n---\n')}`,
+    );
+  }
+
+  const started = (replica: Replica, movieId: string) =>
+    replica.output.filter((line) => line.includes('transcode: started') && line.includes(movieId)).length;
+
+  /** Files under the objects folder that are not finished objects (temp copies) and encoder outputs. */
+  function leftovers(): string[] {
+    const uploads = join(cluster.dataDir, 'objects', '.uploads');
+    const work = join(cluster.dataDir, 'transcode');
+    const list = (dir: string) => {
+      try {
+        return readdirSync(dir).map((name) => join(dir, name));
+      } catch {
+        return [];
+      }
+    };
+    return [...list(uploads), ...list(work)];
+  }
+
+  it('two processes on one Postgres: each rendition is encoded once', async () => {
+    const a = await Replica.start(cluster, env);
+    const b = await Replica.start(cluster, env);
+    const token = await loginAdmin(a);
+    const movieId = await saveClip(a, token);
+    await allReady(movieId);
+    const rows = await rowsOf(movieId);
+    const transcodeLines = [a, b].flatMap((r) => r.output.filter((line) => line.includes('transcode')));
+    expect(
+      rows.map((r) => r.attempts),
+      transcodeLines.join('\n'),
+    ).toEqual([1, 1, 1]);
+    // Three encodes in all, whichever process took which.
+    expect(started(a, movieId) + started(b, movieId)).toBe(3);
+    for (const row of rows) {
+      const path = join(cluster.dataDir, 'objects', row.storageKey!);
+      expect(statSync(path).size).toBe(row.sizeBytes);
+      expect(probeFile(path).height).toBe(row.height);
+    }
+    await Promise.all([a.kill('SIGTERM'), b.kill('SIGTERM')]);
+  });
+
+  it('kill -9 mid-encode, then a restart: one complete rendition each, no temp files left', async () => {
+    let server = await Replica.start(cluster, env);
+    const token = await loginAdmin(server);
+    const movieId = await saveClip(server, token);
+    await pollUntil(
+      async () => (await rowsOf(movieId)).some((r) => r.state === 'encoding' && r.progress > 0),
+      60_000,
+      () => `no encode under way:\n${server.log()}`,
+    );
+    const killed = (await rowsOf(movieId)).find((r) => r.state === 'encoding')!;
+    expect(await server.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+    server = await Replica.start(cluster, env);
+    await allReady(movieId);
+    const rows = await rowsOf(movieId);
+    // The interrupted one ran again under a new attempt (its lease lapsed); no row is half made.
+    expect(rows.find((r) => r.kind === killed.kind)!.attempts).toBe(killed.attempts + 1);
+    const stored = readdirSync(join(cluster.dataDir, 'objects', 'renditions', movieId)).sort();
+    expect(stored).toEqual([...RENDITION_KINDS].map((k) => `${k}.mp4`).sort());
+    for (const row of rows) {
+      const path = join(cluster.dataDir, 'objects', row.storageKey!);
+      expect(statSync(path).size).toBe(row.sizeBytes);
+      expect(probeFile(path).durationSeconds).toBeCloseTo(5, 0);
+    }
+    // The dead process's encoder output is swept once it is older than the lease.
+    await pollUntil(
+      async () => leftovers().length === 0,
+      30_000,
+      () => `left behind: ${leftovers().join(', ')}`,
+    );
+    await server.kill('SIGTERM');
+  });
+});
