@@ -102,6 +102,11 @@ export async function startBuiltServer(appRoot: string = root, env: Record<strin
       // Every test signs its people up from 127.0.0.1 against one server: far more than one address registers in
       // an hour in real life. The per-address limit itself is tested in api/src/features/rate-limit (ADR 0061).
       REGISTRATIONS_PER_IP_PER_HOUR: '100000',
+      // Most suites save stand-in movie bytes (an `ftyp` box and zeros) that ffprobe rightly refuses, and would spend
+      // the two cores encoding: they run without ffmpeg (originals only). download-sizes.e2e.ts starts its own
+      // server with ffmpeg and a real clip.
+      FFMPEG_PATH: '/nonexistent/ffmpeg',
+      FFPROBE_PATH: '/nonexistent/ffprobe',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
