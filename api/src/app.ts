@@ -13,6 +13,7 @@ import { adminPaymentRoutes } from './features/payments/admin-routes.ts';
 import { SANDBOX_MOUNT } from './features/payments/gateway.ts';
 import { NOTIFY_PATH, notifyBodyLimit, paymentRoutes } from './features/payments/routes.ts';
 import { planRoutes } from './features/plans/routes.ts';
+import { settingsRoutes } from './features/settings/routes.ts';
 import { FILES_MOUNT } from './features/storage/local.ts';
 import { subscriberRoutes } from './features/subscribers/routes.ts';
 import { systemRoutes } from './features/system/routes.ts';
@@ -78,6 +79,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   catalogRoutes(router, deps);
   downloadRoutes(router, deps);
   analyticsRoutes(router, deps);
+  settingsRoutes(router, deps);
   metricsRoutes(router, deps);
   api.all('*', (c) => errorResponse(c, new AppError('not_found', 'No such API route.')));
   app.route('/api', api);

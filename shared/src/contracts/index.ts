@@ -7,10 +7,11 @@ import * as downloads from './downloads.ts';
 import * as movies from './movies.ts';
 import * as payments from './payments.ts';
 import * as plans from './plans.ts';
+import * as settings from './settings.ts';
 import * as subscribers from './subscribers.ts';
 import * as system from './system.ts';
 
-export { agents, analytics, auth, downloads, movies, payments, plans, subscribers, system };
+export { agents, analytics, auth, downloads, movies, payments, plans, settings, subscribers, system };
 export { adminPayments };
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
@@ -25,4 +26,5 @@ export const allContracts: Contract[] = [
   ...Object.values(movies),
   ...Object.values(downloads),
   ...Object.values(analytics),
+  ...Object.values(settings),
 ];
