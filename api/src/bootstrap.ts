@@ -73,7 +73,7 @@ export async function createDeps(
   const tokens = new TokenService(secrets.jwt);
   const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger, database);
   const metrics = createMetrics({ config, database, clock, logger });
-  const deliveries = new Deliveries({ database, clock, logger });
+  const deliveries = new Deliveries({ database, clock, logger, metrics });
   const linkChecks = new LinkChecks({ database, clock });
   const storage =
     parts.storage ??
@@ -84,7 +84,7 @@ export async function createDeps(
       traffic: metrics.fileTraffic,
       grants: {
         allows: (link) => linkChecks.allows(link),
-        track: (grant, start, end) => deliveries.track(grant, start, end),
+        track: (grant, start, end, key) => deliveries.track(grant, start, end, key),
       },
     });
   const deps: Deps = {

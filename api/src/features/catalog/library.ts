@@ -104,7 +104,7 @@ async function withFacts<P extends { movies: CachedMovie[] }, T>(
 /** The fields every reader of these movies sees, from the cache (thumbnail links resolved together). */
 async function toPublicMovies(catalogue: Catalogue, movies: CachedMovie[], origin: string): Promise<PublicMovie[]> {
   const thumbnails = await Promise.all(movies.map((m) => catalogue.thumbnailLink(m.row.thumbnailKey)));
-  return movies.map(({ row, createdAt }, i) => {
+  return movies.map(({ row, createdAt, sizes }, i) => {
     const thumbnail = thumbnails[i];
     return {
       id: row.id,
@@ -115,7 +115,7 @@ async function toPublicMovies(catalogue: Catalogue, movies: CachedMovie[], origi
       thumbnail_url: thumbnail ? absoluteUrl(thumbnail, origin) : null,
       thumbnail_srcset: null,
       size: row.sizeBytes,
-      sizes: [{ size: 'original', bytes: row.sizeBytes, height: row.height }],
+      sizes,
       created_at: createdAt,
     };
   });

@@ -129,7 +129,7 @@ async function serveObject(c: Context<AppEnv>, options: FileServerOptions): Prom
 
     const { grants } = options;
     const grant = link?.grant && link.holder && grants ? { grant: link.grant, holder: link.holder, key } : null;
-    const track = grant && grants ? grants.track(grant.grant, start, end) : null;
+    const track = grant && grants ? grants.track(grant.grant, start, end, key) : null;
     const outgoing = outgoingOf(c);
     let sentEnd = start;
     let checkedAt = options.clock.now().getTime();
