@@ -76,4 +76,6 @@ export function fileOfSize(files: readonly MovieFile[], size: DownloadSize): Mov
  * ready; null otherwise, so a link of a rendition that stopped being ready dies). Needs `downloads` and `movies`.
  */
 export const downloadFileKey = (): SQL<string | null> =>
-  sql<string | null>`case when ${downloads.size} = 'original' then ${movies.s3Key} else (select ${movieRenditions.storageKey} from ${movieRenditions} where ${movieRenditions.movieId} = ${downloads.movieId} and ${movieRenditions.kind} = ${downloads.size} and ${movieRenditions.state} = 'ready') end`;
+  sql<
+    string | null
+  >`case when ${downloads.size} = 'original' then ${movies.s3Key} else (select ${movieRenditions.storageKey} from ${movieRenditions} where ${movieRenditions.movieId} = ${downloads.movieId} and ${movieRenditions.kind} = ${downloads.size} and ${movieRenditions.state} = 'ready') end`;

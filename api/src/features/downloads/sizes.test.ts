@@ -174,6 +174,24 @@ describe.each(testDatabases)('download sizes on %s', (kind) => {
     expectErrorEnvelope(await grant(token, { movieId: added.movie.id, size: 'standard' }), 409, 'already_downloaded');
   });
 
+  it('never credits bytes of the old file still arriving after a change of size to the new one', async () => {
+    const { added, small } = await movieWithSizes();
+    const token = await subscriber();
+    const original = await link(token, { movieId: added.movie.id });
+    // A response of the original, started before the change, still sending after it.
+    const late = t.deps.deliveries.track(original.downloadId, 0, ORIGINAL - 1, added.movie.s3_key);
+    await link(token, { movieId: added.movie.id, size: 'small' });
+    late.reached(SMALL);
+    late.closed();
+    await t.deps.deliveries.settled(original.downloadId);
+    expectErrorEnvelope(await complete(token, original.downloadId), 409, 'conflict', /0 of 1000 bytes/);
+    expect(await record(token, added)).toMatchObject({ size: 'small', fetchedBytes: SMALL });
+    // Small's own bytes do count.
+    const again = await link(token, { movieId: added.movie.id });
+    expect((await fetchLink(t, again.downloadUrl)).bytes).toEqual(small.bytes);
+    expect((await complete(token, again.downloadId)).json).toMatchObject({ status: 'completed', fetchedBytes: 2000 });
+  });
+
   it('counts re-fetches as fetched, once as delivered; completion still needs every byte', async () => {
     const { added } = await movieWithSizes();
     const token = await subscriber();
