@@ -85,7 +85,7 @@ export async function createDeps(
   const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger, database);
   const sms = parts.sms ?? configuredSmsRuntime(config.sms, clock, logger);
   const metrics = createMetrics({ config, database, clock, logger });
-  const deliveries = new Deliveries({ database, clock, logger });
+  const deliveries = new Deliveries({ database, clock, logger, metrics });
   const linkChecks = new LinkChecks({ database, clock });
   const storage =
     parts.storage ??
@@ -96,7 +96,7 @@ export async function createDeps(
       traffic: metrics.fileTraffic,
       grants: {
         allows: (link) => linkChecks.allows(link),
-        track: (grant, start, end) => deliveries.track(grant, start, end),
+        track: (grant, start, end, key) => deliveries.track(grant, start, end, key),
       },
     });
   const transcode = parts.transcode ?? (await configuredTranscoder(config, logger));

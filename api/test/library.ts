@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AdminMovie } from '@filamu/shared';
 import type { Executor } from '../src/db/client.ts';
-import { moviePlans, movies } from '../src/db/schema.ts';
+import { movieRenditions, moviePlans, movies } from '../src/db/schema.ts';
+import { renditionKey } from '../src/features/storage/storage.ts';
 import type { TestApp } from './harness.ts';
 
 /** Bytes that open like an MP4 (an `ftyp` box) followed by noise: enough for the server's video check. */
@@ -118,4 +119,28 @@ export async function fetchLink(t: TestApp, downloadUrl: string, range?: string)
   const bytes = Buffer.from(await response.arrayBuffer());
   // The bytes are written once the response is over; completion waits for this process's writes anyway.
   return { status: response.status, bytes, text: bytes.toString('utf8') };
+}
+
+/**
+ * Gives a movie a ready rendition of `kind` (what the transcoder leaves): a real object in storage and its row.
+ * Returns the object's bytes (noise behind an `ftyp` box; any bytes serve a download).
+ */
+export async function addReadyRendition(
+  t: TestApp,
+  movieId: string,
+  kind: 'small' | 'standard' | 'hd',
+  size: number,
+): Promise<{ key: string; bytes: Buffer }> {
+  const bytes = fakeMp4(size);
+  // The key the transcoder stores a rendition under, so links, /files and cleanup see the real shape.
+  const key = renditionKey(movieId, kind);
+  await t.deps.storage.put(key, bytes, 'video/mp4');
+  const height = { small: 360, standard: 540, hd: 720 }[kind];
+  const now = t.clock.now();
+  const row = { state: 'ready' as const, storageKey: key, sizeBytes: size, height, progress: 1, readyAt: now };
+  await t.deps.database.db
+    .insert(movieRenditions)
+    .values({ movieId, kind, ...row, width: Math.round((height * 16) / 9), updatedAt: now })
+    .onConflictDoUpdate({ target: [movieRenditions.movieId, movieRenditions.kind], set: { ...row, updatedAt: now } });
+  return { key, bytes };
 }

@@ -3,7 +3,7 @@ import { AdminMovieResponse, DownloadUrlResponse, UploadUrlResponse } from '@fil
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningS3rver, startS3rver } from '../src/features/storage/s3rver.testing.ts';
 import { type TestApp, createTestApp, loginAdmin, registerUser } from './harness.ts';
-import { TINY_PNG, createPlan, fakeMp4, subscribe } from './library.ts';
+import { TINY_PNG, addMovie, addReadyRendition, createPlan, fakeMp4, subscribe } from './library.ts';
 
 const MIB = 1024 * 1024;
 
@@ -92,6 +92,35 @@ describe('the app on S3 storage', () => {
     expect((await t.request('DELETE', `/api/admin/movies/${movie.id}`, { token: adminToken })).status).toBe(200);
     expect(await t.deps.storage.head(movieS3Key)).toBeNull();
     expect(await t.deps.storage.head(thumbnailS3Key)).toBeNull();
+  });
+
+  it("serves Small from the bucket and counts what it cost from the client's reports, bounded", async () => {
+    const added = await addMovie(t, adminToken, { planIds: [planId], size: 50_000 });
+    const small = await addReadyRendition(t, added.movie.id, 'small', 10_000);
+    const { token, user } = await registerUser(t);
+    await subscribe(t, adminToken, user.id, planId);
+    const granted = DownloadUrlResponse.parse(
+      (
+        await t.request('POST', '/api/users/movies/generate-download-url', {
+          token,
+          body: { movieId: added.movie.id, size: 'small' },
+        })
+      ).json,
+    );
+    expect(granted).toMatchObject({ size: 'small', fileSize: 10_000 });
+    expect(new URL(granted.downloadUrl).pathname).toContain(small.key);
+    const part = await fetch(granted.downloadUrl, { headers: { range: 'bytes=0-4999' } });
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(small.bytes.subarray(0, 5000));
+
+    const report = (fetchedBytes: number, downloadedBytes = 5000) =>
+      t.request('PUT', `/api/users/downloads/${granted.downloadId}/progress`, {
+        token,
+        body: { downloadedBytes, totalBytes: 10_000, fetchedBytes },
+      });
+    expect((await report(7000)).json).toMatchObject({ size: 'small', fetchedBytes: 7000 });
+    // Never backwards, and one report adds at most one whole file.
+    expect((await report(3000)).json).toMatchObject({ fetchedBytes: 7000 });
+    expect((await report(1_000_000)).json).toMatchObject({ fetchedBytes: 17_000 });
   });
 
   it('uploads a big movie in parts, re-minting part links, and completes it', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DownloadSize } from './renditions.ts';
 
 export const AnalyticsQuery = z.object({
   /** Length of the daily series, ending today (Kampala). */
@@ -26,6 +27,15 @@ export const PlatformAnalytics = z.object({
   totalMovies: z.number().int(),
   revenueUgx: z.number().int(),
   daily: z.array(DailyFigures),
+  /**
+   * Per size (small, standard, hd, original, in that order), over the period of the series: the bytes fetched by
+   * downloads active in it (re-fetches included, what the data cost) and the downloads completed in it.
+   */
+  servedBySize: z.array(
+    z.object({ size: DownloadSize, fetchedBytes: z.number().int(), completedDownloads: z.number().int() }),
+  ),
+  /** Small's share (0–1) of the downloads completed in the period; 0 when there were none. */
+  smallShare: z.number(),
 });
 export type PlatformAnalytics = z.infer<typeof PlatformAnalytics>;
 

@@ -88,6 +88,12 @@ export const DownloadProgressRequest = z.object({
   resumedCount: z.number().int().min(0).optional(),
   /** `paused` when the person pauses; progress is kept and the download stays resumable. */
   status: z.enum(['downloading', 'paused']).default('downloading'),
+  /**
+   * Every byte this download has fetched so far, re-fetches after drops and earlier sizes included (the client's own
+   * running count). Read only where the server cannot see the bytes (S3); it only grows, by at most one file per
+   * report (decision 0126).
+   */
+  fetchedBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type DownloadProgressRequest = z.input<typeof DownloadProgressRequest>;
 

@@ -1,4 +1,4 @@
-import type { DailyFigures, PlatformAnalytics } from '@filamu/shared';
+import { type DailyFigures, DOWNLOAD_SIZES, type PlatformAnalytics } from '@filamu/shared';
 import { and, count, desc, eq, gte, isNull, sql, sum } from 'drizzle-orm';
 import { downloads, movies, payments, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
@@ -28,7 +28,7 @@ export async function platformAnalytics(deps: AnalyticsDeps, days: number): Prom
   const completedDownloads = eq(downloads.status, 'completed');
   const completedPayments = eq(payments.status, 'completed');
 
-  const [[accounts], [downloadTotal], [movieTotal], [revenue], downloadDays, revenueDays, signupDays] =
+  const [[accounts], [downloadTotal], [movieTotal], [revenue], downloadDays, revenueDays, signupDays, bySize] =
     await Promise.all([
       db
         .select({
@@ -59,6 +59,16 @@ export async function platformAnalytics(deps: AnalyticsDeps, days: number): Prom
         .from(users)
         .where(and(customers, gte(users.createdAt, seriesStart)))
         .groupBy(sql`1`),
+      // Fetched bytes carry no date: a download's count is taken whole when it was active in the period.
+      db
+        .select({
+          size: downloads.size,
+          fetched: sql<string>`coalesce(sum(${downloads.fetchedBytes}) filter (where ${downloads.lastActivityAt} >= ${seriesStart}), 0)`,
+          completed: sql<number>`count(*) filter (where ${completedDownloads} and ${downloads.completedAt} >= ${seriesStart})`,
+        })
+        .from(downloads)
+        .where(gte(sql`greatest(${downloads.lastActivityAt}, ${downloads.completedAt})`, seriesStart))
+        .groupBy(downloads.size),
     ]);
 
   const byDay = (rows: { day: string; n: unknown }[]) => new Map(rows.map((r) => [r.day, Number(r.n ?? 0)]));
@@ -83,7 +93,18 @@ export async function platformAnalytics(deps: AnalyticsDeps, days: number): Prom
     totalMovies: Number(movieTotal?.n ?? 0),
     revenueUgx: Number(revenue?.total ?? 0),
     daily,
+    ...sizeFigures(bySize),
   };
+}
+
+function sizeFigures(rows: { size: string; fetched: unknown; completed: unknown }[]) {
+  const servedBySize = DOWNLOAD_SIZES.map((size) => {
+    const row = rows.find((r) => r.size === size);
+    return { size, fetchedBytes: Number(row?.fetched ?? 0), completedDownloads: Number(row?.completed ?? 0) };
+  });
+  const completed = servedBySize.reduce((sum, s) => sum + s.completedDownloads, 0);
+  const small = servedBySize.find((s) => s.size === 'small')!.completedDownloads;
+  return { servedBySize, smallShare: completed === 0 ? 0 : small / completed };
 }
 
 /** The ten movies downloaded (completed) most, deleted ones included under their title. */

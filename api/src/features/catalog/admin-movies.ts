@@ -10,6 +10,7 @@ import type { UserRow } from '../auth/principal.ts';
 import type { MovieRow } from '../downloads/records.ts';
 import { isRasterImage, isVideo, SIGNATURE_BYTES } from '../storage/file-signatures.ts';
 import { lockObjectKeys } from '../storage/key-locks.ts';
+import { filesOf, sizesOf } from '../downloads/files.ts';
 import { POSTER_WIDTHS } from '../posters/make.ts';
 import { contentTypeOfKey, posterKey, renditionKey } from '../storage/storage.ts';
 import { cancelRenditions, planRenditions } from '../transcode/jobs.ts';
@@ -54,9 +55,13 @@ async function toAdminMovies(
           exec.select().from(movieRenditions).where(inArray(movieRenditions.movieId, ids)),
         ]);
   const countOf = new Map(counts.map((c) => [c.movieId, Number(c.n)]));
+  const readyOf = (movieId: string) =>
+    renditions
+      .filter((r) => r.movieId === movieId && r.state === 'ready' && r.storageKey !== null && r.sizeBytes !== null)
+      .map((r) => ({ size: r.kind, key: r.storageKey!, bytes: r.sizeBytes!, height: r.height }));
   return Promise.all(
     rows.map(async (movie) => ({
-      ...(await toPublicMovie(deps, movie, origin)),
+      ...(await toPublicMovie(deps, movie, sizesOf(filesOf(movie, readyOf(movie.id))), origin)),
       s3_key: movie.s3Key,
       is_active: movie.isActive,
       plan_ids: plans.filter((p) => p.movieId === movie.id).map((p) => p.planId),

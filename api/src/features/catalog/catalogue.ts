@@ -1,8 +1,9 @@
-import { MOVIE_CATEGORY_NAMES, type MovieCategoryName } from '@filamu/shared';
+import { MOVIE_CATEGORY_NAMES, type MovieCategoryName, type MovieSize } from '@filamu/shared';
 import { desc } from 'drizzle-orm';
 import { catalogVersion, moviePlans, movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { liveMovie } from '../downloads/entitlement.ts';
+import { filesOf, type MovieFile, readyRenditionsOf, sizesOf } from '../downloads/files.ts';
 import type { MovieRow } from '../downloads/records.ts';
 
 /** A live movie as the cache holds it. */
@@ -10,6 +11,10 @@ export interface CachedMovie {
   row: MovieRow;
   /** `created_at` as answers carry it, formatted once. */
   createdAt: string;
+  /** Its ready renditions, smallest first, then the original (decision 0126). */
+  files: MovieFile[];
+  /** The same, as answers carry them. */
+  sizes: MovieSize[];
   /** The plans whose subscribers may download it. */
   planIds: ReadonlySet<string>;
   /** Title and description lower-cased once, for the library search. */
@@ -110,12 +115,14 @@ export class Catalogue {
 
 /** The version and the rows from one read-only snapshot of the database, so they always belong together. */
 async function loadSnapshot(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
-  const { version, rows, links } = await deps.database.db.transaction(
+  const { version, rows, links, renditions } = await deps.database.db.transaction(
     async (tx) => {
       const [current] = await tx.select({ version: catalogVersion.version }).from(catalogVersion);
       const rows = await tx.select().from(movies).where(liveMovie()).orderBy(desc(movies.createdAt), desc(movies.id));
       const links = await tx.select().from(moviePlans);
-      return { version: current?.version ?? 0, rows, links };
+      // Every ready rendition in one read (at most three per movie); a trigger moves the version when one changes.
+      const renditions = await readyRenditionsOf(tx);
+      return { version: current?.version ?? 0, rows, links, renditions };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
@@ -125,14 +132,23 @@ async function loadSnapshot(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
     plans.add(link.planId);
     plansOf.set(link.movieId, plans);
   }
+  const renditionsOf = new Map<string, MovieFile[]>();
+  for (const rendition of renditions) {
+    const list = renditionsOf.get(rendition.movieId) ?? [];
+    list.push(rendition);
+    renditionsOf.set(rendition.movieId, list);
+  }
   const byCategory: Record<MovieCategoryName, CachedMovie[]> = { Kinayuganda: [], English: [] };
   const byId = new Map<string, CachedMovie>();
   const bySKey = new Map<string, CachedMovie>();
   const perPlan = new Map<string, number>();
   for (const row of rows) {
     const planIds = plansOf.get(row.id) ?? new Set<string>();
+    const files = filesOf(row, renditionsOf.get(row.id) ?? []);
     const movie: CachedMovie = {
       row,
+      files,
+      sizes: sizesOf(files),
       createdAt: row.createdAt.toISOString(),
       planIds,
       searchable: { title: row.title.toLowerCase(), description: (row.description ?? '').toLowerCase() },

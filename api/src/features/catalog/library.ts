@@ -115,7 +115,7 @@ async function toPublicMovies(catalogue: Catalogue, movies: CachedMovie[], origi
       srcset: await posterSrcset(row.posterVariants, link),
     })),
   );
-  return movies.map(({ row, createdAt }, i) => {
+  return movies.map(({ row, createdAt, sizes }, i) => {
     const { thumbnail, srcset } = pictures[i]!;
     return {
       id: row.id,
@@ -126,7 +126,7 @@ async function toPublicMovies(catalogue: Catalogue, movies: CachedMovie[], origi
       thumbnail_url: thumbnail ? absoluteUrl(thumbnail, origin) : null,
       thumbnail_srcset: srcset,
       size: row.sizeBytes,
-      sizes: [{ size: 'original', bytes: row.sizeBytes, height: row.height }],
+      sizes,
       created_at: createdAt,
     };
   });

@@ -1,4 +1,4 @@
-import type { PublicMovie } from '@filamu/shared';
+import type { MovieSize, PublicMovie } from '@filamu/shared';
 import type { Deps } from '../../deps.ts';
 import { absoluteUrl } from '../../http/origin.ts';
 import type { MovieRow } from '../downloads/records.ts';
@@ -18,8 +18,16 @@ export async function thumbnailUrl(deps: ViewDeps, key: string | null, origin: s
   return absoluteUrl(url, origin);
 }
 
-/** The fields every reader of a movie sees; admin and personal views add theirs to these. */
-export async function toPublicMovie(deps: ViewDeps, movie: MovieRow, origin: string): Promise<PublicMovie> {
+/**
+ * The fields every reader of a movie sees; admin and personal views add theirs to these. `sizes`: its ready
+ * renditions smallest first, then the original (`sizesOf(filesOf(…))`).
+ */
+export async function toPublicMovie(
+  deps: ViewDeps,
+  movie: MovieRow,
+  sizes: MovieSize[],
+  origin: string,
+): Promise<PublicMovie> {
   return {
     id: movie.id,
     title: movie.title,
@@ -30,7 +38,7 @@ export async function toPublicMovie(deps: ViewDeps, movie: MovieRow, origin: str
     thumbnail_url: await thumbnailUrl(deps, movie.thumbnailKey ?? widestPosterKey(movie.posterVariants), origin),
     thumbnail_srcset: await posterSrcset(movie.posterVariants, (key) => thumbnailUrl(deps, key, origin)),
     size: movie.sizeBytes,
-    sizes: [{ size: 'original', bytes: movie.sizeBytes, height: movie.height }],
+    sizes,
     created_at: movie.createdAt.toISOString(),
   };
 }

@@ -12,7 +12,9 @@ import { type Downloader, kinayugandaProgress, ownDownloads } from './entitlemen
 import { type DownloadRow, toDownloadRecord, toHistoryEntry } from './records.ts';
 import { finishRedownload, isClosed } from './redownloads.ts';
 
-export type BookkeepingDeps = Pick<Deps, 'database' | 'clock' | 'storage' | 'deliveries'>;
+export type BookkeepingDeps = Pick<Deps, 'database' | 'clock' | 'storage' | 'deliveries'> & {
+  metrics?: Pick<Deps['metrics'], 'downloadBytes'>;
+};
 
 export const ALREADY_COMPLETE = 'This download is already complete.';
 export const STALE_AFTER_MS = 60 * 60_000;
@@ -67,6 +69,13 @@ export async function reportProgress(
             linksSinceProgress: sql`case when ${input.downloadedBytes} > ${downloads.downloadedBytes} then 0 else ${downloads.linksSinceProgress} end`,
           }
         : {}),
+      // S3 again: what the download cost is the client's running count, never less than known, and one report adds at
+      // most one whole file (more cannot have been fetched between two reports a few seconds apart). Decision 0126.
+      ...(deps.storage.driver === 's3' && input.fetchedBytes !== undefined
+        ? {
+            fetchedBytes: sql`greatest(${downloads.fetchedBytes}, least(${input.fetchedBytes}::bigint, ${downloads.fetchedBytes} + ${downloads.totalBytes}))`,
+          }
+        : {}),
       status: reportedStatus(input.status),
       lastActivityAt: now,
       updatedAt: now,
@@ -74,6 +83,8 @@ export async function reportProgress(
     .where(and(eq(downloads.id, row.id), stillOpen()))
     .returning();
   if (!updated) throw conflict(ALREADY_COMPLETE);
+  const added = updated.fetchedBytes - row.fetchedBytes;
+  if (deps.storage.driver === 's3' && added > 0) deps.metrics?.downloadBytes.inc({ size: updated.size }, added);
   return toDownloadRecord(updated);
 }
 

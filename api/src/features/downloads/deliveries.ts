@@ -1,10 +1,13 @@
-import { eq } from 'drizzle-orm';
+import type { DownloadSize } from '@filamu/shared';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
-import { downloads } from '../../db/schema.ts';
+import { downloads, movieRenditions, movies } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Metrics } from '../metrics/registry.ts';
 import type { DeliveryTrack } from '../storage/storage.ts';
 import { coveredBytes, mergeRanges, type Ranges, rangesOf } from './delivered-ranges.ts';
+import { downloadFileKey } from './files.ts';
 
 /**
  * Counts the bytes `/files` actually handed out under each download's links (local driver), so completion is
@@ -12,6 +15,11 @@ import { coveredBytes, mergeRanges, type Ranges, rangesOf } from './delivered-ra
  * coalesced: when the response reaches its last byte, when it ends early, and every FLUSH_EVERY_BYTES on the way
  * (a slow 2 GB response must not lose hours of progress to a restart), never per chunk. At most one write per
  * download is in flight; intervals arriving meanwhile are merged into the next.
+ *
+ * Two counts per download (decision 0126): `delivered` (unique intervals of the download's file, what completion
+ * needs) and `fetched` (every byte sent, re-fetches after drops included: what the download cost in data). Bytes of
+ * another file than the download's (a response of the size it had before a change, still running) are fetched,
+ * never delivered: resume never mixes two files.
  */
 
 /** A write per 16 MiB sent: ~128 for a 2 GB movie, each one row update. */
@@ -20,8 +28,10 @@ export const FLUSH_EVERY_BYTES = 16 * 1024 * 1024;
 const SETTLE_WAIT_MS = 2_000;
 
 interface Pending {
-  /** Intervals not yet written. */
-  ranges: Ranges;
+  /** Intervals not yet written, per storage key served. */
+  ranges: Map<string, Ranges>;
+  /** Bytes sent and not yet written, per storage key served. */
+  fetched: Map<string, number>;
   writing: Promise<void> | null;
   /** Responses under this download still open in this process. */
   open: number;
@@ -31,10 +41,17 @@ interface Pending {
 export class Deliveries {
   private readonly pending = new Map<string, Pending>();
 
-  constructor(private readonly deps: { database: Database; clock: Clock; logger: Logger }) {}
+  constructor(
+    private readonly deps: {
+      database: Database;
+      clock: Clock;
+      logger: Logger;
+      metrics?: Pick<Metrics, 'downloadBytes'>;
+    },
+  ) {}
 
-  /** One response's bytes `start`…`end` (inclusive) under download `downloadId`. */
-  track(downloadId: string, start: number, end: number): DeliveryTrack {
+  /** One response's bytes `start`…`end` (inclusive) of the object `key` under download `downloadId`. */
+  track(downloadId: string, start: number, end: number, key: string): DeliveryTrack {
     const entry = this.entryOf(downloadId);
     entry.open += 1;
     let written = start;
@@ -42,7 +59,7 @@ export class Deliveries {
     let closed = false;
     const push = (sentEnd: number) => {
       if (sentEnd <= written) return;
-      this.add(downloadId, [start, sentEnd]);
+      this.add(downloadId, key, [start, sentEnd], sentEnd - written);
       written = sentEnd;
     };
     return {
@@ -83,24 +100,26 @@ export class Deliveries {
   private entryOf(downloadId: string): Pending {
     let entry = this.pending.get(downloadId);
     if (!entry) {
-      entry = { ranges: [], writing: null, open: 0, idle: [] };
+      entry = { ranges: new Map(), fetched: new Map(), writing: null, open: 0, idle: [] };
       this.pending.set(downloadId, entry);
     }
     return entry;
   }
 
-  private add(downloadId: string, range: [number, number]): void {
+  private add(downloadId: string, key: string, range: [number, number], fetched: number): void {
     const entry = this.entryOf(downloadId);
-    entry.ranges = mergeRanges(entry.ranges, [range], Number.MAX_SAFE_INTEGER);
+    entry.ranges.set(key, mergeRanges(entry.ranges.get(key) ?? [], [range], Number.MAX_SAFE_INTEGER));
+    entry.fetched.set(key, (entry.fetched.get(key) ?? 0) + fetched);
     if (!entry.writing) entry.writing = this.writeAll(downloadId, entry);
   }
 
   private async writeAll(downloadId: string, entry: Pending): Promise<void> {
-    while (entry.ranges.length > 0) {
-      const ranges = entry.ranges;
-      entry.ranges = [];
+    while (entry.ranges.size > 0) {
+      const { ranges, fetched } = entry;
+      entry.ranges = new Map();
+      entry.fetched = new Map();
       try {
-        await this.write(downloadId, ranges);
+        await this.write(downloadId, ranges, fetched);
       } catch (error) {
         // Lost bytes only ever under-count: the client fetches them again (a resume), it is never over-credited.
         this.deps.logger.error({ err: error, downloadId }, 'recording delivered bytes failed');
@@ -113,27 +132,65 @@ export class Deliveries {
   private wakeIfIdle(downloadId: string, entry: Pending): void {
     if (entry.open > 0) return;
     for (const wake of entry.idle.splice(0)) wake();
-    if (!entry.writing && entry.ranges.length === 0) this.pending.delete(downloadId);
+    if (!entry.writing && entry.ranges.size === 0) this.pending.delete(downloadId);
   }
 
-  /** Merges under the row's lock, so responses of one download on several replicas never lose each other's bytes. */
-  private async write(downloadId: string, added: Ranges): Promise<void> {
+  /**
+   * Merges under the row's lock, so responses of one download on several replicas never lose each other's bytes.
+   * Only the intervals of the download's own file count as delivered; every byte sent counts as fetched.
+   */
+  private async write(downloadId: string, added: Map<string, Ranges>, fetched: Map<string, number>): Promise<void> {
     const now = this.deps.clock.now();
-    await this.deps.database.db.transaction(async (tx) => {
+    const sent = [...fetched.values()].reduce((sum, n) => sum + n, 0);
+    const counted = await this.deps.database.db.transaction(async (tx) => {
       const [row] = await tx
-        .select({ ranges: downloads.deliveredRanges, bytes: downloads.deliveredBytes, total: downloads.totalBytes })
+        .select({
+          ranges: downloads.deliveredRanges,
+          bytes: downloads.deliveredBytes,
+          total: downloads.totalBytes,
+          size: downloads.size,
+          key: downloadFileKey(),
+        })
         .from(downloads)
+        .innerJoin(movies, eq(movies.id, downloads.movieId))
         .where(eq(downloads.id, downloadId))
-        .for('update');
-      if (!row) return;
-      const ranges = mergeRanges(rangesOf(row.ranges), added, row.total);
+        .for('update', { of: downloads });
+      if (!row) return null;
+      const own = row.key === null ? undefined : added.get(row.key);
+      const ranges = own ? mergeRanges(rangesOf(row.ranges), own, row.total) : [];
       const bytes = coveredBytes(ranges);
-      if (bytes <= row.bytes) return;
+      const progressed = own !== undefined && bytes > row.bytes;
       await tx
         .update(downloads)
-        // Bytes arriving are activity: a Background Fetch cannot report, and must not be swept as stale.
-        .set({ deliveredRanges: ranges, deliveredBytes: bytes, linksSinceProgress: 0, lastActivityAt: now })
+        .set({
+          fetchedBytes: sql`${downloads.fetchedBytes} + ${sent}`,
+          // Bytes arriving are activity: a Background Fetch cannot report, and must not be swept as stale. A re-fetch
+          // of bytes already delivered is not progress (decision 0111 counts links without progress).
+          ...(progressed
+            ? { deliveredRanges: ranges, deliveredBytes: bytes, linksSinceProgress: 0, lastActivityAt: now }
+            : {}),
+        })
         .where(eq(downloads.id, downloadId));
+      return { key: row.key, size: row.size };
     });
+    if (counted) await this.countBySize(fetched, counted);
+  }
+
+  /** The bytes-per-size metric: the download's size for its own file; another file's size looked up (rare). */
+  private async countBySize(fetched: Map<string, number>, own: { key: string | null; size: DownloadSize }) {
+    const metric = this.deps.metrics?.downloadBytes;
+    if (!metric) return;
+    const others = [...fetched.keys()].filter((key) => key !== own.key);
+    const kinds =
+      others.length === 0
+        ? []
+        : await this.deps.database.db
+            .select({ key: movieRenditions.storageKey, kind: movieRenditions.kind })
+            .from(movieRenditions)
+            .where(inArray(movieRenditions.storageKey, others));
+    const sizeOf = new Map<string, DownloadSize>(kinds.map((k) => [k.key!, k.kind]));
+    for (const [key, bytes] of fetched) {
+      if (bytes > 0) metric.inc({ size: key === own.key ? own.size : (sizeOf.get(key) ?? 'original') }, bytes);
+    }
   }
 }

@@ -1,4 +1,10 @@
-import { ALREADY_DOWNLOADED, KINAYUGANDA_FIRST, type RedownloadAllowance, SUBSCRIPTION_REQUIRED } from '@filamu/shared';
+import {
+  ALREADY_DOWNLOADED,
+  type DownloadSize,
+  KINAYUGANDA_FIRST,
+  type RedownloadAllowance,
+  SUBSCRIPTION_REQUIRED,
+} from '@filamu/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Tx } from '../../db/client.ts';
 import { transactionRetrying } from '../../db/retry.ts';
@@ -15,6 +21,7 @@ import {
   lockDownloader,
   ownDownloads,
 } from './entitlement.ts';
+import { fileOfSize, filesOf, type MovieFile, readyRenditionsOf } from './files.ts';
 import type { DownloadRow, MovieRow } from './records.ts';
 import { redownloadAllowance, takeRedownload } from './redownloads.ts';
 
@@ -40,6 +47,8 @@ export interface GrantRef {
   totalBytes?: number;
   /** Download again a movie completed before, taking one re-download (decision 0121). */
   redownload?: boolean;
+  /** Which file (decision 0126); without it an existing download keeps its size and a new one gets the original. */
+  size?: DownloadSize;
 }
 
 export interface GrantOptions {
@@ -50,7 +59,8 @@ export interface GrantOptions {
 export interface Grant {
   download: DownloadRow;
   movie: MovieRow;
-  file: ObjectInfo;
+  /** What storage says of the file the download fetches (its size's rendition or the original, `download.size`). */
+  file: ObjectInfo & { key: string };
   /** On a re-download request: the allowance after it. */
   redownloads: RedownloadAllowance | null;
 }
@@ -68,11 +78,44 @@ async function findGrantedMovie(deps: GrantDeps, ref: GrantRef): Promise<MovieRo
   if (ref.s3Key !== undefined && movie.s3Key !== ref.s3Key) {
     throw new AppError('bad_request', 'The file key does not belong to this movie.');
   }
-  // 0 is how a client says it does not know the size yet.
-  if (ref.totalBytes && ref.totalBytes !== movie.sizeBytes) {
-    throw new AppError('bad_request', `totalBytes must be the file size (${movie.sizeBytes} bytes).`);
-  }
   return movie;
+}
+
+/**
+ * The file the grant hands out (decision 0126): the size asked for, else the size of the caller's download of the
+ * movie, else the original. Read before any lock (storage is asked about it before the transaction); the
+ * transaction checks that the download's size did not change meanwhile. Renditions are read from the database, not
+ * the cache: one stopped being ready is never granted.
+ */
+async function chooseFile(
+  deps: GrantDeps,
+  caller: Downloader,
+  movie: MovieRow,
+  ref: GrantRef,
+): Promise<MovieFile | AppError> {
+  const db = deps.database.db;
+  const [renditions, [existing]] = await Promise.all([
+    readyRenditionsOf(db, [movie.id]),
+    ref.size === undefined
+      ? db
+          .select({ size: downloads.size })
+          .from(downloads)
+          .where(and(ownDownloads(caller), eq(downloads.movieId, movie.id)))
+      : Promise.resolve([]),
+  ]);
+  let file: MovieFile;
+  try {
+    file = fileOfSize(filesOf(movie, renditions), ref.size ?? existing?.size ?? 'original');
+  } catch (error) {
+    // A size not ready is refused after the grant's own rules (a completed movie stays "already downloaded").
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  // 0 is how a client says it does not know the size yet.
+  if (ref.totalBytes && ref.totalBytes !== file.bytes) {
+    throw new AppError('bad_request', `totalBytes must be the file size (${file.bytes} bytes).`);
+  }
+  return file;
 }
 
 async function findLiveMovie(deps: GrantDeps, ref: GrantRef): Promise<MovieRow | undefined> {
@@ -98,6 +141,7 @@ async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
       resumedCount: downloads.resumedCount,
       linksSinceProgress: downloads.linksSinceProgress,
       redownloadStartedAt: downloads.redownloadStartedAt,
+      size: downloads.size,
     })
     .from(downloads)
     .where(and(ownDownloads(downloader), eq(downloads.movieId, movies.id)))
@@ -114,6 +158,7 @@ async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
         resumedCount: existing.resumedCount,
         linksSinceProgress: existing.linksSinceProgress,
         redownloadStartedAt: existing.redownloadStartedAt,
+        size: existing.size,
       },
     })
     .from(movies)
@@ -154,8 +199,10 @@ async function decideGrant(
   mintsLink: boolean,
 ): Promise<Grant & { result: GrantResult }> {
   const movie = await findGrantedMovie(deps, ref);
+  const chosen = await chooseFile(deps, caller, movie, ref);
   // Storage is asked before any lock is taken; a missing file refuses the grant below, in rule order.
-  const file = await deps.storage.head(movie.s3Key);
+  const stored = chosen instanceof AppError ? null : await deps.storage.head(chosen.key);
+  const file = stored && !(chosen instanceof AppError) ? { ...stored, key: chosen.key } : null;
   const now = deps.clock.now();
   try {
     return await transactionRetrying(deps.database.db, async (tx) => {
@@ -179,13 +226,32 @@ async function decideGrant(
       if (access === 'subscription_required') throw new AppError('subscription_required', SUBSCRIPTION_REQUIRED);
       if (access === 'not_in_plan') throw forbidden(NOT_IN_PLAN);
       if (access === 'locked') throw new AppError('download_locked', KINAYUGANDA_FIRST);
+      if (chosen instanceof AppError) throw chosen;
       if (!file) throw new AppError('unavailable', FILE_MISSING);
+      // Another grant changed the download's size between the choice above and this lock: choose again.
+      if (ref.size === undefined && existing && existing.size !== chosen.size) {
+        throw conflict('This download changed size meanwhile. Try again.');
+      }
+      // A new size starts the file again from zero (decision 0126): offsets and delivered bytes of another file
+      // mean nothing in this one; what was fetched stays counted, it cost the person data.
+      const newFile = {
+        size: chosen.size,
+        totalBytes: file.size,
+        downloadedBytes: 0,
+        deliveredRanges: [],
+        deliveredBytes: 0,
+      };
       const perMonth = deps.config.redownloadsPerMonth;
       const allowanceNow = async () =>
         ref.redownload && downloader.kind === 'user' ? redownloadAllowance(tx, downloader.id, perMonth, now) : null;
 
       if (existing && again) {
-        const taken = await takeRedownload(tx, downloader, existing, { perMonth, now, links: mintsLink ? 1 : 0 });
+        const taken = await takeRedownload(tx, downloader, existing, {
+          perMonth,
+          now,
+          links: mintsLink ? 1 : 0,
+          file: { size: chosen.size, totalBytes: file.size },
+        });
         return { download: taken.row, movie, file, redownloads: taken.allowance, result: 'redownload' };
       }
       if (existing) {
@@ -196,6 +262,7 @@ async function decideGrant(
         const [row] = await tx
           .update(downloads)
           .set({
+            ...(existing.size !== chosen.size ? newFile : {}),
             // A reopened re-download stays completed: the person has the movie while its file comes again.
             status: reopened ? 'completed' : 'starting',
             resumedCount: resumed ? existing.resumedCount + 1 : existing.resumedCount,
@@ -214,7 +281,8 @@ async function decideGrant(
         .values({
           ...(downloader.kind === 'user' ? { userId: downloader.id } : { agentId: downloader.id }),
           movieId: movie.id,
-          totalBytes: movie.sizeBytes,
+          size: chosen.size,
+          totalBytes: file.size,
           status: 'starting',
           linksSinceProgress: mintsLink ? 1 : 0,
           createdAt: now,

@@ -5,6 +5,7 @@ import { agents, downloads, moviePlans, movies, sessions, users } from '../../db
 import type { Clock } from '../../lib/clock.ts';
 import type { Principal } from '../auth/principal.ts';
 import { downloaderFromRow, liveMovie } from './entitlement.ts';
+import { downloadFileKey } from './files.ts';
 import { isClosed } from './redownloads.ts';
 
 /**
@@ -69,7 +70,7 @@ export class LinkChecks {
         redownloadStartedAt: downloads.redownloadStartedAt,
         userId: downloads.userId,
         agentId: downloads.agentId,
-        key: movies.s3Key,
+        key: downloadFileKey(),
         movieLive: sql<boolean>`${liveMovie()}`,
         session: {
           userId: sessions.userId,

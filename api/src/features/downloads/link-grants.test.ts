@@ -175,7 +175,7 @@ describe.each(testDatabases)('download links follow their grant on %s', (kind) =
     expect((await fetchLink(t, downloadUrl, 'bytes=0-8999')).status).toBe(206);
     // Replica B served the last 1,000 bytes; its write lands just after the client asked A to complete.
     const replicaB = new Deliveries({ database: t.deps.database, clock: t.clock, logger: t.deps.logger });
-    setTimeout(() => replicaB.track(downloadId, 9000, 9999).reached(10_000), 500);
+    setTimeout(() => replicaB.track(downloadId, 9000, 9999, k1.movie.s3_key).reached(10_000), 500);
     const done = await complete(token, downloadId, 10_000);
     expect(done.status, done.text).toBe(200);
     expect(done.json).toMatchObject({ status: 'completed', progress: 100 });

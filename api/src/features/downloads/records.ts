@@ -1,4 +1,9 @@
-import type { DownloadHistoryEntry, DownloadRecord } from '@filamu/shared';
+import {
+  DOWNLOAD_SIZE_LABELS,
+  type DownloadHistoryEntry,
+  type DownloadRecord,
+  type DownloadSize,
+} from '@filamu/shared';
 import type { downloads, movies } from '../../db/schema.ts';
 
 export type DownloadRow = typeof downloads.$inferSelect;
@@ -43,14 +48,18 @@ export function toHistoryEntry(row: DownloadRow, movie: Pick<MovieRow, 'title' |
   };
 }
 
-/** A file name for the saved movie: its title (made safe for file systems) and the file's extension. */
-export function downloadFileName(movie: Pick<MovieRow, 'title' | 's3Key'>): string {
-  const ext = movie.s3Key.slice(movie.s3Key.lastIndexOf('.'));
+/**
+ * A file name for the saved movie: its title (made safe for file systems), the size when it is a rendition (so two
+ * sizes of one movie never look alike on the phone) and the extension of the file downloaded.
+ */
+export function downloadFileName(movie: Pick<MovieRow, 'title'>, file: { key: string; size: DownloadSize }): string {
+  const ext = file.key.slice(file.key.lastIndexOf('.'));
+  const label = file.size === 'original' ? '' : ` (${DOWNLOAD_SIZE_LABELS[file.size]})`;
   const base = movie.title
     .normalize('NFC')
     .replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 120);
-  return `${base || 'movie'}${ext}`;
+  return `${base || 'movie'}${label}${ext}`;
 }

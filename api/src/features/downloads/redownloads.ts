@@ -68,7 +68,12 @@ export async function takeRedownload(
   tx: Tx,
   caller: { kind: 'user' | 'agent'; id: string },
   download: Pick<DownloadRow, 'id'>,
-  { perMonth, now, links }: { perMonth: number; now: Date; links: number },
+  {
+    perMonth,
+    now,
+    links,
+    file,
+  }: { perMonth: number; now: Date; links: number; file: Pick<DownloadRow, 'size' | 'totalBytes'> },
 ): Promise<{ row: DownloadRow; allowance: RedownloadAllowance }> {
   if (caller.kind !== 'user') throw forbidden(REDOWNLOADS_FOR_SUBSCRIBERS);
   const before = await redownloadAllowance(tx, caller.id, perMonth, now);
@@ -91,6 +96,9 @@ export async function takeRedownload(
     .update(downloads)
     .set({
       redownloadStartedAt: now,
+      // Any ready size (decision 0126): the re-download fetches that file from its first byte.
+      size: file.size,
+      totalBytes: file.totalBytes,
       deliveredRanges: [],
       deliveredBytes: 0,
       downloadedBytes: 0,

@@ -46,8 +46,8 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
             cap: config.backgroundDownloadUrlTtlSeconds,
           })
         : config.downloadUrlTtlSeconds;
-      const fileName = downloadFileName(movie);
-      const url = await deps.storage.presignGet(movie.s3Key, {
+      const fileName = downloadFileName(movie, { key: file.key, size: download.size });
+      const url = await deps.storage.presignGet(file.key, {
         expiresInSeconds: ttl,
         downloadName: fileName,
         grant: download.id,

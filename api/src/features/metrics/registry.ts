@@ -26,6 +26,11 @@ export interface Metrics {
   downloadGrants: Counter<'result'>;
   /** Bytes the local `/files` server sent (download bodies) and stored (uploads). */
   fileTraffic: FileTraffic;
+  /**
+   * Bytes handed out under download links, by the size downloaded (re-fetches included): counted by `/files` with the
+   * local driver, from the clients' progress reports with S3 (decision 0126).
+   */
+  downloadBytes: Counter<'size'>;
 }
 
 export interface MetricsParts {
@@ -110,6 +115,12 @@ export function createMetrics(parts: MetricsParts): Metrics {
       name: 'filamu_download_grants_total',
       help: 'Download grants: granted, resumed, repeated (same attempt), or the refusal code.',
       labelNames: ['result'],
+      registers,
+    }),
+    downloadBytes: new Counter({
+      name: 'filamu_download_bytes_total',
+      help: 'Bytes fetched under download links, by size (small, standard, hd, original), re-fetches included.',
+      labelNames: ['size'],
       registers,
     }),
     fileTraffic: {

@@ -79,6 +79,8 @@ export function createFileServer(options: FileServerOptions): Hono<AppEnv> {
   files.get('/:folder/:file', (c) => serveObject(c, options));
   // Posters sit a level deeper (`posters/<movieId>/<width>.webp`); only ever read, never uploaded.
   files.get('/posters/:movie/:file', (c) => serveObject(c, options));
+  // Renditions too (`renditions/<movieId>/<kind>.mp4`), under signed links only, like the movies they are made from.
+  files.get('/renditions/:renditionOf/:file', (c) => serveObject(c, options));
   files.put('/:folder/:file', (c) => receiveObject(c, options));
   files.all('*', (c) => {
     if (['GET', 'HEAD', 'PUT'].includes(c.req.method)) throw missingFile();
@@ -131,7 +133,7 @@ async function serveObject(c: Context<AppEnv>, options: FileServerOptions): Prom
 
     const { grants } = options;
     const grant = link?.grant && link.holder && grants ? { grant: link.grant, holder: link.holder, key } : null;
-    const track = grant && grants ? grants.track(grant.grant, start, end) : null;
+    const track = grant && grants ? grants.track(grant.grant, start, end, key) : null;
     const outgoing = outgoingOf(c);
     let sentEnd = start;
     let checkedAt = options.clock.now().getTime();
@@ -210,7 +212,9 @@ async function openObject(path: string): Promise<{ handle: FileHandle; stats: Bi
  */
 function dispositionOf(key: string, link: LinkFields | null): string {
   if (link?.downloadName) return attachmentDisposition(link.downloadName);
-  if (isServerKey(key, 'movies')) return `attachment; filename="${key.slice(key.indexOf('/') + 1)}"`;
+  if (isServerKey(key, 'movies') || isServerKey(key, 'renditions')) {
+    return `attachment; filename="${key.slice(key.lastIndexOf('/') + 1)}"`;
+  }
   return 'inline';
 }
 
@@ -326,6 +330,8 @@ function keyOf(c: Context<AppEnv>): string {
   // Hono hands back decoded parameters, so `%2e%2e%2f` arrives as `../` here and fails isServerKey like `../`.
   const movie = c.req.param('movie');
   if (movie !== undefined) return `posters/${movie}/${c.req.param('file') ?? ''}`;
+  const renditionOf = c.req.param('renditionOf');
+  if (renditionOf !== undefined) return `renditions/${renditionOf}/${c.req.param('file') ?? ''}`;
   return `${c.req.param('folder') ?? ''}/${c.req.param('file') ?? ''}`;
 }
 

@@ -52,8 +52,8 @@ export interface PresignedUpload {
 export interface FileGrants {
   /** Whether the grant still stands (its download, holder, entitlement and movie); meant to be cheap (cached). */
   allows(link: { grant: string; holder: string; key: string }): Promise<boolean>;
-  /** One response's bytes `start`…`end` (inclusive) under `grant`, reported as they go. */
-  track(grant: string, start: number, end: number): DeliveryTrack;
+  /** One response's bytes `start`…`end` (inclusive) of the object `key` under `grant`, reported as they go. */
+  track(grant: string, start: number, end: number, key: string): DeliveryTrack;
 }
 
 export interface DeliveryTrack {
