@@ -80,17 +80,31 @@ function summarize(page: string, result: RunnerResult): Summary {
   };
 }
 
+/**
+ * Lighthouse's own trace recording sometimes loses the navigation start on a busy 2-core machine (NO_NAVSTART): that
+ * says nothing about the page, so such a run is repeated, at most twice; any other runtime error fails at once.
+ */
+const TRACE_RECORDING_ERRORS = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED', 'NO_DCL']);
+const TRACE_RETRIES = 2;
+
 async function audit(url: string, port: number, flags: Flags): Promise<RunnerResult> {
-  const result = await lighthouse(url, {
-    port,
-    output: 'html',
-    logLevel: 'error',
-    onlyCategories: ['performance', 'accessibility', 'best-practices'],
-    ...flags,
-  });
-  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-  if (result.lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${result.lhr.runtimeError.message}`);
-  return result;
+  for (let attempt = 0; ; attempt++) {
+    const result = await lighthouse(url, {
+      port,
+      output: 'html',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      ...flags,
+    });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const error = result.lhr.runtimeError;
+    if (!error) return result;
+    if (TRACE_RECORDING_ERRORS.has(error.code) && attempt < TRACE_RETRIES) {
+      console.warn(`Lighthouse lost its trace on ${url} (${error.code}); running it again`);
+      continue;
+    }
+    throw new Error(`Lighthouse failed on ${url}: ${error.code} ${error.message}`);
+  }
 }
 
 /** A subscriber with a plan and a few movies to see, signed in on the browser's profile. */
