@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { yieldToServing } from '../transcode/transcoder.ts';
 
 /**
  * ffmpeg spawned directly (no shell, arguments as an array, so no file name or URL is ever parsed by a shell).
@@ -19,6 +20,7 @@ export function runFfmpeg(args: string[], options: { timeoutMs: number }): Promi
       timeout: options.timeoutMs,
       killSignal: 'SIGKILL',
     });
+    yieldToServing(child.pid);
     let log = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {

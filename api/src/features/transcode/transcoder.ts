@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { encodeArgs, type EncodeInput, type LadderStep } from './ladder.ts';
 import { type EncodeProgress, ProgressParser } from './progress.ts';
 
@@ -49,6 +50,20 @@ interface Run {
   stderr: string;
 }
 
+/**
+ * ffmpeg runs at the lowest CPU priority: on a small box the kernel then gives the cores to the server's requests
+ * first and to the encode with what is left, so an encode slows serving far less (`pnpm bench:serving`). Lowering
+ * a child's priority needs no privilege; a platform that refuses it just leaves the priority as it was.
+ */
+export function yieldToServing(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, 19);
+  } catch {
+    /* left at the default priority */
+  }
+}
+
 /** Spawns `command` without a shell; stdout goes to `onStdout` when given, else is collected (bounded). */
 function run(
   command: string,
@@ -57,6 +72,7 @@ function run(
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
+    yieldToServing(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8');
