@@ -8,7 +8,7 @@ import { toast, useToastStore } from '../../../lib/toast.ts';
 import { DataTable, type Column } from '../components/DataTable.tsx';
 import { TabHeading } from '../components/TabHeading.tsx';
 import { AgentDialog, type AgentDialogState, ChannelSelect } from './AgentDialog.tsx';
-import { type Channel, sentSummary } from './agent-form.ts';
+import type { Channel } from './agent-form.ts';
 import { useAgents, useDeleteAgent, useResetAgentPassword, useUpdateAgent } from './queries.ts';
 import { LoadFailure } from '../components/LoadFailure.tsx';
 
@@ -61,7 +61,7 @@ export default function AgentsTab() {
         onSuccess: (result) => {
           useToastStore.getState().push({
             title: 'Password Reset',
-            description: [`New password: ${result.newPassword}`, sentSummary(result)].filter(Boolean).join(' '),
+            description: `New password: ${result.newPassword}`,
             variant: 'success',
             durationMs: RESET_TOAST_MS,
           });
