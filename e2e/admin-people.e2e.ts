@@ -47,6 +47,21 @@ async function searchSubscriber(page: Page, text: string): Promise<Locator> {
   return row;
 }
 
+/** The newest text the SMS simulator took for this number, once the dispatcher has sent it. */
+async function textFromSimulator(phone: string): Promise<string> {
+  const { token, deviceId } = await adminSession();
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const { messages } = await apiCall<{ messages: { text: string }[] }>(`/admin/sms-simulator/messages?to=${phone}`, {
+      token,
+      deviceId,
+    });
+    if (messages[0]) return messages[0].text;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no text reached ${phone}`);
+}
+
 const dialog = (page: Page) => page.getByRole('dialog');
 /** Headless UI's `role=dialog` element has no box of its own (its panel is fixed), so wait on the title. */
 const dialogOpen = (page: Page) => dialog(page).getByRole('heading').first().waitFor();
@@ -156,7 +171,8 @@ describe('Agents tab', () => {
     await form.getByRole('button', { name: 'Create Agent' }).click();
     await form.getByText('Full name is required.').waitFor();
     await form.getByLabel('Full name').fill(name);
-    await form.getByLabel('Phone number').fill(`07${String(Date.now()).slice(-8)}`);
+    const phone = `0772${String(Date.now()).slice(-6)}`;
+    await form.getByLabel('Phone number').fill(phone);
     await form.getByLabel('Email').fill('not-an-email');
     await form.getByRole('button', { name: 'Create Agent' }).click();
     await form.getByText('Please enter a valid email address.').waitFor();
@@ -180,8 +196,9 @@ describe('Agents tab', () => {
     await login(agentPage, email, firstPassword, 'agent');
     await agentPage.waitForURL('**/dashboard');
 
-    // Reset: the toast carries the new password; the old one stops working, the new one works.
+    // Reset, sent by SMS: the toast carries the new password; the old one stops working, the new one works.
     await row.getByRole('button', { name: `Reset password of ${name}` }).click();
+    await dialog(page).getByLabel('Send credentials via').selectOption('sms');
     await dialog(page).getByRole('button', { name: 'Reset Password' }).click();
     // The open dialog hides the toast from the accessibility tree, so it is found by its text.
     await page.getByText('Password Reset', { exact: true }).waitFor();
@@ -189,6 +206,9 @@ describe('Agents tab', () => {
     const newPassword = toastText.replace('New password: ', '').trim();
     expect(newPassword).not.toBe(firstPassword);
     expect(await dialog(page).getByLabel('Generated password').inputValue()).toBe(newPassword);
+    await dialog(page).getByText('The credentials are also being sent by SMS to the agent’s phone.').waitFor();
+    // The agent's phone gets it (the simulator's inbox, read as the admin: decision 0147).
+    expect(await textFromSimulator(`256${phone.slice(1)}`)).toContain(`Password: ${newPassword} `);
     await page.keyboard.press('Escape');
     await dialog(page).waitFor({ state: 'detached' });
     const deviceId = randomUUID();
@@ -259,6 +279,17 @@ describe('both tabs', () => {
       await expectAccessible(page, `Add Agent dialog (${theme})`);
     });
   }
+
+  it('the Add Agent dialog and its channel choice fit a 360 px phone', async () => {
+    const { page } = await adminPage('/admin/agents', { width: 360, theme: 'dark' });
+    await page.getByRole('button', { name: 'Add Agent' }).click();
+    await dialogOpen(page);
+    const channel = dialog(page).getByLabel('Send credentials via');
+    await channel.selectOption('sms');
+    expect(await channel.inputValue()).toBe('sms');
+    await expectNoPageOverflow(page, 'Add Agent dialog at 360');
+    await expectAccessible(page, 'Add Agent dialog at 360 (dark)');
+  });
 
   for (const width of [1280, 1024]) {
     it(`do not widen the page at ${width} px`, async () => {

@@ -265,6 +265,7 @@ async function ensureAgent(api: ApiClient, log: Log): Promise<DemoSummary['agent
   // Its password was shown once, when it was created: a fresh one keeps the summary usable.
   const { newPassword } = await api.call('Resetting the agent password', contracts.agents.resetAgentPassword, {
     params: { id: found.id },
+    body: { send_credentials_via: 'none' },
   });
   log(`  ${MARK.existing} agent ${found.email} already there: password reset`);
   return { id: found.id, email: found.email, password: newPassword, created: false };

@@ -12,7 +12,7 @@ import { LinkChecks } from './features/downloads/link-checks.ts';
 import { forgetUndeliverableSecrets, outboxMailer } from './features/mail/mailer.ts';
 import { configuredPaymentsRuntime, type PaymentsRuntime } from './features/payments/gateway.ts';
 import { handlePush } from './features/payments/payments.ts';
-import { applyDeliveryReport } from './features/sms/outbox.ts';
+import { applyDeliveryReport, forgetUnsendableSmsSecrets } from './features/sms/outbox.ts';
 import { parseDeliveryReport } from './features/sms/protocol.ts';
 import { configuredSmsRuntime, type SmsRuntime } from './features/sms/runtime.ts';
 import { configuredStorage, type StorageRuntime } from './features/storage/runtime.ts';
@@ -79,6 +79,8 @@ export async function createDeps(
     await ensureProtectedAdmin(db, config, logger, clock.now());
     const forgotten = await forgetUndeliverableSecrets(db, config.smtpUrl !== null);
     if (forgotten > 0) logger.info({ mails: forgotten }, 'credentials nothing will deliver removed from the outbox');
+    const texts = await forgetUnsendableSmsSecrets(db, config.sms.dispatchIntervalMs > 0);
+    if (texts > 0) logger.info({ texts }, 'passwords nothing will send removed from the SMS outbox');
     return { jwt, files };
   });
   const tokens = new TokenService(secrets.jwt);

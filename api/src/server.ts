@@ -7,6 +7,8 @@ import { smtpTransport, startMailDispatcher } from './features/mail/smtp-dispatc
 import { startStaleDownloadSweep } from './features/downloads/bookkeeping.ts';
 import { startReconciler } from './features/payments/reconciler.ts';
 import { startPosterSweep } from './features/posters/sweep.ts';
+import { smsReminderChannel } from './features/reminders/sms-channel.ts';
+import { startReminderSweep } from './features/reminders/sweep.ts';
 import { startSmsDispatcher } from './features/sms/outbox.ts';
 import { startStorageCleanup } from './features/storage/cleanup.ts';
 import { startTranscodeRunner } from './features/transcode/runner.ts';
@@ -54,6 +56,10 @@ async function main(): Promise<void> {
     ? startMailDispatcher(deps, smtpTransport(config.smtpUrl), config.mailFrom, 5000)
     : async () => {};
   const stopSms = startSmsDispatcher(deps, deps.sms, config.sms.dispatchIntervalMs);
+  // Each channel a plan reminder goes out on (decision 0150); another channel is one more entry.
+  const stopReminders = startReminderSweep(deps, [smsReminderChannel]);
+  if (config.sms.africasTalking && !config.publicUrl)
+    logger.warn('PUBLIC_URL is not set: the renew link in plan reminders points at this server’s local address');
   if (!config.sms.africasTalking)
     logger.warn(
       "AT_API_KEY is not set: text messages go to the built-in SMS simulator (no phone receives them); read them in the log ('sms simulator: message') or at /api/admin/sms-simulator/messages",
@@ -96,6 +102,7 @@ async function main(): Promise<void> {
         stopPosterSweep(),
         stopMail(),
         stopSms(),
+        stopReminders(),
         stopTranscoder(),
       ]);
       await database.close();

@@ -72,6 +72,8 @@ export const users = pgTable(
     uniqueIndex('users_single_protected')
       .on(t.isProtected)
       .where(sql`${t.isProtected}`),
+    // The reminder sweep's range scan (subscriptions ending in the next few days).
+    index('users_subscription_end').on(t.subscriptionEndDate),
   ],
 );
 
@@ -217,6 +219,31 @@ export const smsOutbox = pgTable(
       .where(sql`${t.status} = 'queued'`),
     uniqueIndex('sms_outbox_gateway_message_id').on(t.gatewayMessageId),
   ],
+);
+
+export const REMINDER_KINDS = ['plan_ends_in_3_days', 'plan_ends_today'] as const;
+
+/**
+ * Plan reminders sent (decision 0150): one row per person, subscription period (its end), kind and channel, inserted in
+ * the transaction that queues the message, so the unique key makes each reminder go out once across replicas and
+ * crashes. `queued` is false when the person could not be reached on that channel (no phone, no push subscription).
+ */
+export const planReminders = pgTable(
+  'plan_reminders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The subscription end the reminder is about: a renewal moves the end, so the new period is reminded afresh. */
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    kind: text('kind', { enum: REMINDER_KINDS }).notNull(),
+    /** `sms`, `push`, … (the channel's name). */
+    channel: text('channel').notNull(),
+    queued: boolean('queued').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('plan_reminders_once').on(t.userId, t.periodEnd, t.kind, t.channel)],
 );
 
 /**

@@ -3,6 +3,7 @@ import {
   AgentList,
   CreateAgentRequest,
   CreateAgentResponse,
+  ResetAgentPasswordRequest,
   ResetAgentPasswordResponse,
   UpdateAgentRequest,
   UpdateAgentResponse,
@@ -59,5 +60,6 @@ export const resetAgentPassword = defineContract({
   tag,
   access: 'admin',
   params: IdParams,
+  body: ResetAgentPasswordRequest,
   response: ResetAgentPasswordResponse,
 });

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { Email, FullName, IsoDateTime, UgandaPhone } from './common.ts';
 
-export const CredentialsChannel = z.enum(['whatsapp', 'email', 'both', 'none']);
+/**
+ * How a new or reset password reaches the agent: `email`, `sms` or `both` (email and SMS); `whatsapp` sends nothing
+ * itself. Every choice but `none` also answers the WhatsApp link for the admin to send (decisions 0009, 0151).
+ */
+export const CredentialsChannel = z.enum(['both', 'sms', 'email', 'whatsapp', 'none']);
 
 export const AdminAgent = z.object({
   id: z.string(),
@@ -29,6 +33,8 @@ export const CreateAgentResponse = z.object({
   generatedPassword: z.string(),
   whatsappLink: z.string().nullable(),
   credentialsEmailQueued: z.boolean(),
+  /** Queued to the agent's phone; the password leaves the outbox once the gateway has it. */
+  credentialsSmsQueued: z.boolean(),
 });
 export type CreateAgentResponse = z.infer<typeof CreateAgentResponse>;
 
@@ -42,8 +48,16 @@ export type UpdateAgentRequest = z.input<typeof UpdateAgentRequest>;
 
 export const UpdateAgentResponse = z.object({ agent: AdminAgent });
 
+/** Without a body (or a channel), nothing is sent: the new password is shown, with the WhatsApp link. */
+export const ResetAgentPasswordRequest = z.object({
+  send_credentials_via: CredentialsChannel.default('whatsapp'),
+});
+export type ResetAgentPasswordRequest = z.input<typeof ResetAgentPasswordRequest>;
+
 export const ResetAgentPasswordResponse = z.object({
   newPassword: z.string(),
   whatsappLink: z.string().nullable(),
+  credentialsEmailQueued: z.boolean(),
+  credentialsSmsQueued: z.boolean(),
 });
 export type ResetAgentPasswordResponse = z.infer<typeof ResetAgentPasswordResponse>;

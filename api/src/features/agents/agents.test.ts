@@ -8,7 +8,7 @@ import {
 } from '@filamu/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agents, mailOutbox, sessions } from '../../db/schema.ts';
+import { agents, mailOutbox, sessions, smsOutbox } from '../../db/schema.ts';
 import {
   ADMIN,
   type TestApp,
@@ -45,11 +45,13 @@ describe.each(testDatabases)('agents on %s', (kind) => {
 
   describe('create', () => {
     it.each([
-      ['whatsapp', true, false],
-      ['email', false, true],
+      ['whatsapp', false, false],
+      ['email', true, false],
+      ['sms', false, true],
       ['both', true, true],
       ['none', false, false],
-    ] as const)('creates one with credentials via %s', async (via, whatsapp, email) => {
+    ] as const)('creates one with credentials via %s', async (via, email, sms) => {
+      const whatsapp = via !== 'none';
       const body = newAgent({ send_credentials_via: via, email: `Agent.${via}.${kind}@Example.com` });
       const res = await create(body);
       expect(res.status).toBe(201);
@@ -64,6 +66,9 @@ describe.each(testDatabases)('agents on %s', (kind) => {
       });
       expect(parsed.generatedPassword).toMatch(/^[A-Za-z0-9]{16}$/);
       expect(parsed.credentialsEmailQueued).toBe(email);
+      expect(parsed.credentialsSmsQueued).toBe(sms);
+      const texts = await db().select().from(smsOutbox).where(eq(smsOutbox.toPhone, parsed.agent.phone!));
+      expect(texts.map((m) => m.purpose)).toEqual(sms ? ['agent_credentials'] : []);
 
       if (whatsapp) {
         expect(parsed.whatsappLink).toMatch(/^https:\/\/wa\.me\/2567\d{8}\?text=/);
@@ -108,6 +113,7 @@ describe.each(testDatabases)('agents on %s', (kind) => {
       const parsed = CreateAgentResponse.parse(res.json);
       expect(parsed.whatsappLink).not.toBeNull();
       expect(parsed.credentialsEmailQueued).toBe(true);
+      expect(parsed.credentialsSmsQueued).toBe(true);
       expect(await mailTo(parsed.agent.email)).toHaveLength(1);
     });
 
@@ -240,6 +246,8 @@ describe.each(testDatabases)('agents on %s', (kind) => {
       expect(reset.newPassword).not.toBe(password);
       expect(reset.whatsappLink).toMatch(new RegExp(`^https://wa\\.me/${agent.phone}\\?text=`));
       expect(decodeURIComponent(reset.whatsappLink!)).toContain(reset.newPassword);
+      // Without a channel nothing is sent: the admin passes it on (as before SMS).
+      expect(reset).toMatchObject({ credentialsEmailQueued: false, credentialsSmsQueued: false });
 
       expectErrorEnvelope(await agentProfile(token), 401, 'unauthenticated');
       expectErrorEnvelope(await agentLogin(body.email, password), 401, 'unauthenticated', INVALID_AGENT);

@@ -1,4 +1,11 @@
-import type { AdminAgent, CreateAgentRequest, CreateAgentResponse, UpdateAgentRequest } from '@filamu/shared';
+import type {
+  AdminAgent,
+  CreateAgentRequest,
+  CreateAgentResponse,
+  CredentialsChannel,
+  ResetAgentPasswordRequest,
+  UpdateAgentRequest,
+} from '@filamu/shared';
 import { desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { isUniqueViolation, type Executor } from '../../db/client.ts';
@@ -8,8 +15,10 @@ import { conflict, notFound } from '../../http/errors.ts';
 import { generatePassword, hashPassword } from '../auth/passwords.ts';
 import type { UserRow } from '../auth/principal.ts';
 import { revokeSessions } from '../auth/sessions.ts';
+import { queueSms } from '../sms/outbox.ts';
+import { agentCredentialsText } from '../sms/texts.ts';
 
-type AgentDeps = Pick<Deps, 'database' | 'clock' | 'mailer'>;
+type AgentDeps = Pick<Deps, 'config' | 'database' | 'clock' | 'mailer'>;
 
 const agentColumns = {
   id: agents.id,
@@ -73,6 +82,47 @@ export async function listAgents(deps: AgentDeps): Promise<{ agents: AdminAgent[
   return { agents: rows.map(toAdminAgent) };
 }
 
+/**
+ * Sends a new or reset password the ways the admin chose, in the transaction that set it (decision 0151): email and
+ * SMS are queued in their outboxes, which drop the password once it has gone; the WhatsApp link is for the admin.
+ * With the SMS dispatcher off nothing would send the text, so it is not queued (the admin was shown the password).
+ */
+async function sendCredentials(
+  deps: AgentDeps,
+  tx: Executor,
+  agent: { name: string; email: string; phone: string | null },
+  password: string,
+  via: z.output<typeof CredentialsChannel>,
+  loginUrl: string,
+  reset: boolean,
+) {
+  const now = deps.clock.now();
+  const text = credentialsText(agent.name, agent.email, password, loginUrl);
+  const emailed = via === 'email' || via === 'both';
+  const texted = (via === 'sms' || via === 'both') && agent.phone !== null && deps.config.sms.dispatchIntervalMs > 0;
+  if (emailed) {
+    await deps.mailer.queue(tx, {
+      to: agent.email,
+      subject: reset ? 'Your new Filamu agent password' : 'Your Filamu agent account',
+      body: text,
+      kind: 'agent_credentials',
+      secret: password,
+    });
+  }
+  if (texted) {
+    await queueSms(tx, now, {
+      to: agent.phone!,
+      text: agentCredentialsText({ email: agent.email, password, loginUrl, reset }),
+      purpose: 'agent_credentials',
+    });
+  }
+  return {
+    whatsappLink: via !== 'none' && agent.phone ? whatsappLink(agent.phone, text) : null,
+    credentialsEmailQueued: emailed,
+    credentialsSmsQueued: texted,
+  };
+}
+
 export async function createAgent(
   deps: AgentDeps,
   admin: UserRow,
@@ -82,9 +132,6 @@ export async function createAgent(
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   const now = deps.clock.now();
-  const text = credentialsText(input.full_name, input.email, password, loginUrl);
-  const sendEmail = input.send_credentials_via === 'email' || input.send_credentials_via === 'both';
-  const sendWhatsapp = input.send_credentials_via === 'whatsapp' || input.send_credentials_via === 'both';
   try {
     return await deps.database.db.transaction(async (tx) => {
       const [row] = await tx
@@ -99,21 +146,9 @@ export async function createAgent(
           updatedAt: now,
         })
         .returning({ id: agents.id });
-      if (sendEmail) {
-        await deps.mailer.queue(tx, {
-          to: input.email,
-          subject: 'Your Filamu agent account',
-          body: text,
-          kind: 'agent_credentials',
-          secret: password,
-        });
-      }
-      return {
-        agent: await findAgent(tx, row!.id),
-        generatedPassword: password,
-        whatsappLink: sendWhatsapp ? whatsappLink(input.phone, text) : null,
-        credentialsEmailQueued: sendEmail,
-      };
+      const agent = { name: input.full_name, email: input.email, phone: input.phone };
+      const sent = await sendCredentials(deps, tx, agent, password, input.send_credentials_via, loginUrl, false);
+      return { agent: await findAgent(tx, row!.id), generatedPassword: password, ...sent };
     });
   } catch (error) {
     throw duplicateAgentError(error) ?? error;
@@ -154,7 +189,12 @@ export async function deleteAgent(deps: AgentDeps, id: string): Promise<{ messag
   return { message: 'Agent deleted successfully.' };
 }
 
-export async function resetAgentPassword(deps: AgentDeps, id: string, loginUrl: string) {
+export async function resetAgentPassword(
+  deps: AgentDeps,
+  id: string,
+  input: z.output<typeof ResetAgentPasswordRequest>,
+  loginUrl: string,
+) {
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   const now = deps.clock.now();
@@ -162,11 +202,8 @@ export async function resetAgentPassword(deps: AgentDeps, id: string, loginUrl: 
     const [row] = await tx.update(agents).set({ passwordHash, updatedAt: now }).where(eq(agents.id, id)).returning();
     if (!row) throw notFound('Agent');
     await revokeSessions(tx, { kind: 'agent', id }, now, 'password_reset');
-    return {
-      newPassword: password,
-      whatsappLink: row.phone
-        ? whatsappLink(row.phone, credentialsText(row.fullName, row.email, password, loginUrl))
-        : null,
-    };
+    const agent = { name: row.fullName, email: row.email, phone: row.phone };
+    const sent = await sendCredentials(deps, tx, agent, password, input.send_credentials_via, loginUrl, true);
+    return { newPassword: password, ...sent };
   });
 }

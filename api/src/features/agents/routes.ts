@@ -22,5 +22,5 @@ export function agentRoutes(router: ContractRouter, deps: Deps): void {
     .on(agents.createAgent, ({ body }, c) => createAgent(deps, admin(c), body, loginUrl(c)))
     .on(agents.updateAgent, ({ params, body }) => updateAgent(deps, params.id, body))
     .on(agents.deleteAgent, ({ params }) => deleteAgent(deps, params.id))
-    .on(agents.resetAgentPassword, ({ params }, c) => resetAgentPassword(deps, params.id, loginUrl(c)));
+    .on(agents.resetAgentPassword, ({ params, body }, c) => resetAgentPassword(deps, params.id, body, loginUrl(c)));
 }

@@ -16,7 +16,9 @@ import {
   registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
-import { mailOutbox, payments, subscriptionPlans, users } from '../../db/schema.ts';
+import { mailOutbox, payments, smsOutbox, subscriptionPlans, users } from '../../db/schema.ts';
+import { deliverSmsOutbox } from '../sms/outbox.ts';
+import { messageParts } from '../sms/protocol.ts';
 import { GatewayError, type PaymentGateway } from './dpo/adapter.ts';
 import { AMOUNT_MISMATCH, NOT_PURCHASABLE } from './payments.ts';
 import { reconcile } from './reconciler.ts';
@@ -79,6 +81,15 @@ const receipts = (t: TestApp, email: string) =>
     .select()
     .from(mailOutbox)
     .where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, 'receipt')));
+
+/** The SMS receipts queued for the registered phone of the account with this email. */
+async function smsReceipts(t: TestApp, email: string) {
+  const user = await userRow(t, email);
+  return t.deps.database.db
+    .select()
+    .from(smsOutbox)
+    .where(and(eq(smsOutbox.toPhone, user.phone!), eq(smsOutbox.purpose, 'payment_receipt')));
+}
 
 function expectVerified(res: TestResponse, status: string) {
   expect(res.status, res.text).toBe(200);
@@ -157,6 +168,17 @@ describe.each(testDatabases)('payments on %s', (kind) => {
     expect(mails[0]!.body).toContain('UGX 25,000');
     expect(mails[0]!.body).toContain(started.transaction_id);
     expect(mails[0]!.body).toContain(plan.planName);
+    // And by SMS to the registered phone, in one part; the phone receives it through the gateway.
+    const texts = await smsReceipts(t, email);
+    expect(texts).toHaveLength(1);
+    const ref = started.transaction_id.slice(0, 8).toUpperCase();
+    const day = new Date(plan.globalExpiryAt.getTime() - 1 + 3 * 3_600_000).toISOString().slice(0, 10).split('-');
+    const expected = `Filamu: UGX 25,000 received for ${plan.planName}. Access until ${day[2]}/${day[1]}/${day[0]}. Ref ${ref}.`;
+    expect(texts[0]!.body).toBe(expected);
+    expect(messageParts(expected)).toBe(1);
+    while ((await deliverSmsOutbox(t.deps, t.deps.sms)) > 0);
+    const user = await userRow(t, email);
+    expect(t.deps.smsSimulator!.messages(user.phone!).map((m) => m.text)).toEqual([expected]);
 
     const history = await t.call(api.history, { token });
     expect(history.status).toBe(200);
@@ -190,6 +212,7 @@ describe.each(testDatabases)('payments on %s', (kind) => {
     expect(await paymentRow(t, started.transaction_id)).toMatchObject({ status, resultCode: code, completedAt: null });
     expect((await userRow(t, email)).subscriptionEndDate).toBeNull();
     expect(await receipts(t, email)).toHaveLength(0);
+    expect(await smsReceipts(t, email)).toHaveLength(0);
     // Later checks never move it again.
     t.clock.advance(60 * 60_000);
     await reconcile(t.deps);
@@ -330,6 +353,7 @@ describe.each(testDatabases)('payments on %s', (kind) => {
     // A late duplicate push is acknowledged and changes nothing.
     expect((await notify(quiet, started.dpo_token)).text).toBe('OK');
     expect(await receipts(quiet, email)).toHaveLength(1);
+    expect(await smsReceipts(quiet, email)).toHaveLength(1);
   });
 
   it('requires the notify secret when one is configured', async () => {
@@ -371,6 +395,7 @@ describe.each(testDatabases)('payments on %s', (kind) => {
       expect(rows[0]!.status).toBe('completed');
       // The receipt is queued in the activation's transaction: one receipt is one activation.
       expect(await receipts(quiet, email)).toHaveLength(1);
+      expect(await smsReceipts(quiet, email)).toHaveLength(1);
       const user = await userRow(quiet, email);
       const completed = await quiet.deps.database.db
         .select()

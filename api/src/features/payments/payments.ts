@@ -21,6 +21,8 @@ import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
 import { dpoCodeLabel } from '../metrics/registry.ts';
 import { activateSubscription, isPurchasable } from '../plans/subscription.ts';
+import { queueSms } from '../sms/outbox.ts';
+import { receiptText } from '../sms/texts.ts';
 import { checkSoon, lookAtPayment } from './dpo-reads.ts';
 import { GatewayError, normaliseUgandaPhone, sameAmount, type VerifyResult } from './dpo/adapter.ts';
 import { assertHasMovies, assertMayBuy } from './purchase-rules.ts';
@@ -363,11 +365,14 @@ export async function settle(deps: PaymentDeps, payment: PaymentRow, result: Ver
   });
 }
 
-/** Puts the payer on the payment's plan and queues the receipt; run it in the transaction that completed the payment. */
+/**
+ * Puts the payer on the payment's plan and queues the receipts (mail, and SMS to the registered phone); run it in the
+ * transaction that completed the payment, so each receipt exists exactly when the activation does.
+ */
 export async function activate(deps: PaymentDeps, tx: Executor, payment: PaymentRow, now: Date) {
   const [plan] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, payment.planId));
   const [user] = await tx
-    .select({ email: users.email, fullName: users.fullName })
+    .select({ email: users.email, fullName: users.fullName, phone: users.phone })
     .from(users)
     .where(eq(users.id, payment.userId!));
   if (!plan || !user) return;
@@ -388,6 +393,15 @@ export async function activate(deps: PaymentDeps, tx: Executor, payment: Payment
       `Access until: ${formatDate(plan.globalExpiryAt)}`,
     ].join('\n'),
   });
+  if (user.phone) {
+    const text = receiptText({
+      amountUgx: payment.amountUgx,
+      planName: payment.planName,
+      accessUntil: plan.globalExpiryAt,
+      paymentId: payment.id,
+    });
+    await queueSms(tx, now, { to: user.phone, text, purpose: 'payment_receipt' });
+  }
 }
 
 export async function reload(exec: Executor, id: string): Promise<PaymentRow> {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/client.ts';
 import { smsOutbox } from '../../db/schema.ts';
@@ -36,6 +36,20 @@ export async function queueSms(exec: Executor, now: Date, sms: Sms): Promise<str
     })
     .returning({ id: smsOutbox.id });
   return row!.id;
+}
+
+/**
+ * Purposes whose text carries a password: the body stays only while the outbox may still send it, and is replaced
+ * once the gateway took it or it failed for good (decision 0151). The person was shown it once; the phone has it.
+ */
+export const SENSITIVE_PURPOSES = ['agent_credentials'];
+export const REMOVED_SENT = '[sent; removed from the outbox: it held a password]';
+export const REMOVED_UNSENT = '[not sent; removed from the outbox: it held a password]';
+
+/** The body a row keeps once it reaches `status`. */
+function keptBody(purpose: string, status: string | undefined): { body?: string } {
+  if (!SENSITIVE_PURPOSES.includes(purpose) || status === undefined || status === 'queued') return {};
+  return { body: status === 'failed' ? REMOVED_UNSENT : REMOVED_SENT };
 }
 
 export const MAX_ATTEMPTS = 5;
@@ -81,7 +95,7 @@ export async function deliverSmsOutbox(deps: OutboxDeps, gateway: SmsGateway, li
     const done = (values: Partial<typeof smsOutbox.$inferInsert>) =>
       db
         .update(smsOutbox)
-        .set({ ...values, updatedAt: deps.clock.now() })
+        .set({ ...values, ...keptBody(row.purpose, values.status), updatedAt: deps.clock.now() })
         .where(and(eq(smsOutbox.id, row.id), eq(smsOutbox.status, 'sending')));
     if (row.expiresAt && row.expiresAt <= deps.clock.now()) {
       await done({ status: 'failed', error: 'expired before it could be sent' });
@@ -123,10 +137,43 @@ async function failStaleSending(deps: OutboxDeps): Promise<void> {
   const cutoff = new Date(deps.clock.now().getTime() - STALE_SENDING_MS);
   const stale = await deps.database.db
     .update(smsOutbox)
-    .set({ status: 'failed', error: `${UNKNOWN_OUTCOME}: the sending replica stopped`, updatedAt: deps.clock.now() })
+    .set({
+      status: 'failed',
+      error: `${UNKNOWN_OUTCOME}: the sending replica stopped`,
+      body: sql`case when ${inArray(smsOutbox.purpose, SENSITIVE_PURPOSES)} then ${REMOVED_UNSENT} else ${smsOutbox.body} end`,
+      updatedAt: deps.clock.now(),
+    })
     .where(and(eq(smsOutbox.status, 'sending'), lt(smsOutbox.updatedAt, cutoff)))
     .returning({ id: smsOutbox.id });
   if (stale.length > 0) deps.logger.warn({ messages: stale.length }, 'sms left sending by a stopped replica');
+}
+
+/**
+ * At start, under the start-up lock: passwords nothing will send are removed — queued ones while the dispatcher is
+ * off, and any left on a row that is no longer queued or sending. Returns how many bodies were removed.
+ */
+export async function forgetUnsendableSmsSecrets(exec: Executor, dispatches: boolean): Promise<number> {
+  const rows = await exec
+    .select({ id: smsOutbox.id, status: smsOutbox.status })
+    .from(smsOutbox)
+    .where(
+      and(
+        inArray(smsOutbox.purpose, SENSITIVE_PURPOSES),
+        notInArray(smsOutbox.body, [REMOVED_SENT, REMOVED_UNSENT]),
+        notInArray(smsOutbox.status, dispatches ? ['sending', 'queued'] : ['sending']),
+      ),
+    );
+  for (const row of rows) {
+    const unsent = row.status === 'queued' || row.status === 'failed';
+    await exec
+      .update(smsOutbox)
+      .set({
+        body: unsent ? REMOVED_UNSENT : REMOVED_SENT,
+        ...(row.status === 'queued' && { status: 'failed' as const, error: 'not sent: the SMS dispatcher is off' }),
+      })
+      .where(eq(smsOutbox.id, row.id));
+  }
+  return rows.length;
 }
 
 /**

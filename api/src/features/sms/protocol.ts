@@ -84,9 +84,11 @@ export function parseDeliveryReport(form: URLSearchParams): AtDeliveryReport | n
 /** `+256…` as the gateway wants it, from our canonical 256XXXXXXXXX. */
 export const internationalNumber = (canonical: string) => (canonical.startsWith('+') ? canonical : `+${canonical}`);
 
-const GSM_7 =
+/** The GSM 03.38 basic character set: one septet each. */
+export const GSM_7 =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
-const GSM_7_EXTENDED = '^{}\\[~]|€';
+/** Its extension table: two septets each (an escape, then the character). */
+export const GSM_7_EXTENDED = '^{}\\[~]|€';
 
 /** How many SMS parts a text takes: 160/153 GSM-7 septets (extension characters count two), else 70/67 UCS-2. */
 export function messageParts(text: string): number {

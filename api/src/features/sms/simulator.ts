@@ -149,7 +149,12 @@ export function createSmsSimulator(options: SmsSimulatorOptions): SmsSimulator {
       inbox.unshift(message);
       inbox.length = Math.min(inbox.length, INBOX_SIZE);
       // What a person running the app locally reads their code from (decision 0147).
-      options.logger?.info({ sms: { to: number, text, messageId: message.messageId } }, 'sms simulator: message');
+      // A password (agent credentials) never goes into the log: the admin was shown it, the inbox above has it.
+      const logged = text.replace(/Password: \S+/g, 'Password: [not logged]');
+      options.logger?.info(
+        { sms: { to: number, text: logged, messageId: message.messageId } },
+        'sms simulator: message',
+      );
       if (behaviour.kind === 'slow') slow = Math.max(slow, behaviour.ms);
       if (behaviour.kind === 'undelivered') report(message, 'Failed', behaviour.reason);
       else report(message, 'Success');

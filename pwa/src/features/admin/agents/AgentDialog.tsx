@@ -11,11 +11,13 @@ import {
   type AgentErrors,
   type AgentField,
   type AgentValues,
+  CHANNEL_HINT,
   CHANNEL_LABELS,
   type Channel,
   agentValues,
   createBody,
   emptyAgent,
+  sentSummary,
   updateBody,
   validateAgent,
 } from './agent-form.ts';
@@ -92,14 +94,7 @@ function AgentForm({
     if (!agent) {
       create.mutate(createBody(values), {
         onSuccess: (result) => {
-          toast.success(
-            'Agent Created',
-            result.whatsappLink
-              ? 'WhatsApp link generated.'
-              : result.credentialsEmailQueued
-                ? 'Credentials sent via email.'
-                : undefined,
-          );
+          toast.success('Agent Created', sentSummary(result));
           onCreated({
             heading: 'Agent created',
             name: result.agent.full_name,
@@ -107,6 +102,7 @@ function AgentForm({
             password: result.generatedPassword,
             whatsappLink: result.whatsappLink,
             emailed: result.credentialsEmailQueued,
+            texted: result.credentialsSmsQueued,
           });
         },
         onError: failed('create'),
@@ -161,18 +157,10 @@ function AgentForm({
         {...field('email')}
       />
       {!editing && (
-        <SelectField
-          label="Send credentials via"
+        <ChannelSelect
           value={values.send_credentials_via}
-          onChange={(e) => setValues((v) => ({ ...v, send_credentials_via: e.target.value as Channel }))}
-          hint="The password is also shown here once, whichever you choose."
-        >
-          {(Object.keys(CHANNEL_LABELS) as Channel[]).map((channel) => (
-            <option key={channel} value={channel}>
-              {CHANNEL_LABELS[channel]}
-            </option>
-          ))}
-        </SelectField>
+          onChange={(channel) => setValues((v) => ({ ...v, send_credentials_via: channel }))}
+        />
       )}
       {formError && (
         <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
@@ -188,5 +176,23 @@ function AgentForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+/** How the generated password goes to the agent (create and reset). */
+export function ChannelSelect({ value, onChange }: { value: Channel; onChange: (channel: Channel) => void }) {
+  return (
+    <SelectField
+      label="Send credentials via"
+      value={value}
+      onChange={(e) => onChange(e.target.value as Channel)}
+      hint={CHANNEL_HINT}
+    >
+      {(Object.keys(CHANNEL_LABELS) as Channel[]).map((channel) => (
+        <option key={channel} value={channel}>
+          {CHANNEL_LABELS[channel]}
+        </option>
+      ))}
+    </SelectField>
   );
 }

@@ -7,7 +7,8 @@ import { errorMessage } from '../../../lib/api.ts';
 import { toast, useToastStore } from '../../../lib/toast.ts';
 import { DataTable, type Column } from '../components/DataTable.tsx';
 import { TabHeading } from '../components/TabHeading.tsx';
-import { AgentDialog, type AgentDialogState } from './AgentDialog.tsx';
+import { AgentDialog, type AgentDialogState, ChannelSelect } from './AgentDialog.tsx';
+import type { Channel } from './agent-form.ts';
 import { useAgents, useDeleteAgent, useResetAgentPassword, useUpdateAgent } from './queries.ts';
 import { LoadFailure } from '../components/LoadFailure.tsx';
 
@@ -25,6 +26,7 @@ export default function AgentsTab() {
   const [dialog, setDialog] = useState<AgentDialogState | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [toggling, setToggling] = useState<string | null>(null);
+  const [resetVia, setResetVia] = useState<Channel>('both');
 
   const toggle = (agent: AdminAgent) => {
     setToggling(agent.id);
@@ -53,30 +55,34 @@ export default function AgentsTab() {
       });
       return;
     }
-    reset.mutate(agent.id, {
-      onSuccess: (result) => {
-        useToastStore.getState().push({
-          title: 'Password Reset',
-          description: `New password: ${result.newPassword}`,
-          variant: 'success',
-          durationMs: RESET_TOAST_MS,
-        });
-        // Ten seconds is short for copying a password; the dialog keeps it until closed (decision 0056).
-        setDialog({
-          mode: 'credentials',
-          credentials: {
-            heading: 'Password reset',
-            name: agent.full_name,
-            email: agent.email,
-            password: result.newPassword,
-            whatsappLink: result.whatsappLink,
-            emailed: false,
-          },
-        });
+    reset.mutate(
+      { id: agent.id, body: { send_credentials_via: resetVia } },
+      {
+        onSuccess: (result) => {
+          useToastStore.getState().push({
+            title: 'Password Reset',
+            description: `New password: ${result.newPassword}`,
+            variant: 'success',
+            durationMs: RESET_TOAST_MS,
+          });
+          // Ten seconds is short for copying a password; the dialog keeps it until closed (decision 0056).
+          setDialog({
+            mode: 'credentials',
+            credentials: {
+              heading: 'Password reset',
+              name: agent.full_name,
+              email: agent.email,
+              password: result.newPassword,
+              whatsappLink: result.whatsappLink,
+              emailed: result.credentialsEmailQueued,
+              texted: result.credentialsSmsQueued,
+            },
+          });
+        },
+        onError: (error) => toast.error(`Failed to reset password: ${errorMessage(error, 'Please try again.')}`),
+        onSettled: () => setPending(null),
       },
-      onError: (error) => toast.error(`Failed to reset password: ${errorMessage(error, 'Please try again.')}`),
-      onSettled: () => setPending(null),
-    });
+    );
   };
 
   const columns: Column<AdminAgent>[] = [
@@ -135,7 +141,10 @@ export default function AgentsTab() {
           <Button
             size="sm"
             variant="outline"
-            onClick={() => setPending({ kind: 'reset', agent: a })}
+            onClick={() => {
+              setResetVia(a.phone ? 'both' : 'email');
+              setPending({ kind: 'reset', agent: a });
+            }}
             aria-label={`Reset password of ${a.full_name}`}
           >
             Reset Password
@@ -195,10 +204,13 @@ export default function AgentsTab() {
         onClose={() => !(remove.isPending || reset.isPending) && setPending(null)}
       >
         {pending?.kind === 'reset' ? (
-          <p>
-            Reset the password of "{pending.agent.full_name}"? Their current password stops working and they are signed
-            out everywhere; the new password is shown once.
-          </p>
+          <>
+            <p>
+              Reset the password of "{pending.agent.full_name}"? Their current password stops working and they are
+              signed out everywhere; the new password is shown once.
+            </p>
+            <ChannelSelect value={resetVia} onChange={setResetVia} />
+          </>
         ) : (
           <p>Are you sure you want to delete agent "{pending?.agent.full_name}"? This action cannot be undone.</p>
         )}

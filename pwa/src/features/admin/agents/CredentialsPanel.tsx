@@ -10,6 +10,7 @@ export interface ShownCredentials {
   password: string;
   whatsappLink: string | null;
   emailed: boolean;
+  texted: boolean;
 }
 
 /**
@@ -51,9 +52,13 @@ export function CredentialsPanel({ credentials, onDone }: { credentials: ShownCr
       <p className="rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
         This password is shown only once. Copy it or send it now: it cannot be shown again, only reset.
       </p>
-      {credentials.emailed && (
+      {(credentials.emailed || credentials.texted) && (
         <p className="text-sm text-stone-700 dark:text-stone-300">
-          The credentials are also being emailed to {credentials.email}.
+          {credentials.texted && credentials.emailed
+            ? `The credentials are also being sent by SMS to the agent’s phone and by email to ${credentials.email}.`
+            : credentials.texted
+              ? 'The credentials are also being sent by SMS to the agent’s phone.'
+              : `The credentials are also being emailed to ${credentials.email}.`}
         </p>
       )}
       <div className="flex flex-wrap justify-end gap-3 pt-2">

@@ -22,12 +22,27 @@ export interface AgentValues {
 
 export const AGENT_FIELDS: AgentField[] = ['full_name', 'phone', 'email'];
 
+/** In the order offered; every choice but the last also gives the admin a WhatsApp link (decision 0151). */
 export const CHANNEL_LABELS: Record<Channel, string> = {
-  both: 'WhatsApp and email',
-  whatsapp: 'WhatsApp link',
+  both: 'SMS and email',
+  sms: 'SMS',
   email: 'Email',
+  whatsapp: 'Only the WhatsApp link',
   none: 'Don’t send (I’ll share it myself)',
 };
+
+export const CHANNEL_HINT = 'The password is also shown here once, with a WhatsApp link unless you choose Don’t send.';
+
+/** What went out, for the toast: SMS and email first, the WhatsApp link when nothing else did. */
+export function sentSummary(result: {
+  credentialsEmailQueued: boolean;
+  credentialsSmsQueued: boolean;
+  whatsappLink: string | null;
+}): string | undefined {
+  const ways = [result.credentialsSmsQueued && 'SMS', result.credentialsEmailQueued && 'email'].filter(Boolean);
+  if (ways.length > 0) return `Credentials sent via ${ways.join(' and ')}.`;
+  return result.whatsappLink ? 'WhatsApp link generated.' : undefined;
+}
 
 export const emptyAgent = (): AgentValues => ({ full_name: '', phone: '', email: '', send_credentials_via: 'both' });
 

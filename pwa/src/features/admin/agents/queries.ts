@@ -1,4 +1,9 @@
-import { contracts, type CreateAgentRequest, type UpdateAgentRequest } from '@filamu/shared';
+import {
+  contracts,
+  type CreateAgentRequest,
+  type ResetAgentPasswordRequest,
+  type UpdateAgentRequest,
+} from '@filamu/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-client.ts';
@@ -42,6 +47,7 @@ export function useDeleteAgent() {
 
 export function useResetAgentPassword() {
   return useMutation({
-    mutationFn: (id: string) => api(contracts.agents.resetAgentPassword, { params: { id } }),
+    mutationFn: ({ id, body }: { id: string; body: ResetAgentPasswordRequest }) =>
+      api(contracts.agents.resetAgentPassword, { params: { id }, body }),
   });
 }

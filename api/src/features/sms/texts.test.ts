@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { messageParts } from './protocol.ts';
+import { agentCredentialsText, gsmSeptets, lastAccessDay, receiptText, reminderText, toGsm7 } from './texts.ts';
+
+const PAYMENT_ID = '3f2a9c1e-7b4d-4e8a-9c2f-1a2b3c4d5e6f';
+// 23:59 Kampala on 31 December 2026, as plans are entered.
+const END = new Date('2026-12-31T20:59:00.000Z');
+const MIDNIGHT_END = new Date('2026-12-31T21:00:00.000Z');
+/** The longest plan name a plan may have (80 characters), of the widest characters GSM-7 has. */
+const LONGEST_NAME = 'Kinayuganda Mega Pack {VJ Junior} [Season ~ Special] ^Premium^ Best|Of €2026 E'.padEnd(80, '}');
+
+describe('SMS texts', () => {
+  it('the receipt, as the issue words it, in one part', () => {
+    const text = receiptText({ amountUgx: 15_000, planName: 'Monthly', accessUntil: END, paymentId: PAYMENT_ID });
+    expect(text).toBe('Filamu: UGX 15,000 received for Monthly. Access until 31/12/2026. Ref 3F2A9C1E.');
+    expect(text.length).toBe(79);
+    expect(messageParts(text)).toBe(1);
+  });
+
+  it('a plan ending at midnight gives its last day, not the next', () => {
+    expect(lastAccessDay(MIDNIGHT_END)).toBe('31/12/2026');
+    expect(lastAccessDay(END)).toBe('31/12/2026');
+  });
+
+  it('the longest plan name and the largest price still make one part: the name is cut', () => {
+    expect(LONGEST_NAME).toHaveLength(80);
+    const text = receiptText({
+      amountUgx: 100_000_000,
+      planName: LONGEST_NAME,
+      accessUntil: END,
+      paymentId: PAYMENT_ID,
+    });
+    expect(gsmSeptets(text)).toBeLessThanOrEqual(160);
+    expect(messageParts(text)).toBe(1);
+    expect(text).toMatch(/^Filamu: UGX 100,000,000 received for Kinayuganda Mega Pack \{VJ Junior\}.*\.\.\.\. Access/);
+    expect(text.endsWith('. Access until 31/12/2026. Ref 3F2A9C1E.')).toBe(true);
+  });
+
+  it('a name with characters outside GSM-7 is made GSM-7 rather than sent as a 70-character UCS-2 part', () => {
+    expect(toGsm7('Café “Premium” – 30 days 🎬')).toBe('Café "Premium" - 30 days');
+    expect(toGsm7('Ōmega Plan')).toBe('Omega Plan');
+    const text = receiptText({
+      amountUgx: 15_000,
+      planName: 'Wiiki “Two” ✨',
+      accessUntil: END,
+      paymentId: PAYMENT_ID,
+    });
+    expect(text).toBe('Filamu: UGX 15,000 received for Wiiki "Two". Access until 31/12/2026. Ref 3F2A9C1E.');
+    expect(messageParts(text)).toBe(1);
+  });
+
+  it('the reminders: three days before (the date) and on the day (the time), with the renew link', () => {
+    const renewUrl = 'https://filamu.example.ug/plans';
+    const before = reminderText({ kind: 'plan_ends_in_3_days', planName: 'Monthly', accessUntil: END, renewUrl });
+    expect(before).toBe(
+      'Filamu: your Monthly plan ends on 31/12/2026. Renew to keep downloading: https://filamu.example.ug/plans',
+    );
+    const today = reminderText({ kind: 'plan_ends_today', planName: 'Monthly', accessUntil: END, renewUrl });
+    expect(today).toBe(
+      'Filamu: your Monthly plan ends today at 23:59. Renew to keep downloading: https://filamu.example.ug/plans',
+    );
+    const tonight = reminderText({ kind: 'plan_ends_today', planName: 'Monthly', accessUntil: MIDNIGHT_END, renewUrl });
+    expect(tonight).toContain('plan ends tonight at midnight.');
+    for (const kind of ['plan_ends_in_3_days', 'plan_ends_today'] as const) {
+      const long = reminderText({ kind, planName: LONGEST_NAME, accessUntil: END, renewUrl });
+      expect(messageParts(long)).toBe(1);
+      expect(long.endsWith(renewUrl)).toBe(true);
+    }
+  });
+
+  it('agent credentials name the sign-in, the email and the password', () => {
+    const text = agentCredentialsText({
+      email: 'agent@example.com',
+      password: 'AbCdEfGhJkMnPqRs',
+      loginUrl: 'https://filamu.example.ug/login',
+      reset: false,
+    });
+    expect(text).toBe(
+      'Your Filamu agent account. Sign in at https://filamu.example.ug/login (Agent login). Email: agent@example.com Password: AbCdEfGhJkMnPqRs Keep it private.',
+    );
+    expect(messageParts(text)).toBe(1);
+  });
+});

@@ -1,0 +1,113 @@
+import { formatUgx } from '@filamu/shared';
+import { GSM_7, GSM_7_EXTENDED } from './protocol.ts';
+
+/**
+ * Everything Filamu says by SMS except the recovery code (auth/recovery.ts), in one place so the texts, their
+ * lengths and the README stay in step (decision 0149). Texts people typed (plan names) are made GSM-7 and cut to
+ * fit, so a receipt or a reminder is one part: 160 septets, where one non-GSM character would make it 70.
+ */
+
+export const ONE_PART_SEPTETS = 160;
+const KAMPALA_OFFSET_MS = 3 * 3_600_000;
+const CUT = '...';
+
+/** Septets a text takes in GSM-7 (extension characters count two); null when one character needs UCS-2. */
+export function gsmSeptets(text: string): number | null {
+  let septets = 0;
+  for (const ch of text) {
+    if (GSM_7.includes(ch)) septets += 1;
+    else if (GSM_7_EXTENDED.includes(ch)) septets += 2;
+    else return null;
+  }
+  return septets;
+}
+
+const LOOK_ALIKES: Record<string, string> = {
+  '‘': "'",
+  '’': "'",
+  '“': '"',
+  '”': '"',
+  '–': '-',
+  '—': '-',
+  '…': '...',
+  '\u00a0': ' ',
+};
+
+/** Typed text as GSM-7: typographic quotes and dashes straightened, accents dropped, anything else a space. */
+export function toGsm7(text: string): string {
+  let out = '';
+  for (const ch of text.replace(/\s+/g, ' ')) {
+    if (gsmSeptets(ch) !== null) out += ch;
+    else if (LOOK_ALIKES[ch]) out += LOOK_ALIKES[ch];
+    else {
+      const bare = ch.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+      out += gsmSeptets(bare) !== null && bare.length > 0 ? bare : ' ';
+    }
+  }
+  return out.replace(/ {2,}/g, ' ').trim();
+}
+
+/**
+ * `make(name)` with the name cut (ending "...") so the whole text is one part; never below `minimum` characters of
+ * the name (a long link then makes two parts rather than an unreadable name).
+ */
+export function fitName(make: (name: string) => string, typed: string, minimum = 12): string {
+  const name = toGsm7(typed) || 'Filamu';
+  if ((gsmSeptets(make(name)) ?? Infinity) <= ONE_PART_SEPTETS) return name;
+  const chars = [...name];
+  for (let keep = chars.length - 1; keep >= minimum; keep--) {
+    const cut = `${chars.slice(0, keep).join('').trimEnd()}${CUT}`;
+    if ((gsmSeptets(make(cut)) ?? Infinity) <= ONE_PART_SEPTETS) return cut;
+  }
+  return `${chars.slice(0, minimum).join('').trimEnd()}${CUT}`;
+}
+
+const kampala = (date: Date) => new Date(date.getTime() + KAMPALA_OFFSET_MS).toISOString();
+
+/**
+ * The last day of access, DD/MM/YYYY in Kampala: the day of the last millisecond of access, so a plan ending at
+ * midnight reads "until 31/12/2026", not "until 01/01/2027" (decision 0149).
+ */
+export function lastAccessDay(accessUntil: Date): string {
+  const [year, month, day] = kampala(new Date(accessUntil.getTime() - 1))
+    .slice(0, 10)
+    .split('-');
+  return `${day}/${month}/${year}`;
+}
+
+/** `23:59` in Kampala, or `midnight`. */
+function endTime(accessUntil: Date): string {
+  const time = kampala(accessUntil).slice(11, 16);
+  return time === '00:00' ? 'midnight' : time;
+}
+
+/** What a person quotes to support: the payment id's first eight characters (the admin's Payments search finds it). */
+export const shortRef = (paymentId: string) => paymentId.replace(/-/g, '').slice(0, 8).toUpperCase();
+
+export function receiptText(p: { amountUgx: number; planName: string; accessUntil: Date; paymentId: string }) {
+  const make = (plan: string) =>
+    `Filamu: ${formatUgx(p.amountUgx)} received for ${plan}. Access until ${lastAccessDay(p.accessUntil)}. Ref ${shortRef(p.paymentId)}.`;
+  return make(fitName(make, p.planName));
+}
+
+export function reminderText(p: {
+  kind: 'plan_ends_in_3_days' | 'plan_ends_today';
+  planName: string;
+  accessUntil: Date;
+  renewUrl: string;
+}) {
+  const when =
+    p.kind === 'plan_ends_today'
+      ? endTime(p.accessUntil) === 'midnight'
+        ? 'ends tonight at midnight'
+        : `ends today at ${endTime(p.accessUntil)}`
+      : `ends on ${lastAccessDay(p.accessUntil)}`;
+  const make = (plan: string) => `Filamu: your ${plan} plan ${when}. Renew to keep downloading: ${p.renewUrl}`;
+  return make(fitName(make, p.planName));
+}
+
+/** The agent's sign-in by SMS; its password is the outbox row's secret (withheld once sent: decision 0151). */
+export function agentCredentialsText(p: { email: string; password: string; loginUrl: string; reset: boolean }) {
+  const what = p.reset ? 'New Filamu agent password' : 'Your Filamu agent account';
+  return `${what}. Sign in at ${p.loginUrl} (Agent login). Email: ${p.email} Password: ${p.password} Keep it private.`;
+}
