@@ -31,7 +31,7 @@ function validate(values: Record<Field, string>): Errors {
   else if (!looksLikeEmail(values.email.trim())) errors.email = 'Please enter a valid email address.';
   if (!values.phone.trim()) errors.phone = 'Phone number is required.';
   else if (!isValidUgandaPhone(values.phone))
-    errors.phone = 'Please enter a valid Uganda phone number (e.g., 256712345678 or 0712345678)';
+    errors.phone = 'Please enter a valid Uganda phone number, like 0772 123 456 or 0752 123 456';
   if (!values.password) errors.password = 'Password is required.';
   else if (values.password.length < PASSWORD_MIN)
     errors.password = `Password must be at least ${PASSWORD_MIN} characters.`;
