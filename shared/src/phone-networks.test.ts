@@ -123,8 +123,7 @@ describe('a number for a mobile-money payment', () => {
     expect(paymentNumberProblem('0752123456', 'MTNmobilemoney')).toEqual({
       kind: 'wrong_network',
       network: 'Mobile_Airtel_UG',
-      message:
-        '0752 123 456 is an Airtel number. Pay with Airtel Money, or use an MTN number like 0772 123 456.',
+      message: '0752 123 456 is an Airtel number. Pay with Airtel Money, or use an MTN number like 0772 123 456.',
     });
     expect(paymentNumberProblem('0772123456', 'Mobile_Airtel_UG')).toMatchObject({
       kind: 'wrong_network',
