@@ -45,7 +45,8 @@ export function NumberNetworkHint({
 
   let words: string | null = null;
   if (other) words = `${shown} is an ${other.short} number. Pay with ${other.name}?`;
-  else if (unserved) words = `${shown} is ${unserved.startsWith('A') ? 'an' : 'a'} ${unserved} number: MTN and Airtel cannot take a payment from it.`;
+  else if (unserved)
+    words = `${shown} is ${unserved.startsWith('A') ? 'an' : 'a'} ${unserved} number: MTN and Airtel cannot take a payment from it.`;
   else if (switched) words = `Now paying with ${own.name}.`;
 
   return (
