@@ -185,7 +185,9 @@ export async function paymentOptions(
 }
 
 /** MTN cannot prompt an Airtel phone nor the reverse: such a charge would leave the payer waiting for nothing. */
-export function assertNumberFitsNetwork(input: Pick<z.output<typeof ChargeMobileRequest>, 'phoneNumber' | 'mno'>): void {
+export function assertNumberFitsNetwork(
+  input: Pick<z.output<typeof ChargeMobileRequest>, 'phoneNumber' | 'mno'>,
+): void {
   const problem = paymentNumberProblem(input.phoneNumber, input.mno);
   if (!problem) return;
   const code = problem.kind === 'wrong_network' ? 'wrong_network' : 'validation_error';
