@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, newUser, register } from './support/browser.ts';
 import { createSellablePlan } from './support/seed.ts';
 
@@ -48,6 +48,64 @@ async function payForBasic(page: Page, phone: string): Promise<void> {
 }
 
 describe('Payments', () => {
+  it('catches an Airtel number under MTN before any charge, switches to Airtel Money and pays', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const charges: Array<Record<string, unknown>> = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/payments/charge-mobile')) charges.push(request.postDataJSON());
+    });
+    try {
+      const user = newUser();
+      await register(page, user);
+      await page.waitForURL('**/subscription');
+      const basic = page
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { name: 'Basic', exact: true }) })
+        .first();
+      await basic.getByRole('button', { name: 'Subscribe Now' }).click();
+      await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+      await page.waitForURL('**/payment-flow');
+      await page.getByRole('button', { name: /MTN Mobile Money/ }).click();
+
+      // The registered number is MTN's: it is there already.
+      const field = page.getByLabel('Phone Number');
+      expect(await field.inputValue()).toBe(
+        `${user.phone.slice(0, 4)} ${user.phone.slice(4, 7)} ${user.phone.slice(7)}`,
+      );
+
+      // A UTL number: neither network can take it.
+      await field.fill('0712 345 678');
+      await page.getByText('0712 345 678 is a UTL number: MTN and Airtel cannot take a payment from it.').waitFor();
+      await page.getByRole('button', { name: 'Pay UGX 15,000 Now' }).click();
+      await page.getByRole('alert').filter({ hasText: '0712 345 678 is not an MTN or Airtel number.' }).waitFor();
+
+      // An Airtel number: said as soon as its first digits are typed.
+      await field.fill('0752');
+      await page.getByText('0752… is an Airtel number. Pay with Airtel Money?').waitFor();
+      await field.fill('0752 000 005');
+      await page.getByRole('button', { name: 'Pay UGX 15,000 Now' }).click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: '0752 000 005 is an Airtel number. Pay with Airtel Money, or use an MTN number' })
+        .waitFor();
+      expect(charges).toEqual([]);
+
+      await page.getByRole('button', { name: 'Switch to Airtel Money' }).click();
+      await page.getByRole('heading', { name: 'Pay with Airtel Money' }).waitFor();
+      await page.getByText('Now paying with Airtel Money.').waitFor();
+      expect(await field.inputValue()).toBe('0752 000 005');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Pay UGX 15,000 Now');
+      await page.getByRole('button', { name: 'Pay UGX 15,000 Now' }).click();
+      await page.getByText('Please complete the payment on your phone.', { exact: false }).waitFor();
+      expect(charges).toHaveLength(1);
+      expect(charges[0]).toMatchObject({ phoneNumber: '256752000005', mno: 'Mobile_Airtel_UG' });
+      await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 20_000 });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('subscribes with MTN mobile money and lands on the dashboard with the plan active', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

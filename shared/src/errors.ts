@@ -5,6 +5,8 @@ export const ERROR_STATUS = {
   validation_error: 400,
   bad_request: 400,
   unauthenticated: 401,
+  /** A phone number of the other mobile-money network than the method chosen; the message names the right one. */
+  wrong_network: 400,
   forbidden: 403,
   /** Downloads need a subscription in force (agents and admins excepted). */
   subscription_required: 403,

@@ -4,6 +4,7 @@ export * from './errors.ts';
 export * from './format.ts';
 export * from './kampala-time.ts';
 export * from './phone.ts';
+export * from './phone-networks.ts';
 export * from './schemas/agents.ts';
 export * from './schemas/analytics.ts';
 export * from './schemas/auth.ts';

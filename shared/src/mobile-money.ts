@@ -1,3 +1,5 @@
+import { displayUgandaPhone } from './phone.ts';
+import { type MoneyNetwork, networkOfNumber, PHONE_EXAMPLE } from './phone-networks.ts';
 import type { MobileNetwork } from './schemas/payments.ts';
 
 /**
@@ -7,6 +9,8 @@ import type { MobileNetwork } from './schemas/payments.ts';
 export interface MobileMoneyNetwork {
   id: MobileNetwork;
   name: string;
+  /** Which numbers it serves (phone-networks.ts). */
+  numbers: MoneyNetwork;
   /** The short mark drawn on the network's badge. */
   short: string;
   /** Dialled when the payment prompt does not appear, to approve the waiting payment. */
@@ -20,6 +24,7 @@ export const MOBILE_MONEY: Record<MobileNetwork, MobileMoneyNetwork> = {
   MTNmobilemoney: {
     id: 'MTNmobilemoney',
     name: 'MTN Mobile Money',
+    numbers: 'mtn',
     short: 'MTN',
     ussd: '*165#',
     approvalsMenu: 'My Approvals',
@@ -28,6 +33,7 @@ export const MOBILE_MONEY: Record<MobileNetwork, MobileMoneyNetwork> = {
   Mobile_Airtel_UG: {
     id: 'Mobile_Airtel_UG',
     name: 'Airtel Money',
+    numbers: 'airtel',
     short: 'Airtel',
     ussd: '*185#',
     approvalsMenu: 'Payments',
@@ -42,4 +48,35 @@ export function isMobileNetwork(value: string): value is MobileNetwork {
 /** "No prompt? Dial *165# and select My Approvals, or use the MyMTN app." */
 export function ussdFallback(network: MobileMoneyNetwork): string {
   return `No prompt? Dial ${network.ussd} and select ${network.approvalsMenu}, or use the ${network.app}.`;
+}
+
+/** The method that pays from numbers of `network`. */
+export function mobileNetworkFor(network: MoneyNetwork): MobileMoneyNetwork {
+  return network === 'mtn' ? MOBILE_MONEY.MTNmobilemoney : MOBILE_MONEY.Mobile_Airtel_UG;
+}
+
+export type PaymentNumberProblem =
+  | { kind: 'required' | 'invalid' | 'unserved'; message: string }
+  | { kind: 'wrong_network'; message: string; network: MobileNetwork };
+
+const EXAMPLES = `an MTN number like ${PHONE_EXAMPLE.mtn} or an Airtel number like ${PHONE_EXAMPLE.airtel}`;
+
+/**
+ * What is wrong with a number for paying with `chosen`, in the words both the payment step and the API use; null
+ * when it can pay. The network is known from the number alone, so a wrong one is caught before any charge.
+ */
+export function paymentNumberProblem(raw: string, chosen: MobileNetwork): PaymentNumberProblem | null {
+  if (!raw.trim()) return { kind: 'required', message: 'Please enter your phone number' };
+  const { canonical, network } = networkOfNumber(raw);
+  if (!canonical) return { kind: 'invalid', message: `Enter a Uganda phone number: ${EXAMPLES}.` };
+  const shown = displayUgandaPhone(canonical);
+  if (!network) return { kind: 'unserved', message: `${shown} is not an MTN or Airtel number. Pay from ${EXAMPLES}.` };
+  const own = MOBILE_MONEY[chosen];
+  if (network === own.numbers) return null;
+  const right = mobileNetworkFor(network);
+  return {
+    kind: 'wrong_network',
+    network: right.id,
+    message: `${shown} is an ${right.short} number. Pay with ${right.name}, or use an ${own.short} number like ${PHONE_EXAMPLE[own.numbers]}.`,
+  };
 }

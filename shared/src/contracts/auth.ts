@@ -97,6 +97,16 @@ export const changePassword = defineContract({
   response: Message,
 });
 
+export const agentChangePassword = defineContract({
+  method: 'post',
+  path: '/auth/agent/change-password',
+  summary: "Change the signed-in agent's password (the generated one, say); signs every other device out",
+  tag,
+  access: 'agent',
+  body: ChangePasswordRequest,
+  response: Message,
+});
+
 export const requestRecoveryCode = defineContract({
   method: 'post',
   path: '/auth/recovery/request',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonicalUgandaPhone } from '../phone.ts';
 import { DeviceId, Email, FullName, GivenPassword, IsoDateTime, NewPassword, UgandaPhone } from './common.ts';
 
 export const AGENT_PLAN_LABEL = 'Agent Access';
@@ -12,19 +13,44 @@ export const RegisterRequest = z.object({
 });
 export type RegisterRequest = z.input<typeof RegisterRequest>;
 
+/** Said when a sign-in names neither an email nor a Uganda phone number: nobody could have that account. */
+export const SIGN_IN_IDENTIFIER_HINT = 'Enter your email or your phone number, like 0772 123 456.';
+export const AGENT_SIGN_IN_HINT = 'Agents sign in with their email, like name@example.com.';
+
+/** Looks like an email (something@something): checked by shape only, never against the accounts. */
+export function looksLikeSignInEmail(value: string): boolean {
+  const at = value.indexOf('@');
+  return at > 0 && at < value.length - 1;
+}
+
+/**
+ * What a sign-in identifier can be: an email, or a Uganda phone number in any spelling the account's could have
+ * been stored from (the SPEC's rule, so no registered number is ever refused here).
+ */
+export function isSignInIdentifier(value: string): boolean {
+  const trimmed = value.trim();
+  return looksLikeSignInEmail(trimmed) || canonicalUgandaPhone(trimmed) !== null;
+}
+
 export const LoginRequest = z.object({
   identifier: z
     .string({ message: 'Email or phone is required.' })
     .trim()
     .min(1, 'Email or phone is required.')
-    .max(254),
+    .max(254)
+    .refine(isSignInIdentifier, SIGN_IN_IDENTIFIER_HINT),
   password: GivenPassword,
   currentDeviceId: DeviceId.optional(),
 });
 export type LoginRequest = z.input<typeof LoginRequest>;
 
 export const AgentLoginRequest = z.object({
-  email: z.string({ message: 'Email is required.' }).trim().min(1, 'Email is required.').max(254),
+  email: z
+    .string({ message: 'Email is required.' })
+    .trim()
+    .min(1, 'Email is required.')
+    .max(254)
+    .refine(looksLikeSignInEmail, AGENT_SIGN_IN_HINT),
   password: GivenPassword,
   currentDeviceId: DeviceId.optional(),
 });

@@ -31,7 +31,7 @@ export const UgandaPhone = z
     if (!canonical) {
       ctx.addIssue({
         code: 'custom',
-        message: 'Please enter a valid Uganda phone number (e.g., 256712345678 or 0712345678)',
+        message: 'Please enter a valid Uganda phone number, like 0772 123 456 or 0752 123 456',
       });
       return z.NEVER;
     }

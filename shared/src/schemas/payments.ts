@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { paymentNumberProblem } from '../mobile-money.ts';
+import { networkOfNumber, PHONE_INPUT_MAX } from '../phone-networks.ts';
 import { Id, IsoDateTime } from './common.ts';
 
 export const MOBILE_NETWORKS = ['MTNmobilemoney', 'Mobile_Airtel_UG'] as const;
@@ -46,16 +48,18 @@ export const TransactionParams = z.object({ transaction_id: Id });
 
 export const ChargeMobileRequest = z.object({
   transaction_id: Id,
+  /** Any spelling of an MTN or Airtel number, yielded as `256XXXXXXXXX`; whether it suits `mno` is the route's call. */
   phoneNumber: z
     .string({ message: 'Please enter your phone number' })
-    .max(32, 'Phone number is too long.')
-    .transform((v) => v.replace(/\D/g, ''))
-    .pipe(
-      z
-        .string()
-        .min(1, 'Please enter your phone number')
-        .regex(/^(256|0)(7\d|20)\d{7}$/, 'Please enter a valid Uganda phone number (e.g., 256712345678 or 0712345678)'),
-    ),
+    .max(PHONE_INPUT_MAX, 'Phone number is too long.')
+    .transform((value, ctx) => {
+      const problem = paymentNumberProblem(value, 'MTNmobilemoney');
+      if (problem && problem.kind !== 'wrong_network') {
+        ctx.addIssue({ code: 'custom', message: problem.message });
+        return z.NEVER;
+      }
+      return networkOfNumber(value).canonical!;
+    }),
   mno: MobileNetwork,
 });
 export type ChargeMobileRequest = z.input<typeof ChargeMobileRequest>;

@@ -1,4 +1,4 @@
-import { AuthResponse, Message, UserProfile } from '@filamu/shared';
+import { AGENT_SIGN_IN_HINT, AuthResponse, Message, SIGN_IN_IDENTIFIER_HINT, UserProfile } from '@filamu/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions, users } from '../../db/schema.ts';
@@ -157,12 +157,28 @@ describe.each(testDatabases)('user accounts on %s', (kind) => {
       const wrongPassword = await login(account.email, 'not the password');
       const unknownEmail = await login('nobody.here@example.com', 'not the password');
       const unknownPhone = await login('0772999998', 'not the password');
-      const notAnIdentifier = await login('just-a-name', 'not the password');
-      for (const res of [wrongPassword, unknownEmail, unknownPhone, notAnIdentifier]) {
+      for (const res of [wrongPassword, unknownEmail, unknownPhone]) {
         expectErrorEnvelope(res, 401, 'unauthenticated', INVALID);
         expect(withoutRequestId(res.json)).toEqual(withoutRequestId(wrongPassword.json));
       }
       expect(unknownEmail.json.error.requestId).not.toBe(wrongPassword.json.error.requestId);
+    });
+
+    it.each(['just-a-name', '12345', '0712 34', '@example.com', 'name@', '0612345678'])(
+      'says %j is neither an email nor a phone number (400, before any password is checked)',
+      async (identifier) => {
+        const res = await login(identifier, account.password);
+        expectErrorEnvelope(res, 400, 'validation_error', `identifier: ${SIGN_IN_IDENTIFIER_HINT}`);
+        expect(res.json.error.issues).toEqual([{ path: 'identifier', message: SIGN_IN_IDENTIFIER_HINT }]);
+      },
+    );
+
+    it('answers the agent form with an email hint when it is sent something else', async () => {
+      const res = await t.request('POST', '/api/auth/agent/login', {
+        body: { email: '0772123456', password: 'whatever-it-is' },
+        ip: freshIp(),
+      });
+      expectErrorEnvelope(res, 400, 'validation_error', `email: ${AGENT_SIGN_IN_HINT}`);
     });
 
     it('refuses an empty identifier or password with 400', async () => {

@@ -196,16 +196,13 @@ export async function updateProfile(
 }
 
 /** Re-authentication for account-taking changes (password, email), throttled like sign-in on the account. */
-async function requireCurrentPassword(
-  deps: AuthDeps,
-  principal: Extract<Principal, { kind: 'user' }>,
-  currentPassword: string,
-): Promise<void> {
+async function requireCurrentPassword(deps: AuthDeps, principal: Principal, currentPassword: string): Promise<void> {
+  const account = principal.kind === 'user' ? principal.user : principal.agent;
   const valid = await guardedPasswordCheck(
     deps.database.db,
     () => deps.clock.now(),
-    { accountKey: `password:user:${principal.user.id}` },
-    () => verifyPassword(principal.user.passwordHash, currentPassword),
+    { accountKey: `password:${principal.kind}:${account.id}` },
+    () => verifyPassword(account.passwordHash, currentPassword),
   );
   if (!valid) {
     // Not 401: the session is fine, only the typed password is wrong.
@@ -227,6 +224,22 @@ export async function changePassword(
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, principal.user.id));
     await revokeSessions(tx, { kind: 'user', id: principal.user.id }, now, 'password_changed', principal.sessionId);
+  });
+  return { message: 'Password changed successfully.' };
+}
+
+/** An agent replaces the password the admin generated (same rules and effects as a subscriber's change). */
+export async function changeAgentPassword(
+  deps: AuthDeps,
+  principal: Extract<Principal, { kind: 'agent' }>,
+  input: z.output<typeof ChangePasswordRequest>,
+): Promise<{ message: string }> {
+  await requireCurrentPassword(deps, principal, input.currentPassword);
+  const passwordHash = await hashPassword(input.newPassword);
+  const now = deps.clock.now();
+  await deps.database.db.transaction(async (tx) => {
+    await tx.update(agents).set({ passwordHash, updatedAt: now }).where(eq(agents.id, principal.agent.id));
+    await revokeSessions(tx, { kind: 'agent', id: principal.agent.id }, now, 'password_changed', principal.sessionId);
   });
   return { message: 'Password changed successfully.' };
 }

@@ -4,7 +4,16 @@ import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { forbidden } from '../../http/errors.ts';
-import { agentLogin, changePassword, login, logout, register, type RequestContext, updateProfile } from './accounts.ts';
+import {
+  agentLogin,
+  changeAgentPassword,
+  changePassword,
+  login,
+  logout,
+  register,
+  type RequestContext,
+  updateProfile,
+} from './accounts.ts';
 import { hitLimits } from '../rate-limit/limiter.ts';
 import { registrationPerIp } from '../rate-limit/limits.ts';
 import { clientIp } from './client-ip.ts';
@@ -50,5 +59,10 @@ export function authRoutes(router: ContractRouter, deps: Deps): void {
       return agentProfile(principal.agent);
     })
     .on(auth.updateProfile, ({ body }, c) => updateProfile(deps, userPrincipal(c), body))
-    .on(auth.changePassword, ({ body }, c) => changePassword(deps, userPrincipal(c), body));
+    .on(auth.changePassword, ({ body }, c) => changePassword(deps, userPrincipal(c), body))
+    .on(auth.agentChangePassword, ({ body }, c) => {
+      const principal = c.get('principal');
+      if (principal.kind !== 'agent') throw forbidden();
+      return changeAgentPassword(deps, principal, body);
+    });
 }

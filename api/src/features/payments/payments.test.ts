@@ -199,9 +199,9 @@ describe.each(testDatabases)('payments on %s', (kind) => {
   });
 
   it.each([
-    ['0772000001', 'failed', '901'],
-    ['0772000003', 'failed', '904'],
-    ['0772000004', 'review', '002'],
+    ['0752000001', 'failed', '901'],
+    ['0752000003', 'failed', '904'],
+    ['0752000004', 'review', '002'],
   ])('settles a charge to %s as %s and never subscribes', async (phone, status, code) => {
     const { token, email, started } = await startPayment(t);
     expect((await charge(t, token, started.transaction_id, phone, 'Mobile_Airtel_UG')).status).toBe(200);
@@ -312,7 +312,7 @@ describe.each(testDatabases)('payments on %s', (kind) => {
 
   it('activates a paid payment whose page was closed on the next reconciliation pass', async () => {
     const { token, email, plan, started } = await startPayment(quiet);
-    expect((await charge(quiet, token, started.transaction_id, '0701000005')).status).toBe(200);
+    expect((await charge(quiet, token, started.transaction_id, '0772000005')).status).toBe(200);
     quiet.clock.advance(30_000);
     const report = await reconcile(quiet.deps);
     expect(report.checked).toBeGreaterThanOrEqual(1);

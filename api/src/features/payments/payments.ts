@@ -2,6 +2,7 @@ import {
   formatDate,
   formatUgx,
   MOBILE_MONEY,
+  paymentNumberProblem,
   ussdFallback,
   type ChargeMobileRequest,
   type InitiatePaymentRequest,
@@ -185,11 +186,22 @@ export async function paymentOptions(
   };
 }
 
+/** MTN cannot prompt an Airtel phone nor the reverse: such a charge would leave the payer waiting for nothing. */
+export function assertNumberFitsNetwork(
+  input: Pick<z.output<typeof ChargeMobileRequest>, 'phoneNumber' | 'mno'>,
+): void {
+  const problem = paymentNumberProblem(input.phoneNumber, input.mno);
+  if (!problem) return;
+  const code = problem.kind === 'wrong_network' ? 'wrong_network' : 'validation_error';
+  throw new AppError(code, problem.message, { issues: [{ path: 'phoneNumber', message: problem.message }] });
+}
+
 export async function chargeMobile(
   deps: PaymentDeps,
   user: UserRow,
   input: z.output<typeof ChargeMobileRequest>,
 ): Promise<{ instructions: string; status: PaymentStatus }> {
+  assertNumberFitsNetwork(input);
   const payment = await ownedPayment(deps.database.db, user, { id: input.transaction_id });
   if (!payment) throw notFound('Transaction');
   if (payment.status !== 'pending' || !payment.dpoToken) throw conflict('This payment is no longer pending.');

@@ -13,6 +13,7 @@ import { chargeHits } from './charge-limits.ts';
 import { normaliseUgandaPhone } from './dpo/adapter.ts';
 import { parseApi3g, text } from './dpo/xml.ts';
 import {
+  assertNumberFitsNetwork,
   chargeMobile,
   handlePush,
   initiatePayment,
@@ -53,6 +54,8 @@ export function paymentRoutes(router: ContractRouter, deps: Deps): void {
     .on(payments.paymentOptions, ({ params }, c) => paymentOptions(deps, user(c), params.token))
     .on(payments.chargeMobile, async ({ body }, c) => {
       const payer = user(c);
+      // A number the chosen network cannot prompt is refused before it counts against any limit or reaches DPO.
+      assertNumberFitsNetwork(body);
       // Before the gateway is asked: every charge that reaches it pushes a prompt to a phone.
       const charged = { transactionId: body.transaction_id, phone: normaliseUgandaPhone(body.phoneNumber) };
       const hits = await chargeHits(deps.database.db, payer, charged, ip(c));

@@ -1,4 +1,10 @@
-import { contracts } from '@filamu/shared';
+import {
+  AGENT_SIGN_IN_HINT,
+  contracts,
+  isSignInIdentifier,
+  looksLikeSignInEmail,
+  SIGN_IN_IDENTIFIER_HINT,
+} from '@filamu/shared';
 import { Radio, RadioGroup } from '@headlessui/react';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
@@ -50,6 +56,9 @@ export default function LoginPage() {
     event.preventDefault();
     const next: typeof errors = {};
     if (!identifier.trim()) next.identifier = mode === 'agent' ? 'Email is required.' : 'Email or phone is required.';
+    // Neither an email nor a phone number cannot be anyone's account: say what to type, not "Invalid credentials".
+    else if (mode === 'agent' && !looksLikeSignInEmail(identifier.trim())) next.identifier = AGENT_SIGN_IN_HINT;
+    else if (mode === 'user' && !isSignInIdentifier(identifier)) next.identifier = SIGN_IN_IDENTIFIER_HINT;
     if (!password) next.password = 'Password is required.';
     setErrors(next);
     setFailure(null);
@@ -79,6 +88,12 @@ export default function LoginPage() {
     } catch (error) {
       // Stays pending on success so the 'already signed in' redirect cannot race the navigation.
       setPending(false);
+      // The server's shape check (the same as ours) belongs under the field, like ours.
+      const shape = error instanceof ApiError && error.code === 'validation_error' ? error.issues[0] : undefined;
+      if (shape && (shape.path === 'identifier' || shape.path === 'email')) {
+        setErrors({ identifier: shape.message });
+        return;
+      }
       const f = describeFailure(mode, error);
       // Said once, above the form where the eye is; a toast would repeat it over the Sign In button.
       setFailure(f);
@@ -153,12 +168,19 @@ export default function LoginPage() {
           {pending ? 'Signing in...' : mode === 'agent' ? 'Sign in as Agent' : 'Sign In'}
         </Button>
       </form>
-      <p className="mt-6 text-center text-sm text-stone-600 dark:text-stone-400">
-        Don't have an account?{' '}
-        <Link to="/register" className="rounded font-semibold text-brand-700 hover:underline dark:text-brand-300">
-          Register
-        </Link>
-      </p>
+      {mode === 'agent' ? (
+        // Agents never register: the admin creates their account and resets a forgotten password.
+        <p className="mt-6 text-center text-sm text-stone-600 dark:text-stone-400">
+          Agent accounts are created by the Filamu admin. Forgot your password? Ask the admin to reset it.
+        </p>
+      ) : (
+        <p className="mt-6 text-center text-sm text-stone-600 dark:text-stone-400">
+          Don't have an account?{' '}
+          <Link to="/register" className="rounded font-semibold text-brand-700 hover:underline dark:text-brand-300">
+            Register
+          </Link>
+        </p>
+      )}
     </AuthLayout>
   );
 }

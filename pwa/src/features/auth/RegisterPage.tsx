@@ -1,4 +1,4 @@
-import { contracts, isValidUgandaPhone, PASSWORD_MIN } from '@filamu/shared';
+import { contracts, isValidUgandaPhone, networkOfNumber, PASSWORD_MIN } from '@filamu/shared';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/Button.tsx';
@@ -24,6 +24,14 @@ function looksLikeEmail(value: string): boolean {
   return dot > 0 && dot < host.length - 1;
 }
 
+/** Any Uganda mobile number makes an account (decision 0160); only MTN and Airtel numbers can pay. */
+function phoneHint(phone: string): string {
+  const { canonical, network } = networkOfNumber(phone);
+  if (canonical && !network && canonical.startsWith('2567'))
+    return 'Fine for your account. To pay, you will need an MTN or Airtel number.';
+  return 'Your mobile number, like 0772 123 456 (MTN) or 0752 123 456 (Airtel).';
+}
+
 function validate(values: Record<Field, string>): Errors {
   const errors: Errors = {};
   if (!values.fullName.trim()) errors.fullName = 'Full name is required.';
@@ -31,7 +39,7 @@ function validate(values: Record<Field, string>): Errors {
   else if (!looksLikeEmail(values.email.trim())) errors.email = 'Please enter a valid email address.';
   if (!values.phone.trim()) errors.phone = 'Phone number is required.';
   else if (!isValidUgandaPhone(values.phone))
-    errors.phone = 'Please enter a valid Uganda phone number (e.g., 256712345678 or 0712345678)';
+    errors.phone = 'Please enter a valid Uganda phone number, like 0772 123 456 or 0752 123 456';
   if (!values.password) errors.password = 'Password is required.';
   else if (values.password.length < PASSWORD_MIN)
     errors.password = `Password must be at least ${PASSWORD_MIN} characters.`;
@@ -131,7 +139,7 @@ export default function RegisterPage() {
           inputMode="tel"
           autoComplete="tel"
           placeholder="0772 123 456"
-          hint="MTN or Airtel number, e.g. 0772 123 456"
+          hint={phoneHint(values.phone)}
           value={values.phone}
           onChange={set('phone')}
           error={errors.phone}

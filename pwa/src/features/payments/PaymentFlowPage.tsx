@@ -47,6 +47,7 @@ function PaymentFlow({ initial }: { initial: StoredPayment }) {
           onEdit={wizard.clearError}
           onBack={wizard.backToMethod}
           onPay={wizard.pay}
+          onSwitch={wizard.switchNetwork}
         />
       )}
       {phase === 'processing' && (

@@ -8,8 +8,9 @@ import { useDocumentTitle } from '../../lib/page.ts';
 import { useSession } from '../../lib/session.ts';
 import { AGENT_BENEFITS } from './benefits.ts';
 import { BenefitList } from './BenefitList.tsx';
+import { ChangePasswordCard } from './ChangePasswordCard.tsx';
 
-/** Read-only profile for agents (SPEC §2). */
+/** The agent's profile (SPEC §2): read-only details, and a Security section to change the password. */
 export function AgentProfileView() {
   useDocumentTitle('Agent Profile');
   const { agent } = useSession();
@@ -43,6 +44,15 @@ export function AgentProfileView() {
             </div>
           </dl>
         </Card>
+        <section aria-labelledby="agent-security" className="mt-6 space-y-3">
+          <h2 id="agent-security" className="text-xl font-bold">
+            Security
+          </h2>
+          <p className="text-sm text-stone-600 dark:text-stone-400">
+            Replace the password the admin gave you with one only you know. Other devices are signed out.
+          </p>
+          <ChangePasswordCard kind="agent" />
+        </section>
         <Card className="mt-6">
           <CardTitle>Agent benefits</CardTitle>
           <div className="mt-4">

@@ -28,8 +28,11 @@ function validate(values: Record<Field, string>): { fields: Errors; form: string
   return { fields: {}, form: null };
 }
 
-/** Profile → Security → Change password. Errors stay inline beside the form; success is a toast. */
-export function ChangePasswordCard() {
+/**
+ * Profile → Security → Change password, for subscribers and agents (their own route). Errors stay inline beside
+ * the form; success is a toast.
+ */
+export function ChangePasswordCard({ kind = 'user' }: { kind?: 'user' | 'agent' }) {
   const [values, setValues] = useState<Record<Field, string>>({
     currentPassword: '',
     newPassword: '',
@@ -47,10 +50,12 @@ export function ChangePasswordCard() {
   };
 
   const change = useMutation({
-    mutationFn: () =>
-      api(contracts.auth.changePassword, {
-        body: { currentPassword: values.currentPassword, newPassword: values.newPassword },
-      }),
+    mutationFn: () => {
+      const body = { currentPassword: values.currentPassword, newPassword: values.newPassword };
+      return kind === 'agent'
+        ? api(contracts.auth.agentChangePassword, { body })
+        : api(contracts.auth.changePassword, { body });
+    },
     onSuccess: (result) => {
       setValues({ currentPassword: '', newPassword: '', confirmPassword: '' });
       show({}, null);

@@ -144,7 +144,7 @@ function AgentForm({
         required
         type="tel"
         autoComplete="off"
-        hint="A Uganda mobile number, e.g. 0712345678."
+        hint="A Uganda mobile number, like 0772 123 456."
         {...field('phone')}
       />
       <Input

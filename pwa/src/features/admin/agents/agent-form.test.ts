@@ -20,7 +20,7 @@ describe('agent form', () => {
       email: 'Email is required.',
     });
     expect(validateAgent({ ...emptyAgent(), full_name: 'A', phone: '12', email: 'not-an-email' }, false)).toEqual({
-      phone: 'Please enter a valid Uganda phone number (e.g., 256712345678 or 0712345678)',
+      phone: 'Please enter a valid Uganda phone number, like 0772 123 456 or 0752 123 456',
       email: 'Please enter a valid email address.',
     });
     expect(validateAgent({ ...emptyAgent(), full_name: 'A', phone: '0701234567', email: 'a@b.co' }, false)).toEqual({});

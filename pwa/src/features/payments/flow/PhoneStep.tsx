@@ -1,21 +1,29 @@
 import {
-  digitsOnly,
+  displayUgandaPhone,
   formatUgx,
   MOBILE_MONEY,
-  UGANDA_PHONE_PATTERN,
+  networkOfNumber,
+  paymentNumberProblem,
+  PHONE_EXAMPLE,
   ussdFallback,
   type MobileNetwork,
 } from '@filamu/shared';
 import { useId, useState, type FormEvent, type Ref } from 'react';
+import { useSession } from '../../../lib/session.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Card } from '../../../components/ui/Card.tsx';
 import { ArrowLeftIcon } from '../../../components/ui/icons.tsx';
 import { Input } from '../../../components/ui/Input.tsx';
 import { NetworkBadge } from './NetworkBadge.tsx';
+import { NumberNetworkHint } from './NumberNetworkHint.tsx';
 import { STEP_HEADING, type ChargeError } from './steps.ts';
 
-const REQUIRED = 'Please enter your phone number';
-const INVALID = 'Please enter a valid Uganda phone number (e.g., 256712345678 or 0712345678)';
+/** The registered number, spelled as people write it, when it can pay with `network` (else the field starts empty). */
+function registeredNumberFor(phone: string | null | undefined, network: MobileNetwork): string {
+  if (!phone) return '';
+  const { canonical, network: its } = networkOfNumber(phone);
+  return canonical && its === MOBILE_MONEY[network].numbers ? displayUgandaPhone(canonical) : '';
+}
 
 /** An error under the field or the Pay button: announced once (`role="alert"`), never repeated in a toast. */
 function InlineError({ id, message }: { id: string; message: string }) {
@@ -35,6 +43,7 @@ export function PhoneStep({
   onEdit,
   onBack,
   onPay,
+  onSwitch,
 }: {
   network: MobileNetwork;
   price: string;
@@ -45,10 +54,14 @@ export function PhoneStep({
   onEdit: () => void;
   onBack: () => void;
   onPay: (phone: string) => void;
+  /** Pays with the other network instead, keeping the number typed. */
+  onSwitch: (network: MobileNetwork) => void;
 }) {
   const info = MOBILE_MONEY[network];
-  const [phone, setPhone] = useState('');
+  const registered = useSession().user?.phone;
+  const [phone, setPhone] = useState(() => registeredNumberFor(registered, network));
   const [invalid, setInvalid] = useState<string | null>(null);
+  const [switched, setSwitched] = useState(false);
   const id = useId();
   const fieldId = `${id}-phone`;
   const fieldError = invalid ?? (error?.target === 'phone' ? error.message : null);
@@ -56,14 +69,22 @@ export function PhoneStep({
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const digits = digitsOnly(phone);
-    const problem = !phone.trim() ? REQUIRED : !UGANDA_PHONE_PATTERN.test(digits) ? INVALID : null;
-    setInvalid(problem);
+    // The same check the server makes: a number of the other network never reaches a charge.
+    const problem = paymentNumberProblem(phone, network);
+    setInvalid(problem?.message ?? null);
     if (problem) {
       document.getElementById(fieldId)?.focus();
       return;
     }
-    onPay(digits);
+    onPay(networkOfNumber(phone).canonical!);
+  };
+
+  const switchTo = (other: MobileNetwork) => {
+    onSwitch(other);
+    setInvalid(null);
+    setSwitched(true);
+    // The switch button goes away with the mismatch: Pay, now with the right network, is where to be.
+    document.getElementById(`${id}-pay`)?.focus();
   };
 
   return (
@@ -87,12 +108,14 @@ export function PhoneStep({
             type="tel"
             inputMode="tel"
             autoComplete="tel"
-            placeholder="0772123456"
-            hint={`The ${info.name} number that will pay, e.g. 0772123456 or 256772123456.`}
+            placeholder={PHONE_EXAMPLE[info.numbers]}
+            hint={`The ${info.name} number that will pay, like ${PHONE_EXAMPLE[info.numbers]}.`}
             value={phone}
+            maxLength={32}
             onChange={(e) => {
               setPhone(e.target.value);
               setInvalid(null);
+              setSwitched(false);
               onEdit();
             }}
             aria-invalid={fieldError ? true : undefined}
@@ -101,12 +124,20 @@ export function PhoneStep({
             required
           />
           {fieldError && <InlineError id={`${fieldId}-error`} message={fieldError} />}
+          <NumberNetworkHint
+            phone={phone}
+            network={network}
+            quiet={!!fieldError}
+            switched={switched}
+            onSwitch={switchTo}
+          />
         </div>
         <div className="flex flex-col-reverse gap-3 sm:flex-row">
           <Button variant="outline" onClick={onBack} disabled={pending}>
             <ArrowLeftIcon className="size-4" /> Change method
           </Button>
           <Button
+            id={`${id}-pay`}
             type="submit"
             size="lg"
             className="flex-1"

@@ -20,7 +20,10 @@ function withoutFinalPeriod(text: string): string {
 
 /** A refused charge: the server's words about the number go beside the field, anything else under Pay. */
 function chargeError(error: unknown): ChargeError {
-  if (isApiError(error) && (error.code === 'validation_error' || error.code === 'bad_request')) {
+  if (
+    isApiError(error) &&
+    (error.code === 'validation_error' || error.code === 'bad_request' || error.code === 'wrong_network')
+  ) {
     const issue = error.issues.find((i) => i.path === 'phoneNumber');
     return { target: 'phone', message: issue?.message ?? error.message };
   }
@@ -181,6 +184,12 @@ export function usePaymentWizard(initial: StoredPayment) {
     checking,
     exhausted,
     choose,
+    /** The number typed belongs to the other network: pay with that one, staying on the phone step. */
+    switchNetwork: (id: MobileNetwork) => {
+      setNetwork(id);
+      setError(null);
+      save({ ...payment, mno: id });
+    },
     pay: (phone: string) => void pay(phone),
     checkAgain: () => void checkAgain(),
     clearError: () => setError(null),
