@@ -7,6 +7,8 @@ import { smtpTransport, startMailDispatcher } from './features/mail/smtp-dispatc
 import { startStaleDownloadSweep } from './features/downloads/bookkeeping.ts';
 import { startReconciler } from './features/payments/reconciler.ts';
 import { startPosterSweep } from './features/posters/sweep.ts';
+import { startNewMoviesSweep } from './features/push/new-movies.ts';
+import { startPushDispatcher } from './features/push/outbox.ts';
 import { startSmsDispatcher } from './features/sms/outbox.ts';
 import { startStorageCleanup } from './features/storage/cleanup.ts';
 import { startTranscodeRunner } from './features/transcode/runner.ts';
@@ -54,6 +56,8 @@ async function main(): Promise<void> {
     ? startMailDispatcher(deps, smtpTransport(config.smtpUrl), config.mailFrom, 5000)
     : async () => {};
   const stopSms = startSmsDispatcher(deps, deps.sms, config.sms.dispatchIntervalMs);
+  const stopPush = startPushDispatcher(deps, deps.push, config.push.dispatchIntervalMs);
+  const stopNewMovies = startNewMoviesSweep(deps);
   if (!config.sms.africasTalking)
     logger.warn(
       "AT_API_KEY is not set: text messages go to the built-in SMS simulator (no phone receives them); read them in the log ('sms simulator: message') or at /api/admin/sms-simulator/messages",
@@ -96,6 +100,8 @@ async function main(): Promise<void> {
         stopPosterSweep(),
         stopMail(),
         stopSms(),
+        stopPush(),
+        stopNewMovies(),
         stopTranscoder(),
       ]);
       await database.close();

@@ -21,6 +21,7 @@ import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
 import { dpoCodeLabel } from '../metrics/registry.ts';
 import { activateSubscription, isPurchasable } from '../plans/subscription.ts';
+import { queuePush } from '../push/outbox.ts';
 import { checkSoon, lookAtPayment } from './dpo-reads.ts';
 import { GatewayError, normaliseUgandaPhone, sameAmount, type VerifyResult } from './dpo/adapter.ts';
 import { assertHasMovies, assertMayBuy } from './purchase-rules.ts';
@@ -363,7 +364,7 @@ export async function settle(deps: PaymentDeps, payment: PaymentRow, result: Ver
   });
 }
 
-/** Puts the payer on the payment's plan and queues the receipt; run it in the transaction that completed the payment. */
+/** Puts the payer on the payment's plan and queues the receipt (mail and push); run it in the transaction that completed the payment. */
 export async function activate(deps: PaymentDeps, tx: Executor, payment: PaymentRow, now: Date) {
   const [plan] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, payment.planId));
   const [user] = await tx
@@ -387,6 +388,14 @@ export async function activate(deps: PaymentDeps, tx: Executor, payment: Payment
       `Reference: ${payment.id}`,
       `Access until: ${formatDate(plan.globalExpiryAt)}`,
     ].join('\n'),
+  });
+  // For a payer who closed the page while the phone prompt was open; the service worker stays quiet when the app is
+  // on screen (decision 0154). Same transaction: pushed exactly when the payment completed, once.
+  await queuePush(tx, now, payment.userId!, {
+    kind: 'payment_confirmed',
+    title: 'Payment received',
+    body: `${formatUgx(payment.amountUgx)} for ${payment.planName}. Access until ${formatDate(plan.globalExpiryAt)}.`,
+    url: '/dashboard',
   });
 }
 
