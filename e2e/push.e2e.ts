@@ -11,6 +11,15 @@ import { createPlan, uploadMovie } from './support/seed.ts';
  * push from FCM. Chromium's DevTools cannot click a notification, so the tap is a notificationclick event dispatched
  * in the worker with the notification the worker showed: the handler's screen choice and navigation run for real.
  */
+/** The parts of the worker's global scope these checks use (e2e compiles without the WebWorker library). */
+interface WorkerScope {
+  registration: {
+    getNotifications(filter?: { tag: string }): Promise<{ title: string; body: string; tag: string; data: unknown }[]>;
+  };
+  dispatchEvent(event: Event): boolean;
+}
+declare const NotificationEvent: new (type: string, init: { notification: unknown }) => Event;
+
 let browser: Browser;
 let planId: string;
 let origin: string;
@@ -53,7 +62,7 @@ async function serviceWorker(
 
 const shown = (worker: Worker) =>
   worker.evaluate(async () => {
-    const sw = self as unknown as ServiceWorkerGlobalScope;
+    const sw = self as unknown as WorkerScope;
     return (await sw.registration.getNotifications()).map((n) => ({
       title: n.title,
       body: n.body,
@@ -65,7 +74,7 @@ const shown = (worker: Worker) =>
 /** What a tap on the notification with this tag runs: the worker's notificationclick handler. */
 const tap = (worker: Worker, tag: string) =>
   worker.evaluate(async (tag) => {
-    const sw = self as unknown as ServiceWorkerGlobalScope;
+    const sw = self as unknown as WorkerScope;
     const [notification] = await sw.registration.getNotifications({ tag });
     if (!notification) throw new Error(`no notification tagged ${tag}`);
     sw.dispatchEvent(new NotificationEvent('notificationclick', { notification }));

@@ -3,13 +3,19 @@ import { z } from 'zod';
 /** Push service URLs are a few hundred characters; anything far longer is not one. */
 export const PUSH_ENDPOINT_MAX = 1024;
 
+const withoutPadding = (value: string) => {
+  let end = value.length;
+  while (end > 0 && value[end - 1] === '=') end -= 1;
+  return value.slice(0, end);
+};
+
 const base64Url = (name: string, bytes: number) => {
   // Unpadded base64url of `bytes` bytes is this long; browsers send it unpadded, some libraries pad it.
   const length = Math.ceil((bytes * 4) / 3);
   return z
     .string({ message: `${name} is required.` })
     .max(length + 2, `${name} must be ${bytes} bytes in base64url.`)
-    .transform((value) => value.replace(/=+$/, ''))
+    .transform(withoutPadding)
     .refine(
       (value) => value.length === length && /^[A-Za-z0-9_-]+$/.test(value),
       `${name} must be ${bytes} bytes in base64url.`,

@@ -49,6 +49,7 @@ describe.each(testDatabases)('push subscriptions on %s', (kind) => {
     const a = (await first.call(contracts.push.publicKey)).json.publicKey as string;
     expect(a).toMatch(/^[A-Za-z0-9_-]{87}$/);
     expect((await second.call(contracts.push.publicKey)).json.publicKey).toBe(a);
+    await second.close();
     t = { ...first, close: () => first.deps.database.close() };
   });
 

@@ -8,13 +8,14 @@ type State = 'loading' | 'unsupported' | 'blocked' | 'on' | 'off';
 
 /** Profile → Security: notifications on this phone, on or off (off: the server forgets this browser). */
 export function NotificationsCard() {
-  const [state, setState] = useState<State>('loading');
+  const [state, setState] = useState<State>(() =>
+    !pushSupported() ? 'unsupported' : Notification.permission === 'denied' ? 'blocked' : 'loading',
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    if (!pushSupported()) return setState('unsupported');
-    if (Notification.permission === 'denied') return setState('blocked');
+    if (!pushSupported() || Notification.permission === 'denied') return;
     let live = true;
     void notificationsOn().then((on) => live && setState(on ? 'on' : 'off'));
     return () => {

@@ -1,5 +1,6 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '../../components/ui/Button.tsx';
+import { useHydrated } from '../../lib/hydration.ts';
 import { useSession } from '../../lib/session.ts';
 import { declineNotifications, enableNotifications, pushSupported, usePushOffer } from './push-client.ts';
 
@@ -10,13 +11,13 @@ import { declineNotifications, enableNotifications, pushSupported, usePushOffer 
 export function PushPrompt() {
   const { status } = useSession();
   const { eligible, notNow } = usePushOffer();
-  const [permission, setPermission] = useState<NotificationPermission | null>(null);
+  const hydrated = useHydrated();
+  /** What the browser answered to Turn on; before that, its permission as it stands. */
+  const [answered, setAnswered] = useState<NotificationPermission | null>(null);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const titleId = useId();
-  useEffect(() => {
-    if (pushSupported()) setPermission(Notification.permission);
-  }, [eligible]);
+  const permission = answered ?? (hydrated && pushSupported() ? Notification.permission : null);
 
   if (status !== 'user' || !eligible || notNow || permission !== 'default') return null;
 
@@ -27,7 +28,7 @@ export function PushPrompt() {
     setBusy(false);
     if (result === 'failed') return setFailed(true);
     // Granted or refused, the browser has answered; the offer is done either way.
-    setPermission(Notification.permission === 'default' ? 'denied' : Notification.permission);
+    setAnswered(Notification.permission === 'default' ? 'denied' : Notification.permission);
   };
 
   return (
