@@ -19,7 +19,8 @@ export function PushPrompt() {
   const titleId = useId();
   const permission = answered ?? (hydrated && pushSupported() ? Notification.permission : null);
 
-  if (status !== 'user' || !eligible || notNow || permission !== 'default') return null;
+  // Open while the browser asks and after a failure (the permission may be granted by then): the person sees why.
+  if (status !== 'user' || !eligible || notNow || (permission !== 'default' && !busy && !failed)) return null;
 
   const turnOn = async () => {
     setBusy(true);
