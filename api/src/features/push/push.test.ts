@@ -39,18 +39,21 @@ describe.each(testDatabases)('push subscriptions on %s', (kind) => {
   });
 
   it('gives the VAPID public key; one generated key is kept for every process sharing the database', async () => {
-    t = await pushApp(kind);
-    const res = await t.call(contracts.push.publicKey);
+    t = await createTestApp(kind);
+    const generated = (await t.call(contracts.push.publicKey)).json.publicKey as string;
+    expect(generated).toMatch(/^[A-Za-z0-9_-]{87}$/);
+    const shared = { database: t.deps.database, keepDatabaseOpen: true };
+    const second = await createTestApp(kind, shared);
+    expect((await second.call(contracts.push.publicKey)).json.publicKey).toBe(generated);
+    await second.close();
+    const configured = await createTestApp(kind, {
+      ...shared,
+      env: { VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey },
+    });
+    const res = await configured.call(contracts.push.publicKey);
     expect(res.status).toBe(200);
     expect(res.json.publicKey).toBe(keys.publicKey);
-    await t.close();
-    const first = await createTestApp(kind, { keepDatabaseOpen: true });
-    const second = await createTestApp(kind, { database: first.deps.database, keepDatabaseOpen: true });
-    const a = (await first.call(contracts.push.publicKey)).json.publicKey as string;
-    expect(a).toMatch(/^[A-Za-z0-9_-]{87}$/);
-    expect((await second.call(contracts.push.publicKey)).json.publicKey).toBe(a);
-    await second.close();
-    t = { ...first, close: () => first.deps.database.close() };
+    await configured.close();
   });
 
   it('keeps a subscription for the signed-in person, refuses bad ones, and forgets it on unsubscribe', async () => {
