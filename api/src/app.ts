@@ -13,6 +13,7 @@ import { adminPaymentRoutes } from './features/payments/admin-routes.ts';
 import { SANDBOX_MOUNT } from './features/payments/gateway.ts';
 import { NOTIFY_PATH, notifyBodyLimit, paymentRoutes } from './features/payments/routes.ts';
 import { planRoutes } from './features/plans/routes.ts';
+import { pushRoutes } from './features/push/routes.ts';
 import { settingsRoutes } from './features/settings/routes.ts';
 import { DELIVERY_REPORT_PATH, deliveryReportBodyLimit, smsRoutes } from './features/sms/routes.ts';
 import { SMS_SIMULATOR_MOUNT } from './features/sms/simulator.ts';
@@ -87,6 +88,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   settingsRoutes(router, deps);
   metricsRoutes(router, deps);
   smsRoutes(router, deps);
+  pushRoutes(router, deps);
   api.all('*', (c) => errorResponse(c, new AppError('not_found', 'No such API route.')));
   app.route('/api', api);
 

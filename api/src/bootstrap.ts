@@ -12,6 +12,8 @@ import { LinkChecks } from './features/downloads/link-checks.ts';
 import { forgetUndeliverableSecrets, outboxMailer } from './features/mail/mailer.ts';
 import { configuredPaymentsRuntime, type PaymentsRuntime } from './features/payments/gateway.ts';
 import { handlePush } from './features/payments/payments.ts';
+import { type PushGateway, webPushGateway } from './features/push/gateway.ts';
+import { resolveVapidKeys } from './features/push/vapid.ts';
 import { applyDeliveryReport, forgetUnsendableSmsSecrets } from './features/sms/outbox.ts';
 import { parseDeliveryReport } from './features/sms/protocol.ts';
 import { configuredSmsRuntime, type SmsRuntime } from './features/sms/runtime.ts';
@@ -66,6 +68,8 @@ export async function createDeps(
     storage?: StorageRuntime;
     /** The SMS gateway (tests inject a simulator with short delays); default from the configuration. */
     sms?: SmsRuntime;
+    /** Web Push (tests inject one trusting a local push service); default: web-push with the stored VAPID keys. */
+    push?: PushGateway;
     /** Renditions (tests choose; default: ffmpeg and ffprobe looked up from the configuration). */
     transcode?: TranscodeHub;
   },
@@ -76,12 +80,13 @@ export async function createDeps(
   const secrets = await database.prepare(async (db) => {
     const jwt = await resolveSecret(db, 'jwt_signing_key', config.jwtSecret);
     const files = await resolveSecret(db, 'file_signing_key', config.storage.signingSecret);
+    const vapid = await resolveVapidKeys(db, config.push.vapidKeys);
     await ensureProtectedAdmin(db, config, logger, clock.now());
     const forgotten = await forgetUndeliverableSecrets(db, config.smtpUrl !== null);
     if (forgotten > 0) logger.info({ mails: forgotten }, 'credentials nothing will deliver removed from the outbox');
     const texts = await forgetUnsendableSmsSecrets(db, config.sms.dispatchIntervalMs > 0);
     if (texts > 0) logger.info({ texts }, 'passwords nothing will send removed from the SMS outbox');
-    return { jwt, files };
+    return { jwt, files, vapid };
   });
   const tokens = new TokenService(secrets.jwt);
   const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger, database);
@@ -113,6 +118,9 @@ export async function createDeps(
     dpoSandbox: payments.sandbox,
     sms: sms.gateway,
     smsSimulator: sms.simulator,
+    push:
+      parts.push ??
+      webPushGateway({ keys: secrets.vapid, subject: config.push.vapidSubject, timeoutMs: config.push.timeoutMs }),
     storage: storage.storage,
     fileServer: storage.fileServer,
     catalogue: new Catalogue({ database, storage: storage.storage, config, clock }),

@@ -77,6 +77,26 @@ export const EnvSchema = z
     ),
     ALLOW_SMS_SIMULATOR: bool.default(false),
     SMS_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
+    // Web Push (decision 0152): without keys, a pair is generated once and kept in the database like JWT_SECRET.
+    VAPID_PUBLIC_KEY: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(200).optional()),
+    VAPID_PRIVATE_KEY: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(200).optional()),
+    VAPID_SUBJECT: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https:// URL')
+        .optional(),
+    ),
+    /** Extra push service origins subscriptions may point at, beyond the browsers' own (tests: a local one). */
+    PUSH_SERVICE_ORIGINS: z.string().default(''),
+    PUSH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    PUSH_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+    PUSH_SWEEP_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(86_400_000)
+      .default(15 * 60_000),
     STORAGE_SIGNING_SECRET: z.preprocess(
       emptyAsUndefined,
       z.string().min(32, 'must be at least 32 characters').optional(),
@@ -189,6 +209,11 @@ export const EnvSchema = z
       when: () => true,
     },
   )
+  .refine((env) => (env.VAPID_PUBLIC_KEY === undefined) === (env.VAPID_PRIVATE_KEY === undefined), {
+    message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together',
+    path: ['VAPID_PRIVATE_KEY'],
+    when: () => true,
+  })
   .refine((env) => (env.S3_ACCESS_KEY_ID === undefined) === (env.S3_SECRET_ACCESS_KEY === undefined), {
     message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
     path: ['S3_SECRET_ACCESS_KEY'],
@@ -228,6 +253,7 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   sms: SmsConfig;
+  push: PushConfig;
   storage: StorageConfig;
   /** How often downloads silent for an hour are marked paused; 0 disables the background sweep. */
   staleDownloadSweepIntervalMs: number;
@@ -329,6 +355,20 @@ export interface SmsConfig {
   dispatchIntervalMs: number;
 }
 
+export interface PushConfig {
+  /** Null ⇒ a key pair generated on first start and kept in app_secrets. */
+  vapidKeys: { publicKey: string; privateKey: string } | null;
+  /** The contact push services see (mailto: or https:). */
+  vapidSubject: string;
+  /** Origins (scheme://host[:port]) accepted as push endpoints besides the browsers' push services. */
+  extraServiceOrigins: string[];
+  timeoutMs: number;
+  /** 0 disables the push dispatcher. */
+  dispatchIntervalMs: number;
+  /** How often the new-movies sweep looks; 0 disables it. */
+  sweepIntervalMs: number;
+}
+
 export interface PaymentsConfig {
   /** DPO's API3G endpoint; ignored in sandbox mode. */
   dpoApiUrl: string;
@@ -405,6 +445,22 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeoutMs: e.AT_TIMEOUT_MS,
       deliveryReportSecret: e.SMS_DELIVERY_REPORT_SECRET ?? null,
       dispatchIntervalMs: e.SMS_DISPATCH_INTERVAL_MS,
+    },
+    push: {
+      vapidKeys:
+        e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+          ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+          : null,
+      vapidSubject:
+        e.VAPID_SUBJECT ??
+        (e.PUBLIC_URL?.startsWith('https://') ? e.PUBLIC_URL : `mailto:${e.ADMIN_EMAIL ?? 'push@filamu.app'}`),
+      extraServiceOrigins: e.PUSH_SERVICE_ORIGINS.split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+        .map((o) => trimTrailingSlashes(o)),
+      timeoutMs: e.PUSH_TIMEOUT_MS,
+      dispatchIntervalMs: e.PUSH_DISPATCH_INTERVAL_MS,
+      sweepIntervalMs: e.PUSH_SWEEP_INTERVAL_MS,
     },
     storage: {
       driver: e.S3_BUCKET ? 's3' : 'local',

@@ -9,6 +9,7 @@ import type { Mailer } from './features/mail/mailer.ts';
 import type { Metrics } from './features/metrics/registry.ts';
 import type { PaymentGateway } from './features/payments/dpo/adapter.ts';
 import type { DpoSandbox } from './features/payments/dpo/sandbox.ts';
+import type { PushGateway } from './features/push/gateway.ts';
 import type { SmsGateway } from './features/sms/adapter.ts';
 import type { SmsSimulator } from './features/sms/simulator.ts';
 import type { ObjectStorage } from './features/storage/storage.ts';
@@ -33,6 +34,8 @@ export interface Deps {
   sms: SmsGateway;
   /** Simulator mode (no AT_API_KEY): the Africa's Talking simulator the app mounts; null against the real gateway. */
   smsSimulator: SmsSimulator | null;
+  /** Web Push (VAPID-signed, encrypted by web-push); the push outbox sends with it. */
+  push: PushGateway;
   /** Movies and thumbnails: the local folder or S3. */
   storage: ObjectStorage;
   /** Local storage only: the `/files` server for signed links and public thumbnails; null with S3. */

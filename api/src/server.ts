@@ -7,6 +7,9 @@ import { smtpTransport, startMailDispatcher } from './features/mail/smtp-dispatc
 import { startStaleDownloadSweep } from './features/downloads/bookkeeping.ts';
 import { startReconciler } from './features/payments/reconciler.ts';
 import { startPosterSweep } from './features/posters/sweep.ts';
+import { startNewMoviesSweep } from './features/push/new-movies.ts';
+import { startPushDispatcher } from './features/push/outbox.ts';
+import { pushReminderChannel } from './features/push/reminder-channel.ts';
 import { smsReminderChannel } from './features/reminders/sms-channel.ts';
 import { startReminderSweep } from './features/reminders/sweep.ts';
 import { startSmsDispatcher } from './features/sms/outbox.ts';
@@ -57,9 +60,11 @@ async function main(): Promise<void> {
     : async () => {};
   const stopSms = startSmsDispatcher(deps, deps.sms, config.sms.dispatchIntervalMs);
   // Each channel a plan reminder goes out on (decision 0150); another channel is one more entry.
-  const stopReminders = startReminderSweep(deps, [smsReminderChannel]);
+  const stopReminders = startReminderSweep(deps, [smsReminderChannel, pushReminderChannel]);
   if (config.sms.africasTalking && !config.publicUrl)
     logger.warn('PUBLIC_URL is not set: the renew link in plan reminders points at this server’s local address');
+  const stopPush = startPushDispatcher(deps, deps.push, config.push.dispatchIntervalMs);
+  const stopNewMovies = startNewMoviesSweep(deps);
   if (!config.sms.africasTalking)
     logger.warn(
       "AT_API_KEY is not set: text messages go to the built-in SMS simulator (no phone receives them); read them in the log ('sms simulator: message') or at /api/admin/sms-simulator/messages",
@@ -103,6 +108,8 @@ async function main(): Promise<void> {
         stopMail(),
         stopSms(),
         stopReminders(),
+        stopPush(),
+        stopNewMovies(),
         stopTranscoder(),
       ]);
       await database.close();

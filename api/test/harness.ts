@@ -16,6 +16,7 @@ import { listen, type Running } from '../src/features/payments/dpo/testing.ts';
 import type { DpoSandbox } from '../src/features/payments/dpo/sandbox.ts';
 import { type PaymentsRuntime, SANDBOX_MOUNT, sandboxRuntime } from '../src/features/payments/gateway.ts';
 import { Hono } from 'hono';
+import type { PushGateway } from '../src/features/push/gateway.ts';
 import type { SmsRuntime } from '../src/features/sms/runtime.ts';
 import { migrationsDir } from '../src/lib/paths.ts';
 
@@ -125,6 +126,8 @@ export async function createTestApp(
     payments?: PaymentsRuntime;
     /** An SMS gateway of the test's own (e.g. a simulator with short delays); default: the configured simulator. */
     sms?: SmsRuntime;
+    /** A push gateway of the test's own (e.g. web-push trusting a local push service); default: the configured one. */
+    push?: PushGateway;
     /** A built PWA to serve at `/` (createApp's option). */
     pwaDistDir?: string;
     /**
@@ -156,7 +159,15 @@ export async function createTestApp(
     payments = notify ? runtime.current : { ...runtime.current, bindNotify: () => {} };
   }
   const transcode = options.transcode ?? new TranscodeHub(null, 'Tests run without ffmpeg: originals only.');
-  const deps = await createDeps(config, { database, logger, clock, payments, sms: options.sms, transcode });
+  const deps = await createDeps(config, {
+    database,
+    logger,
+    clock,
+    payments,
+    sms: options.sms,
+    push: options.push,
+    transcode,
+  });
   const app = createApp(deps, { pwaDistDir: options.pwaDistDir });
 
   const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse> => {

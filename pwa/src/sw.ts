@@ -8,6 +8,7 @@ import type {
   BackgroundFetchEvent,
   BackgroundFetchUpdateUIEvent,
 } from './features/downloads/engine/background-fetch-types.ts';
+import { listenForPushes } from './features/push/sw-push.ts';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<string | { url: string; revision: string | null }>;
@@ -62,3 +63,6 @@ self.addEventListener('backgroundfetchclick', (event) => {
   const e = event as ExtendableEvent;
   e.waitUntil(self.clients.openWindow('/downloads'));
 });
+
+// Web Push: notifications the server sent (payment confirmed, new movies, plan ending) and what a tap opens.
+listenForPushes();

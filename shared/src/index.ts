@@ -13,6 +13,7 @@ export * from './schemas/downloads.ts';
 export * from './schemas/movies.ts';
 export * from './schemas/payments.ts';
 export * from './schemas/plans.ts';
+export * from './schemas/push.ts';
 export * from './schemas/renditions.ts';
 export * from './schemas/subscribers.ts';
 export * from './schemas/system.ts';

@@ -15,7 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-import { DOWNLOAD_SIZES, RENDITION_KINDS, RENDITION_STATES } from '@filamu/shared';
+import { DOWNLOAD_SIZES, PUSH_NOTIFICATION_KINDS, RENDITION_KINDS, RENDITION_STATES } from '@filamu/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -287,6 +287,85 @@ export const jobRuns = pgTable('job_runs', {
 });
 
 /** Secrets generated on first start (JWT key) when none is configured, shared by every process. */
+/**
+ * Web Push subscriptions (decision 0152): one per browser on a device, bound to the account signed in when it was
+ * made. The endpoint is the push service's URL for that browser; removed when the push service says it is gone.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    /** The browser's P-256 public key and auth secret (base64url), which the payload is encrypted to. */
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_unique').on(t.endpoint),
+    index('push_subscriptions_user').on(t.userId),
+  ],
+);
+
+/**
+ * The push outbox (decision 0153): one row per notification per subscription, claimed by one replica. `sending` is
+ * committed before the push service is called, so an accepted push is never sent again. `gone`: the push service
+ * said the subscription no longer exists (it is deleted; subscription_id turns null).
+ */
+export const pushMessages = pgTable(
+  'push_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    subscriptionId: uuid('subscription_id').references(() => pushSubscriptions.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: PUSH_NOTIFICATION_KINDS }).notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    /** The screen a tap opens (a path of the app). */
+    url: text('url').notNull(),
+    status: text('status', { enum: ['queued', 'sending', 'sent', 'failed', 'gone'] })
+      .notNull()
+      .default('queued'),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('push_messages_due')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'queued'`),
+    index('push_messages_user').on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * One row per person per Kampala day a "new Kinayuganda movies" push was queued (decision 0154): the primary key is
+ * what makes the daily sweep exactly once per person per day across replicas.
+ */
+export const pushDigests = pgTable(
+  'push_digests',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    /** Kampala calendar day, YYYY-MM-DD. */
+    day: text('day').notNull(),
+    /** The newest movie this push told the person about; the next push counts movies after it. */
+    newestMovieAt: timestamp('newest_movie_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind, t.day] })],
+);
+
 export const appSecrets = pgTable('app_secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),

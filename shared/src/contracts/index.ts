@@ -7,12 +7,13 @@ import * as downloads from './downloads.ts';
 import * as movies from './movies.ts';
 import * as payments from './payments.ts';
 import * as plans from './plans.ts';
+import * as push from './push.ts';
 import * as settings from './settings.ts';
 import * as subscribers from './subscribers.ts';
 import * as system from './system.ts';
 
 export { agents, analytics, auth, downloads, movies, payments, plans, settings, subscribers, system };
-export { adminPayments };
+export { adminPayments, push };
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
 export const allContracts: Contract[] = [
@@ -27,4 +28,5 @@ export const allContracts: Contract[] = [
   ...Object.values(downloads),
   ...Object.values(analytics),
   ...Object.values(settings),
+  ...Object.values(push),
 ];

@@ -7,7 +7,7 @@ import type { FileTraffic } from '../storage/local-files.ts';
 import { collectDbPool, collectJobLag } from './collectors.ts';
 
 /** The background jobs (lib/interval-job.ts passes), as they appear in the `job` label. */
-export type JobName = 'reconciler' | 'stale_sweep' | 'mail' | 'sms' | 'reminders';
+export type JobName = 'reconciler' | 'stale_sweep' | 'mail' | 'sms' | 'reminders' | 'push' | 'push_sweep';
 
 /**
  * Every metric the app exports (names, labels and the alerts they serve: ADR 0094). Label values are route

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import {
   ChargeMobileResponse,
   InitiatePaymentResponse,
@@ -16,7 +17,7 @@ import {
   registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
-import { mailOutbox, payments, smsOutbox, subscriptionPlans, users } from '../../db/schema.ts';
+import { mailOutbox, payments, pushMessages, smsOutbox, subscriptionPlans, users } from '../../db/schema.ts';
 import { deliverSmsOutbox } from '../sms/outbox.ts';
 import { messageParts } from '../sms/protocol.ts';
 import { GatewayError, type PaymentGateway } from './dpo/adapter.ts';
@@ -378,6 +379,13 @@ describe.each(testDatabases)('payments on %s', (kind) => {
   it('activates exactly once under 20 verifies, a push and 2 reconciler runs at the same time (5 rounds)', async () => {
     for (let round = 0; round < 5; round++) {
       const { token, email, plan, started } = await startPayment(quiet);
+      const browser = createECDH('prime256v1');
+      browser.generateKeys();
+      const subscription = {
+        endpoint: `https://fcm.googleapis.com/fcm/send/${randomUUID()}`,
+        keys: { p256dh: browser.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+      };
+      expect((await quiet.call(contracts.push.subscribe, { token, body: subscription })).status).toBe(201);
       expect((await charge(quiet, token, started.transaction_id, '0772000005')).status).toBe(200);
       quiet.clock.advance(60_000);
       const [verifies, pushed, runs] = await Promise.all([
@@ -397,6 +405,9 @@ describe.each(testDatabases)('payments on %s', (kind) => {
       expect(await receipts(quiet, email)).toHaveLength(1);
       expect(await smsReceipts(quiet, email)).toHaveLength(1);
       const user = await userRow(quiet, email);
+      // So is the push for a payer who closed the page: one, to the browser they subscribed.
+      const pushes = await quiet.deps.database.db.select().from(pushMessages).where(eq(pushMessages.userId, user.id));
+      expect(pushes.map((p) => [p.kind, p.url, p.status])).toEqual([['payment_confirmed', '/dashboard', 'queued']]);
       const completed = await quiet.deps.database.db
         .select()
         .from(payments)

@@ -22,6 +22,7 @@ import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
 import { dpoCodeLabel } from '../metrics/registry.ts';
 import { activateSubscription, isPurchasable } from '../plans/subscription.ts';
+import { queuePush } from '../push/outbox.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { receiptText } from '../sms/texts.ts';
 import { checkSoon, lookAtPayment } from './dpo-reads.ts';
@@ -378,7 +379,7 @@ export async function settle(deps: PaymentDeps, payment: PaymentRow, result: Ver
 }
 
 /**
- * Puts the payer on the payment's plan and queues the receipts (mail, and SMS to the registered phone); run it in the
+ * Puts the payer on the payment's plan and queues the receipts (mail, SMS to the registered phone, push); run it in the
  * transaction that completed the payment, so each receipt exists exactly when the activation does.
  */
 export async function activate(deps: PaymentDeps, tx: Executor, payment: PaymentRow, now: Date) {
@@ -414,6 +415,14 @@ export async function activate(deps: PaymentDeps, tx: Executor, payment: Payment
     });
     await queueSms(tx, now, { to: user.phone, text, purpose: 'payment_receipt' });
   }
+  // For a payer who closed the page while the phone prompt was open; the service worker stays quiet when the app is
+  // on screen (decision 0154). Same transaction: pushed exactly when the payment completed, once.
+  await queuePush(tx, now, payment.userId!, {
+    kind: 'payment_confirmed',
+    title: 'Payment received',
+    body: `${formatUgx(payment.amountUgx)} for ${payment.planName}. Access until ${formatDate(plan.globalExpiryAt)}.`,
+    url: '/dashboard',
+  });
 }
 
 export async function reload(exec: Executor, id: string): Promise<PaymentRow> {

@@ -14,6 +14,7 @@ import {
   type NewDownloadInput,
 } from './engine/record.ts';
 import { rateLimitedMessage } from './engine/retry-after.ts';
+import { offerNotifications } from '../push/push-client.ts';
 import {
   announce,
   createDownload,
@@ -106,6 +107,7 @@ function onCompleted(record: LocalDownload): void {
     'Download Complete',
     record.resumes > 0 ? `${record.title} · Resumed ${record.resumes} times` : `${record.title} is ready to watch.`,
   );
+  offerNotifications();
   // The server's verdicts change: this movie is downloaded, English may unlock.
   void queryClient.invalidateQueries({ queryKey: queryKeys.movies });
   void queryClient.invalidateQueries({ queryKey: queryKeys.downloadHistory });

@@ -11,6 +11,7 @@ import { refreshUserProfile } from '../../../lib/queries.ts';
 import { useSession } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast.ts';
 import { usePurchaser } from '../purchaser.ts';
+import { offerNotifications } from '../../push/push-client.ts';
 import { NotFoundView, ReviewView, UncheckedView, WaitingView } from './OpenViews.tsx';
 import { FailedView, SuccessView } from './SettledViews.tsx';
 
@@ -36,6 +37,7 @@ function useActivatedOnce(result: VerifyPaymentResponse | undefined) {
     if (result?.status !== 'completed' || announced.current === result.transaction_id) return;
     announced.current = result.transaction_id;
     toast.success('Subscription Activated!', 'Your subscription has been activated.');
+    offerNotifications();
     void refreshUserProfile().catch((error: unknown) => console.error('Profile refresh failed', error));
     void queryClient.invalidateQueries({ queryKey: queryKeys.paymentHistory });
   }, [result]);

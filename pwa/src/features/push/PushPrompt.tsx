@@ -1,0 +1,62 @@
+import { useId, useState } from 'react';
+import { Button } from '../../components/ui/Button.tsx';
+import { useHydrated } from '../../lib/hydration.ts';
+import { useSession } from '../../lib/session.ts';
+import { declineNotifications, enableNotifications, pushSupported, usePushOffer } from './push-client.ts';
+
+/**
+ * The in-app offer of notifications (decision 0152): after a first finished download or a confirmed payment, never on
+ * a first visit; what they are for first, and the browser's own prompt only on "Turn on".
+ */
+export function PushPrompt() {
+  const { status } = useSession();
+  const { eligible, notNow } = usePushOffer();
+  const hydrated = useHydrated();
+  /** What the browser answered to Turn on; before that, its permission as it stands. */
+  const [answered, setAnswered] = useState<NotificationPermission | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const titleId = useId();
+  const permission = answered ?? (hydrated && pushSupported() ? Notification.permission : null);
+
+  // Open while the browser asks and after a failure (the permission may be granted by then): the person sees why.
+  if (status !== 'user' || !eligible || notNow || (permission !== 'default' && !busy && !failed)) return null;
+
+  const turnOn = async () => {
+    setBusy(true);
+    setFailed(false);
+    const result = await enableNotifications();
+    setBusy(false);
+    if (result === 'failed') return setFailed(true);
+    // Granted or refused, the browser has answered; the offer is done either way.
+    setAnswered(Notification.permission === 'default' ? 'denied' : Notification.permission);
+  };
+
+  return (
+    <section
+      aria-labelledby={titleId}
+      className="fixed inset-x-3 bottom-20 z-40 mx-auto max-w-md rounded-2xl border border-stone-200 bg-white p-4 shadow-lg lg:bottom-6 dark:border-stone-800 dark:bg-stone-900"
+    >
+      <h2 id={titleId} className="font-semibold text-stone-900 dark:text-stone-50">
+        Get notifications from Filamu?
+      </h2>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+        We tell you when a payment is confirmed, when new Kinayuganda movies arrive (at most once a day) and before your
+        plan ends.
+      </p>
+      {failed ? (
+        <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
+          Notifications could not be turned on in this browser. Try again later.
+        </p>
+      ) : null}
+      <div className="mt-3 flex flex-wrap justify-end gap-2">
+        <Button variant="ghost" size="sm" onClick={declineNotifications} disabled={busy}>
+          Not now
+        </Button>
+        <Button size="sm" onClick={() => void turnOn()} loading={busy}>
+          Turn on
+        </Button>
+      </div>
+    </section>
+  );
+}
