@@ -89,7 +89,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       return work(db);
     },
     executeSql: async (text, values) => {
-      if (values && values.length > 0) return { rows: (await client.query<Record<string, unknown>>(text, values)).rows };
+      if (values && values.length > 0)
+        return { rows: (await client.query<Record<string, unknown>>(text, values)).rows };
       const results = await client.exec(text);
       return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
     },

@@ -16,7 +16,13 @@ import {
   releaseJob,
   reportProgress,
 } from './jobs.ts';
-import { TRANSCODE_DEAD_QUEUE, TRANSCODE_QUEUE, type TranscodeJob, type TranscodeJobData, type TranscodeQueue } from './queue.ts';
+import {
+  TRANSCODE_DEAD_QUEUE,
+  TRANSCODE_QUEUE,
+  type TranscodeJob,
+  type TranscodeJobData,
+  type TranscodeQueue,
+} from './queue.ts';
 import { ladderStep } from './ladder.ts';
 import type { EncodeProgress } from './progress.ts';
 import type { Transcoder } from './transcoder.ts';
@@ -198,7 +204,9 @@ export class TranscodeRunner {
     // pg-boss fails a job at its expiry and may give it to another worker: this run stops just before.
     const expiryMs = Math.max(1000, (pgJob.expireInSeconds - 2) * 1000);
     const expiry = setTimeout(() => {
-      local.abort(new Expired(`The encode took longer than its limit (${Math.round(pgJob.expireInSeconds / 60)} min).`));
+      local.abort(
+        new Expired(`The encode took longer than its limit (${Math.round(pgJob.expireInSeconds / 60)} min).`),
+      );
     }, expiryMs);
     try {
       log.info({ attempt: job.attempt }, 'transcode: started');
