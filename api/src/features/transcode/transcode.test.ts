@@ -235,6 +235,34 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
     await t.request('DELETE', `/api/admin/movies/${movie.id}`, { token });
   }, 180_000);
 
+  it('stopping mid-encode (SIGTERM) hands the job back to pg-boss without using an attempt', async () => {
+    const res = await save(hd);
+    const movie = res.json.movie as AdminMovie;
+    const db = t.deps.database.db;
+    const encoding = await waitFor('an encode under way', async () => {
+      const rows = await db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movie.id));
+      return rows.find((r) => r.state === 'encoding' && r.attempts === 1);
+    });
+    const before = await jobOf(movie.id, encoding.kind);
+    expect(before!.state).toBe('active');
+    await stopRunner();
+    const [row] = await db
+      .select()
+      .from(movieRenditions)
+      .where(and(eq(movieRenditions.movieId, movie.id), eq(movieRenditions.kind, encoding.kind)));
+    expect([row!.state, row!.attempts, row!.error]).toEqual(['queued', 0, null]);
+    // The interrupted job is cancelled and a new one waits with all three attempts; nothing else runs.
+    const old = await t.deps.transcode.queue!.boss.getJobById(TRANSCODE_QUEUE, before!.id, { includeArchive: true });
+    expect(old!.state).toBe('cancelled');
+    const again = await jobOf(movie.id, encoding.kind);
+    expect(again!.id).not.toBe(before!.id);
+    expect([again!.state, again!.retryCount, again!.retryLimit]).toEqual(['created', 0, 2]);
+    expect(again!.expireInSeconds).toBe(before!.expireInSeconds);
+    expect(readdirSync(join(t.deps.config.dataDir, 'transcode'))).toEqual([]);
+    stopRunner = await startTranscodeRunner(t.deps);
+    await t.request('DELETE', `/api/admin/movies/${movie.id}`, { token });
+  }, 120_000);
+
   it('deleting a movie mid-encode stops ffmpeg and leaves no rendition behind', async () => {
     const res = await save(hd);
     const movie = res.json.movie as AdminMovie;
