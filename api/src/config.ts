@@ -153,8 +153,11 @@ export const EnvSchema = z
     TRANSCODE_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(64).optional()),
     FFMPEG_PATH: z.string().trim().min(1).default('ffmpeg'),
     FFPROBE_PATH: z.string().trim().min(1).default('ffprobe'),
-    // How long a transcode job may go without a heartbeat before another process takes it over.
-    TRANSCODE_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+    // pg-boss (decision 0127): a job's expiry is the longer of this and 4× the movie's duration; a job whose process
+    // died runs again once it expires.
+    TRANSCODE_EXPIRY_MIN_SECONDS: z.coerce.number().int().min(5).max(21_600).default(900),
+    // Back-off before the 2nd attempt (doubling, with jitter, before the 3rd).
+    TRANSCODE_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   })
   .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS < env.HTTP_REQUEST_TIMEOUT_MS, {
     message: 'must be less than HTTP_REQUEST_TIMEOUT_MS',
@@ -276,8 +279,10 @@ export interface TranscodeConfig {
   concurrency: number;
   ffmpegPath: string;
   ffprobePath: string;
-  /** A job silent (no heartbeat) this long is taken over by another process. */
-  leaseMs: number;
+  /** Floor of a job's pg-boss expiry (seconds); also how often expired jobs are looked for, at most 120 s. */
+  expiryMinSeconds: number;
+  /** pg-boss retry delay (seconds) before the 2nd attempt; doubled, with jitter, before the 3rd. */
+  retryDelaySeconds: number;
 }
 
 /** The Node HTTP server's limits against slow or silent clients (decision 0081). */
@@ -508,7 +513,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       concurrency: e.TRANSCODE_CONCURRENCY ?? Math.max(1, Math.floor(availableParallelism() / 2)),
       ffmpegPath: e.FFMPEG_PATH,
       ffprobePath: e.FFPROBE_PATH,
-      leaseMs: e.TRANSCODE_LEASE_SECONDS * 1000,
+      expiryMinSeconds: e.TRANSCODE_EXPIRY_MIN_SECONDS,
+      retryDelaySeconds: e.TRANSCODE_RETRY_DELAY_SECONDS,
     },
   };
 }

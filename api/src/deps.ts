@@ -46,6 +46,6 @@ export interface Deps {
   catalogue: Catalogue;
   /** This app's Prometheus registry and metrics (never the process-wide default registry). */
   metrics: Metrics;
-  /** ffmpeg for renditions (null inside when not installed: originals only), and this process's runner's signals. */
+  /** ffmpeg for renditions (null inside when not installed: originals only), the pg-boss queue and the runner signals. */
   transcode: TranscodeHub;
 }

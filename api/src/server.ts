@@ -112,6 +112,7 @@ async function main(): Promise<void> {
         stopNewMovies(),
         stopTranscoder(),
       ]);
+      await deps.transcode.close();
       await database.close();
     },
     exit: (code) => process.exit(code),
@@ -121,8 +122,8 @@ async function main(): Promise<void> {
 }
 
 /**
- * FILAMU_ROLE=worker (decision 0128): no HTTP port and no other background jobs, only rendition jobs. SIGTERM puts
- * running jobs back in the queue for another process and exits.
+ * FILAMU_ROLE=worker (decision 0128): no HTTP port and no other background jobs, only rendition jobs. SIGTERM hands
+ * running jobs back to the pg-boss queue for another process and exits.
  */
 function runWorker(deps: Deps, stopTranscoder: () => Promise<void>): void {
   if (!deps.transcode.available || deps.config.transcode.concurrency <= 0) {
@@ -135,6 +136,7 @@ function runWorker(deps: Deps, stopTranscoder: () => Promise<void>): void {
     stopping = true;
     deps.logger.info({ signal }, 'worker stopping');
     stopTranscoder()
+      .then(() => deps.transcode.close())
       .then(() => deps.database.close())
       .then(
         () => process.exit(0),

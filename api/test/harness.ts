@@ -195,6 +195,7 @@ export async function createTestApp(
       deps.dpoSandbox?.close();
       deps.smsSimulator?.close();
       await dpoServer?.close();
+      await deps.transcode.close();
       if (!options.keepDatabaseOpen) await database.close();
     },
   };

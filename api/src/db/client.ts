@@ -30,6 +30,11 @@ export interface Database {
   prepare<T>(work: (db: Db) => Promise<T>): Promise<T>;
   /** Postgres only (PGlite has one connection): the pool's clients right now, read when metrics are scraped. */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
+  /**
+   * Raw SQL for a library that brings its own (the pg-boss job queue): with values, one parameterised statement;
+   * without, possibly several statements in one text (PGlite runs those through `exec`). Rows of the last one.
+   */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -56,6 +61,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         waiting: pool.waitingCount,
         max: options.poolSize ?? 10,
       }),
+      executeSql: async (text, values) => {
+        const result = (await pool.query(text, values)) as pg.QueryResult | pg.QueryResult[];
+        return { rows: Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows };
+      },
       ping: async () => void (await db.execute(sql`select 1`)),
       close: () => pool.end(),
     };
@@ -78,6 +87,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     prepare: async (work) => {
       await migratePglite(db as never, { migrationsFolder: options.migrationsDir });
       return work(db);
+    },
+    executeSql: async (text, values) => {
+      if (values && values.length > 0)
+        return { rows: (await client.query<Record<string, unknown>>(text, values)).rows };
+      const results = await client.exec(text);
+      return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
     },
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.close(),

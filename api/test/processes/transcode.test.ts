@@ -10,15 +10,22 @@ import { makeClip, probeFile } from '../../src/features/transcode/clips.testing.
 import { type Cluster, createCluster, loginAdmin, pollUntil, processTests, Replica } from './server-process.ts';
 
 /**
- * Renditions across real server processes on one Postgres (decision 0127): two processes make each rendition once,
- * and a process killed mid-encode leaves no half file — the job runs again once its lease lapses.
+ * Renditions across real server processes on one Postgres, on the pg-boss queue (decision 0127): two processes make
+ * each rendition once, and a process killed mid-encode leaves no half file — pg-boss runs the job again once it
+ * expires.
  */
 describe.skipIf(!processTests)('renditions across server processes', { timeout: 240_000 }, () => {
   let cluster: Cluster;
   const clips = mkdtempSync(join(tmpdir(), 'filamu-proc-clips-'));
   let clip: string;
-  // ffmpeg on (the cluster turns it off), one encode per process, a short lease so a takeover comes quickly.
-  const env = { FFMPEG_PATH: 'ffmpeg', TRANSCODE_CONCURRENCY: '1', TRANSCODE_LEASE_SECONDS: '5' };
+  // ffmpeg on (the cluster turns it off), one encode per process, a short expiry (and so pg-boss maintenance every
+  // 30 s) so a killed process's job runs again within the test.
+  const env = {
+    FFMPEG_PATH: 'ffmpeg',
+    TRANSCODE_CONCURRENCY: '1',
+    TRANSCODE_EXPIRY_MIN_SECONDS: '30',
+    TRANSCODE_RETRY_DELAY_SECONDS: '1',
+  };
 
   beforeAll(async () => {
     clip = makeClip(clips, 'hd.mp4', { width: 1280, height: 720, seconds: 5 });
@@ -105,7 +112,7 @@ describe.skipIf(!processTests)('renditions across server processes', { timeout: 
     server = await Replica.start(cluster, env);
     await allReady(movieId);
     const rows = await rowsOf(movieId);
-    // The interrupted one ran again under a new attempt (its lease lapsed); no row is half made.
+    // The interrupted one ran again under a new attempt (its pg-boss job expired); no row is half made.
     expect(rows.find((r) => r.kind === killed.kind)!.attempts).toBe(killed.attempts + 1);
     const stored = readdirSync(join(cluster.dataDir, 'objects', 'renditions', movieId)).sort();
     expect(stored).toEqual([...RENDITION_KINDS].map((k) => `${k}.mp4`).sort());
@@ -114,7 +121,7 @@ describe.skipIf(!processTests)('renditions across server processes', { timeout: 
       expect(statSync(path).size).toBe(row.sizeBytes);
       expect(probeFile(path).durationSeconds).toBeCloseTo(5, 0);
     }
-    // The dead process's encoder output is swept once it is older than the lease.
+    // The dead process's encoder output is swept once its attempt no longer holds the row.
     await pollUntil(
       async () => leftovers().length === 0,
       30_000,

@@ -186,8 +186,11 @@ export async function createMovie(
       if (probed) await planRenditions(tx, movie!.id, probed.height, now);
       return adminMovie(deps, tx, movie!, origin);
     });
-    // The save never waits for encoding: this process's runner (if it runs one) starts now, others on their poll.
-    if (probed) deps.transcode.wake();
+    // The save never waits for encoding: one pg-boss job per rendition to make, sent after the commit.
+    if (probed) {
+      const queued = saved.movie.renditions.filter((r) => r.state === 'queued').map((r) => r.kind);
+      await deps.transcode.enqueue(saved.id, queued, probed.durationSeconds, deps.logger);
+    }
     return saved;
   } catch (error) {
     if (isUniqueViolation(error, 'movies_s3_key_unique')) {
@@ -244,8 +247,8 @@ export async function deleteMovie(deps: CatalogDeps, id: string): Promise<{ mess
     await cancelRenditions(tx, id, now);
     return found;
   });
-  // This process's encodes stop now; another process's stop at their next heartbeat (their row is cancelled).
-  deps.transcode.cancelMovie(id);
+  // Its pg-boss jobs are cancelled; this process's encodes stop now, another's at its next progress write.
+  await deps.transcode.cancelMovie(id, deps.logger);
   const renditionKeys = RENDITION_KINDS.map((kind) => renditionKey(id, kind));
   // Every width a poster may exist in, recorded or not: a sweep may have stored some just before the delete.
   const posters = new Set([

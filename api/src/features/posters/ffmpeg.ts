@@ -1,38 +1,22 @@
-import { spawn } from 'node:child_process';
-import { yieldToServing } from '../transcode/transcoder.ts';
+import { runProcess, tailOf } from '../../lib/ffmpeg.ts';
 
 /**
- * ffmpeg spawned directly (no shell, arguments as an array, so no file name or URL is ever parsed by a shell).
- * Posters are a few small images: a pass is short, and a stuck one (an unreachable presigned link) is killed.
+ * ffmpeg for posters (spawned by lib/ffmpeg.ts). Posters are a few small images: a pass is short, and a stuck one
+ * (an unreachable presigned link) is killed.
  */
 
 export class FfmpegError extends Error {}
 
-/** The last lines of ffmpeg's log, which say why it failed. */
-function tail(log: string): string {
-  return log.trim().split('\n').slice(-4).join('\n').slice(-800);
-}
-
-export function runFfmpeg(args: string[], options: { timeoutMs: number }): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: options.timeoutMs,
-      killSignal: 'SIGKILL',
-    });
-    yieldToServing(child.pid);
-    let log = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      log = (log + chunk).slice(-8_000);
-    });
-    child.on('error', (error) => reject(new FfmpegError(`ffmpeg could not run: ${error.message}`)));
-    child.on('close', (code, signal) => {
-      if (code === 0) resolve();
-      else if (signal) reject(new FfmpegError(`ffmpeg was stopped (${signal}) after ${options.timeoutMs} ms`));
-      else reject(new FfmpegError(`ffmpeg exited ${code}: ${tail(log)}`));
-    });
-  });
+export async function runFfmpeg(args: string[], options: { timeoutMs: number }): Promise<void> {
+  let run;
+  try {
+    run = await runProcess('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], options);
+  } catch (error) {
+    throw new FfmpegError(`ffmpeg could not run: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (run.code === 0) return;
+  if (run.signal) throw new FfmpegError(`ffmpeg was stopped (${run.signal}) after ${options.timeoutMs} ms`);
+  throw new FfmpegError(`ffmpeg exited ${run.code}: ${tailOf(run.stderr, 4, 800)}`);
 }
 
 let probe: Promise<boolean> | null = null;

@@ -12,6 +12,7 @@ import { createPlan, fakeMp4 } from '../../../test/library.ts';
 import { movies } from '../../db/schema.ts';
 import { runStorageCleanup } from '../storage/cleanup.ts';
 import { newObjectKey, posterKey } from '../storage/storage.ts';
+import { makeClip, makePicture } from '../transcode/clips.testing.ts';
 import { createPosterSweep, POSTER_SWEEP_INTERVAL_MS, type PosterSweep } from './sweep.ts';
 
 const run = promisify(execFile);
@@ -54,30 +55,8 @@ describe.each(testDatabases)('posters on %s', (kind) => {
     planId = await createPlan(t, adminToken);
     work = await mkdtemp(join(tmpdir(), 'filamu-posters-test-'));
     // A 1280×720 picture as an admin would upload, and a 3-second clip with no thumbnail at all.
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=1280x720',
-      '-frames:v',
-      '1',
-      join(work, 'thumb.png'),
-    ]);
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=640x360:rate=25:duration=3',
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      join(work, 'clip.mp4'),
-    ]);
+    makePicture(work, 'thumb.png', { width: 1280, height: 720 });
+    makeClip(work, 'clip.mp4', { width: 640, height: 360, seconds: 3, audio: false, noise: false });
     picture = await readFile(join(work, 'thumb.png'));
     clip = await readFile(join(work, 'clip.mp4'));
   });

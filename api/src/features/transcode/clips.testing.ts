@@ -3,71 +3,58 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Tiny real clips for the transcode tests, made with ffmpeg: a test pattern with moving noise (so the encoder has
- * real work and bitrates mean something) and stereo noise for sound.
+ * Tiny real media for the tests that run ffmpeg (transcode, posters), made by ffmpeg from its test sources: a test
+ * pattern with moving noise (so the encoder has real work and bitrates mean something) and stereo noise for sound.
  */
 export function makeClip(
   dir: string,
   name: string,
-  options: { width: number; height: number; seconds: number; audio?: boolean },
+  options: { width: number; height: number; seconds: number; audio?: boolean; noise?: boolean },
 ): string {
   const path = join(dir, name);
   const audio = options.audio ?? true;
-  execFileSync(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc2=size=${options.width}x${options.height}:rate=25:duration=${options.seconds}`,
-      ...(audio
-        ? ['-f', 'lavfi', '-i', `anoisesrc=duration=${options.seconds}:amplitude=0.2,aformat=channel_layouts=stereo`]
-        : []),
-      '-vf',
-      'noise=alls=20:allf=t',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-crf',
-      '18',
-      ...(audio ? ['-c:a', 'aac', '-b:a', '128k'] : []),
-      '-shortest',
-      '-f',
-      'mp4',
-      path,
-    ],
-    { stdio: 'ignore' },
-  );
+  const noise = options.noise ?? true;
+  ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${options.width}x${options.height}:rate=25:duration=${options.seconds}`,
+    ...(audio
+      ? ['-f', 'lavfi', '-i', `anoisesrc=duration=${options.seconds}:amplitude=0.2,aformat=channel_layouts=stereo`]
+      : []),
+    ...(noise ? ['-vf', 'noise=alls=20:allf=t'] : []),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '18',
+    '-pix_fmt',
+    'yuv420p',
+    ...(audio ? ['-c:a', 'aac', '-b:a', '128k'] : []),
+    '-shortest',
+    '-f',
+    'mp4',
+    path,
+  ]);
   return path;
+}
+
+/** One still of the test pattern (a poster as an admin would upload it); the format follows the name. */
+export function makePicture(dir: string, name: string, options: { width: number; height: number }): string {
+  const path = join(dir, name);
+  ffmpeg(['-f', 'lavfi', '-i', `testsrc2=size=${options.width}x${options.height}`, '-frames:v', '1', path]);
+  return path;
+}
+
+function ffmpeg(args: string[]): void {
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { stdio: 'ignore' });
 }
 
 /** A sound-only MP4 (an `ftyp` box, so it passes the upload sniff; no picture). */
 export function makeAudioOnly(dir: string, name: string): string {
   const path = join(dir, name);
-  execFileSync(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:duration=2',
-      '-c:a',
-      'aac',
-      '-f',
-      'mp4',
-      path,
-    ],
-    { stdio: 'ignore' },
-  );
+  ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:a', 'aac', '-f', 'mp4', path]);
   return path;
 }
 

@@ -4,19 +4,16 @@ import type { Db, Executor } from '../../db/client.ts';
 import { movieRenditions, movies } from '../../db/schema.ts';
 
 /**
- * The rendition jobs live in `movie_renditions` itself (decision 0127): a row is both the state the admin sees and
- * the job. A process claims a row with `FOR UPDATE SKIP LOCKED`, which bumps `attempts`; that number is its lease
- * token. Every later write (progress, ready, failed) is guarded by `state = 'encoding' and attempts = <token>`, so
- * only the holder of the current attempt can finish a rendition, and a job silent past the lease (a killed process)
- * is claimed again by anyone, with a new token that makes the old holder's writes miss.
+ * The rendition rows beside their pg-boss jobs (decision 0127): pg-boss decides who runs a rendition and when; the row
+ * is what the admin sees, and its `attempts` is the token of the current run. A worker starting a job claims the row,
+ * which bumps `attempts`; every later write (progress, ready, failed) is guarded by `state = 'encoding' and attempts =
+ * <token>`, so when pg-boss lets a stalled job run twice (expiry), only the newest run can finish the rendition.
  */
 
 export type RenditionRow = typeof movieRenditions.$inferSelect;
 
-/** Attempts before a rendition is `failed` for good (an admin can retry it). */
-export const MAX_ATTEMPTS = 3;
-/** Back-off before attempt n+1: 15 s, 30 s, 60 s… capped at 10 minutes. */
-const BACKOFF_SQL = sql`make_interval(secs => case when c.attempts = 0 then 0 else least(600, 15 * power(2, c.attempts - 1)) end)`;
+/** A row `encoding` with no progress written for this long has lost its worker (progress is written every 2 s). */
+export const STALE_ENCODING_MS = 15_000;
 
 /** Which renditions a source of `sourceHeight` gets: never upscaled, Small always (decision 0124). */
 export function plannedStates(sourceHeight: number): Record<RenditionKind, 'queued' | 'skipped'> {
@@ -38,41 +35,47 @@ export async function planRenditions(tx: Executor, movieId: string, sourceHeight
 export interface ClaimedJob {
   movieId: string;
   kind: RenditionKind;
-  /** The lease token: this claim's attempt number. */
+  /** The token: this run's attempt number on the row. */
   attempt: number;
   sourceKey: string;
+  durationSeconds: number | null;
 }
 
 /**
- * Claims the oldest rendition that is due: queued (past its back-off) or encoding with a lapsed lease. Null when
- * there is none.
+ * A job starts: its row becomes `encoding` under a new attempt, if it is queued, or encoding with a worker that
+ * stopped writing (a run pg-boss expired). Otherwise why not: `done` (ready, failed, cancelled, skipped, or the movie
+ * is gone: nothing to make) or `busy` (another run is live).
  */
-export async function claimNext(db: Db, now: Date, leaseMs: number): Promise<ClaimedJob | null> {
+export async function claimRendition(
+  db: Db,
+  target: { movieId: string; kind: RenditionKind },
+  now: Date,
+): Promise<ClaimedJob | 'done' | 'busy'> {
   const at = now.toISOString();
-  const leaseCutoff = new Date(now.getTime() - leaseMs).toISOString();
+  const staleBefore = new Date(now.getTime() - STALE_ENCODING_MS).toISOString();
   const result = await db.execute(sql`
     update movie_renditions r
        set state = 'encoding', attempts = r.attempts + 1, progress = 0, eta_seconds = null, updated_at = ${at}
-      from (
-        select c.movie_id, c.kind, m.s3_key
-          from movie_renditions c
-          join movies m on m.id = c.movie_id and m.deleted_at is null
-         where (c.state = 'queued' and c.updated_at <= ${at}::timestamptz - ${BACKOFF_SQL})
-            or (c.state = 'encoding' and c.updated_at < ${leaseCutoff}::timestamptz)
-         order by c.created_at, c.kind
-         limit 1
-           for update of c skip locked
-      ) pick
-     where r.movie_id = pick.movie_id and r.kind = pick.kind
-    returning r.movie_id, r.kind, r.attempts, pick.s3_key`);
+      from movies m
+     where r.movie_id = ${target.movieId} and r.kind = ${target.kind}
+       and m.id = r.movie_id and m.deleted_at is null
+       and (r.state = 'queued' or (r.state = 'encoding' and r.updated_at < ${staleBefore}::timestamptz))
+    returning r.attempts, m.s3_key, m.duration_seconds`);
   const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0];
-  if (!row) return null;
-  return {
-    movieId: String(row.movie_id),
-    kind: row.kind as RenditionKind,
-    attempt: Number(row.attempts),
-    sourceKey: String(row.s3_key),
-  };
+  if (row) {
+    return {
+      ...target,
+      attempt: Number(row.attempts),
+      sourceKey: String(row.s3_key),
+      durationSeconds: row.duration_seconds == null ? null : Number(row.duration_seconds),
+    };
+  }
+  const [current] = await db
+    .select({ state: movieRenditions.state, deletedAt: movies.deletedAt })
+    .from(movieRenditions)
+    .innerJoin(movies, eq(movies.id, movieRenditions.movieId))
+    .where(and(eq(movieRenditions.movieId, target.movieId), eq(movieRenditions.kind, target.kind)));
+  return current?.state === 'encoding' && current.deletedAt === null ? 'busy' : 'done';
 }
 
 function held(job: Pick<ClaimedJob, 'movieId' | 'kind' | 'attempt'>) {
@@ -125,9 +128,15 @@ export async function markReady(
   return rows.length > 0;
 }
 
-/** A failed attempt: queued again after a back-off, or `failed` once out of attempts. */
-export async function markFailed(db: Db, job: ClaimedJob, error: string, now: Date): Promise<'queued' | 'failed'> {
-  const state = job.attempt >= MAX_ATTEMPTS ? 'failed' : 'queued';
+/** A failed attempt: `queued` while pg-boss will retry it (after its back-off), `failed` after the last one. */
+export async function markFailed(
+  db: Db,
+  job: ClaimedJob,
+  error: string,
+  final: boolean,
+  now: Date,
+): Promise<'queued' | 'failed'> {
+  const state = final ? 'failed' : 'queued';
   await db
     .update(movieRenditions)
     .set({ state, error: error.slice(0, 2000), progress: 0, etaSeconds: null, updatedAt: now })
@@ -170,12 +179,35 @@ export async function retryFailed(tx: Executor, movieId: string, kind: Rendition
   return rows.length > 0;
 }
 
-/** This process stops (SIGTERM): the job goes back to the queue at once, its attempt not counted. */
+/** This process stops (SIGTERM): the row is queued again, its attempt not counted (the job is handed back too). */
 export async function releaseJob(db: Db, job: ClaimedJob, now: Date): Promise<void> {
   await db
     .update(movieRenditions)
     .set({ state: 'queued', attempts: job.attempt - 1, progress: 0, etaSeconds: null, updatedAt: now })
     .where(held(job));
+}
+
+/**
+ * pg-boss gave up on a job (its dead letter): a rendition still waiting or encoding under it had its last worker
+ * die mid-encode, so it is failed (an admin can retry it). One the job itself marked failed is left as it is.
+ */
+export async function markAbandoned(db: Db, target: { movieId: string; kind: RenditionKind }, now: Date) {
+  await db
+    .update(movieRenditions)
+    .set({
+      state: 'failed',
+      error: 'The encode was interrupted too many times (its server stopped or restarted mid-encode).',
+      progress: 0,
+      etaSeconds: null,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(movieRenditions.movieId, target.movieId),
+        eq(movieRenditions.kind, target.kind),
+        inArray(movieRenditions.state, ['queued', 'encoding']),
+      ),
+    );
 }
 
 /** Whether this attempt still holds its rendition (encoding under that attempt number). */

@@ -5,19 +5,19 @@ import type { Deps } from '../../deps.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { retryFailed } from './jobs.ts';
 
-type RetryDeps = Pick<Deps, 'database' | 'clock' | 'transcode'>;
+type RetryDeps = Pick<Deps, 'database' | 'clock' | 'transcode' | 'logger'>;
 
-/** An admin's "Try again" on a failed rendition: queued again with fresh attempts; anything else is a 409. */
+/** An admin's "Try again" on a failed rendition: queued again, a new pg-boss job with fresh attempts; else 409. */
 export async function retryRendition(deps: RetryDeps, movieId: string, kind: RenditionKind): Promise<void> {
   const now = deps.clock.now();
-  await deps.database.db.transaction(async (tx) => {
+  const durationSeconds = await deps.database.db.transaction(async (tx) => {
     const [movie] = await tx
-      .select({ id: movies.id })
+      .select({ id: movies.id, durationSeconds: movies.durationSeconds })
       .from(movies)
       .where(and(eq(movies.id, movieId), isNull(movies.deletedAt)))
       .for('update');
     if (!movie) throw notFound('Movie');
-    if (await retryFailed(tx, movieId, kind, now)) return;
+    if (await retryFailed(tx, movieId, kind, now)) return movie.durationSeconds;
     const [row] = await tx
       .select({ state: movieRenditions.state })
       .from(movieRenditions)
@@ -25,6 +25,5 @@ export async function retryRendition(deps: RetryDeps, movieId: string, kind: Ren
     if (!row) throw conflict('This movie has no renditions (it was saved while the server had no ffmpeg).');
     throw conflict(`Only a failed rendition can be tried again; this one is ${row.state}.`);
   });
-  if (!deps.transcode.available) return;
-  deps.transcode.wake();
+  await deps.transcode.enqueue(movieId, [kind], durationSeconds, deps.logger);
 }

@@ -4,61 +4,79 @@ import { join } from 'node:path';
 import type { RenditionKind } from '@filamu/shared';
 import type { Deps } from '../../deps.ts';
 import { renditionKey } from '../storage/storage.ts';
+import type { Logger } from 'pino';
 import {
-  claimNext,
+  claimRendition,
   type ClaimedJob,
   isCancelled,
   isHeld,
-  MAX_ATTEMPTS,
+  markAbandoned,
   markFailed,
   markReady,
   releaseJob,
   reportProgress,
 } from './jobs.ts';
+import {
+  TRANSCODE_DEAD_QUEUE,
+  TRANSCODE_QUEUE,
+  type TranscodeJob,
+  type TranscodeJobData,
+  type TranscodeQueue,
+} from './queue.ts';
 import { ladderStep } from './ladder.ts';
 import type { EncodeProgress } from './progress.ts';
 import type { Transcoder } from './transcoder.ts';
 
 type RunnerDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger' | 'transcode'>;
 
-/** How often an idle runner looks for due jobs (queued ones in this process start at once: hub.wake). */
-const POLL_MS = 2000;
-/** Progress (and the heartbeat that keeps the lease) is written at most this often. */
+/** How often an idle worker asks pg-boss for a job (a job sent by this process is fetched at once: hub wake). */
+const POLL_SECONDS = 2;
+/** Progress (and the heartbeat that keeps the row fresh) is written at most this often. */
 const PROGRESS_WRITE_MS = 2000;
+/** Leftover encoder outputs are looked for this often (a process sharing DATA_DIR may have died). */
+const SWEEP_MS = 10_000;
+/** A work file that matches no job's name is removed once this old. */
+const STRAY_FILE_MS = 10 * 60_000;
 /** A presigned source link outlives the longest encode (S3's limit is 7 days). */
 const SOURCE_LINK_SECONDS = 2 * 86_400;
 
 class Stopped extends Error {}
+/** The run outlived its pg-boss expiry: stopped here before pg-boss hands the job to another worker. */
+class Expired extends Error {}
 
 /** `<movieId>-<kind>-<attempt>-<uuid>.mp4`: an encoder output, named after the job attempt writing it. */
 const WORK_FILE =
   /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(small|standard|hd)-(\d{1,6})-[0-9a-f-]{36}\.mp4$/;
 
 /**
- * Runs up to `concurrency` rendition jobs of this process at once (decision 0127). Each job: claim a row, probe the
- * source, encode into a local temp file, copy it to storage under the rendition's key, read it back with ffprobe,
- * and mark the row ready — only if this job still holds the attempt. A crash anywhere leaves the row `encoding`
- * with a heartbeat that stops; another claim takes it over once the lease lapses.
+ * This process's share of the pg-boss `transcode` queue (decision 0127): `concurrency` workers, each one job at a
+ * time. A job: claim the row, probe the source, encode into a local temp file, copy it to storage under the
+ * rendition's key, read it back with ffprobe, and mark the row ready — only if this run still holds the attempt.
+ * A failure marks the row and throws, so pg-boss retries with back-off; a crash leaves the job active until it
+ * expires, then pg-boss runs it again.
  */
 export class TranscodeRunner {
   private readonly running = new Map<
     string,
     { job: ClaimedJob; abort: AbortController; done: Promise<void>; output: string }
   >();
-  private timer: NodeJS.Timeout | null = null;
-  private filling: Promise<void> | null = null;
+  private readonly workerIds: string[] = [];
+  private sweepTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly unlisten: () => void;
   private readonly workDir: string;
 
   constructor(
     private readonly deps: RunnerDeps,
+    private readonly queue: TranscodeQueue,
     private readonly transcoder: Transcoder,
     private readonly concurrency: number,
   ) {
     this.workDir = join(deps.config.dataDir, 'transcode');
     this.unlisten = deps.transcode.listen({
-      wake: () => this.fill(),
+      wake: () => {
+        for (const id of this.workerIds) queue.boss.notifyWorker(id);
+      },
       cancelMovie: (movieId) => {
         for (const entry of this.running.values()) {
           if (entry.job.movieId === movieId) entry.abort.abort(new Stopped('the movie was deleted'));
@@ -70,48 +88,71 @@ export class TranscodeRunner {
   async start(): Promise<void> {
     await mkdir(this.workDir, { recursive: true });
     await this.removeStaleWork();
-    let ticks = 0;
-    const sweepEvery = Math.max(1, Math.round(this.deps.config.transcode.leaseMs / POLL_MS));
-    this.timer = setInterval(() => {
-      this.fill();
-      // Now and then too: a process sharing DATA_DIR may have died after this one started.
-      if (++ticks % sweepEvery === 0) void this.removeStaleWork().catch(() => {});
-    }, POLL_MS);
-    this.timer.unref();
-    this.fill();
+    this.sweepTimer = setInterval(() => void this.removeStaleWork().catch(() => {}), SWEEP_MS);
+    this.sweepTimer.unref();
+    const options = { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: POLL_SECONDS };
+    for (let i = 0; i < this.concurrency; i++) {
+      this.workerIds.push(
+        await this.queue.boss.work<TranscodeJobData>(TRANSCODE_QUEUE, options, ([job]) => this.handle(job!)),
+      );
+    }
+    this.workerIds.push(
+      await this.queue.boss.work<TranscodeJobData>(TRANSCODE_DEAD_QUEUE, options, ([job]) => this.abandoned(job!)),
+    );
   }
 
-  /** Stops claiming, kills running encodes (their rows are taken over once the lease lapses) and waits for them. */
+  /**
+   * Stops fetching, kills running encodes and hands their jobs back (the row queued, the pg-boss job sent again
+   * with the attempts it had left), and waits for them.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.unlisten();
-    if (this.timer) clearInterval(this.timer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await Promise.all(this.workerIds.map((id) => this.queue.boss.offWork({ id })));
     for (const entry of this.running.values()) entry.abort.abort(new Stopped('the server is stopping'));
-    await this.filling;
     await Promise.all([...this.running.values()].map((entry) => entry.done));
   }
 
-  /** Claims jobs until every slot is busy or nothing is due; one fill at a time. */
-  fill(): void {
-    if (this.stopped || this.filling) return;
-    this.filling = (async () => {
-      while (!this.stopped && this.running.size < this.concurrency) {
-        const job = await claimNext(this.deps.database.db, this.deps.clock.now(), this.deps.config.transcode.leaseMs);
-        if (!job) break;
-        const abort = new AbortController();
-        const id = `${job.movieId}/${job.kind}`;
-        const output = join(this.workDir, `${job.movieId}-${job.kind}-${job.attempt}-${randomUUID()}.mp4`);
-        const done = this.run(job, output, abort.signal).finally(() => {
-          this.running.delete(id);
-          this.fill();
-        });
-        this.running.set(id, { job, abort, done, output });
-      }
-    })()
-      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'transcode: claiming a job failed'))
-      .finally(() => {
-        this.filling = null;
-      });
+  /** pg-boss's handler: resolves when the rendition is made (or there is nothing to make); throws to retry. */
+  private async handle(job: TranscodeJob): Promise<void> {
+    const { movieId, kind } = job.data;
+    const log = this.deps.logger.child({ movieId, rendition: kind, job: job.id, retry: job.retryCount });
+    if (this.stopped) {
+      await this.handBack(job, null);
+      return;
+    }
+    const claimed = await claimRendition(this.deps.database.db, { movieId, kind }, this.deps.clock.now());
+    if (claimed === 'done') return;
+    // Another run still writes progress (a duplicate job): try later, by which time it has finished or died.
+    if (claimed === 'busy') throw new Error('another worker is encoding this rendition');
+    const abort = new AbortController();
+    const id = `${movieId}/${kind}`;
+    const output = join(this.workDir, `${movieId}-${kind}-${claimed.attempt}-${randomUUID()}.mp4`);
+    const done = this.run(claimed, job, output, abort.signal, log).finally(() => this.running.delete(id));
+    this.running.set(id, { job: claimed, abort, done, output });
+    await done;
+  }
+
+  /** A job out of attempts (pg-boss's dead letter): its rendition fails, unless a newer job is on it. */
+  private async abandoned(job: TranscodeJob): Promise<void> {
+    const { movieId, kind } = job.data;
+    const live = await this.queue.liveJobs(movieId);
+    if (live.some((other) => other.kind === kind)) return;
+    await markAbandoned(this.deps.database.db, { movieId, kind }, this.deps.clock.now());
+  }
+
+  /**
+   * SIGTERM mid-job: pg-boss 10 cannot put an active job back without counting an attempt (its retry count goes up
+   * when the job is fetched again), so the job is cancelled and sent again with the attempts it had left.
+   */
+  private async handBack(job: TranscodeJob, claimed: ClaimedJob | null): Promise<void> {
+    if (claimed) await releaseJob(this.deps.database.db, claimed, this.deps.clock.now());
+    await this.queue.boss.cancel(TRANSCODE_QUEUE, job.id);
+    await this.queue.send(job.data.movieId, job.data.kind, null, {
+      retryLimit: Math.max(0, job.retryLimit - job.retryCount),
+      expireInSeconds: job.expireInSeconds,
+    });
   }
 
   /**
@@ -119,7 +160,7 @@ export class TranscodeRunner {
    * file is named after its job's attempt, so it is kept exactly while that attempt still holds the row.
    */
   private async removeStaleWork(): Promise<void> {
-    const cutoff = this.deps.clock.now().getTime() - this.deps.config.transcode.leaseMs;
+    const cutoff = Date.now() - STRAY_FILE_MS;
     for (const name of await readdir(this.workDir).catch(() => [] as string[])) {
       const path = join(this.workDir, name);
       if (this.isOurs(path)) continue;
@@ -139,21 +180,20 @@ export class TranscodeRunner {
     return [...this.running.values()].some((entry) => entry.output === path);
   }
 
-  private async run(job: ClaimedJob, output: string, signal: AbortSignal): Promise<void> {
-    const { logger } = this.deps;
-    const log = logger.child({ movieId: job.movieId, rendition: job.kind, attempt: job.attempt });
+  private async run(
+    job: ClaimedJob,
+    pgJob: TranscodeJob,
+    output: string,
+    signal: AbortSignal,
+    log: Logger,
+  ): Promise<void> {
     const db = this.deps.database.db;
-    if (job.attempt > MAX_ATTEMPTS) {
-      // Taken over after too many lapsed leases (the process doing it kept dying): stop trying.
-      await markFailed(db, job, 'The encode was interrupted too many times.', this.deps.clock.now());
-      return;
-    }
     const key = renditionKey(job.movieId, job.kind);
     let latest: EncodeProgress = { fraction: 0, etaSeconds: null, done: false };
     const local = new AbortController();
     const onAbort = () => local.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    // The heartbeat: progress written every 2 s keeps the lease; a miss means the job is no longer ours.
+    // Progress every 2 s; a miss means the row is no longer this run's (cancelled, or a newer run took it).
     const heartbeat = setInterval(() => {
       reportProgress(db, job, latest, this.deps.clock.now())
         .then((ours) => {
@@ -161,8 +201,15 @@ export class TranscodeRunner {
         })
         .catch((error: unknown) => log.warn({ err: error }, 'transcode: progress write failed'));
     }, PROGRESS_WRITE_MS);
+    // pg-boss fails a job at its expiry and may give it to another worker: this run stops just before.
+    const expiryMs = Math.max(1000, (pgJob.expireInSeconds - 2) * 1000);
+    const expiry = setTimeout(() => {
+      local.abort(
+        new Expired(`The encode took longer than its limit (${Math.round(pgJob.expireInSeconds / 60)} min).`),
+      );
+    }, expiryMs);
     try {
-      log.info('transcode: started');
+      log.info({ attempt: job.attempt }, 'transcode: started');
       const input = await this.deps.storage.transcodeInput(job.sourceKey, SOURCE_LINK_SECONDS);
       const source = await this.transcoder.probe(input, local.signal);
       const step = ladderStep(job.kind);
@@ -190,33 +237,38 @@ export class TranscodeRunner {
         // Deleted while the file went up: it must not stay behind.
         await this.deps.storage.delete(key);
       }
-    } catch (error) {
-      if (error instanceof Stopped || local.signal.aborted) {
-        log.info(
-          { reason: local.signal.reason instanceof Error ? local.signal.reason.message : null },
-          'transcode: stopped',
-        );
+    } catch (caught) {
+      const error = local.signal.aborted && !(caught instanceof Expired) ? local.signal.reason : caught;
+      if (error instanceof Stopped) {
+        log.info({ reason: error.message }, 'transcode: stopped');
         if (await isCancelled(db, job).catch(() => false)) await this.deps.storage.delete(key).catch(() => {});
-        else if (this.stopped) await releaseJob(db, job, this.deps.clock.now()).catch(() => {});
+        else if (this.stopped) await this.handBack(pgJob, job).catch((e: unknown) => log.warn({ err: e }, 'hand back'));
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
-      const state = await markFailed(db, job, message, this.deps.clock.now());
+      const final = pgJob.retryCount >= pgJob.retryLimit;
+      const state = await markFailed(db, job, message, final, this.deps.clock.now());
       log.warn({ err: error, state }, 'transcode: attempt failed');
+      // pg-boss records the failure: a retry after its back-off, or the job failed for good.
+      throw error instanceof Error ? error : new Error(message);
     } finally {
       clearInterval(heartbeat);
+      clearTimeout(expiry);
       signal.removeEventListener('abort', onAbort);
       await rm(output, { force: true });
     }
   }
 }
 
-/** Starts this process's runner when it has ffmpeg and a concurrency above 0; returns the stop function. */
+/**
+ * Starts this process's workers when it has ffmpeg (and so a queue) and a concurrency above 0; returns the stop
+ * function. With 0 the process still sends jobs, for other processes to run.
+ */
 export async function startTranscodeRunner(deps: RunnerDeps): Promise<() => Promise<void>> {
-  const { transcoder } = deps.transcode;
+  const { transcoder, queue } = deps.transcode;
   const concurrency = deps.config.transcode.concurrency;
-  if (!transcoder || concurrency <= 0) return async () => {};
-  const runner = new TranscodeRunner(deps, transcoder, concurrency);
+  if (!transcoder || !queue || concurrency <= 0) return async () => {};
+  const runner = new TranscodeRunner(deps, queue, transcoder, concurrency);
   await runner.start();
   deps.logger.info({ concurrency }, 'transcode: this process runs rendition jobs');
   return () => runner.stop();

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AdminMovie, AdminRendition } from '@filamu/shared';
-import { RENDITION_TARGETS } from '@filamu/shared';
+import { RENDITION_KINDS, RENDITION_TARGETS, type RenditionKind } from '@filamu/shared';
 import { and, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ import { configuredTranscoder } from '../../bootstrap.ts';
 import { renditionKey } from '../storage/storage.ts';
 import { makeAudioOnly, makeClip, probeFile, topLevelBoxes } from './clips.testing.ts';
 import { ladderStep } from './ladder.ts';
+import { TRANSCODE_QUEUE, type TranscodeJobData } from './queue.ts';
 import { startTranscodeRunner } from './runner.ts';
 
 const clips = mkdtempSync(join(tmpdir(), 'filamu-clips-'));
@@ -51,9 +52,10 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
   let stopRunner: () => Promise<void> = async () => {};
 
   beforeAll(async () => {
-    const config = testConfig({ TRANSCODE_CONCURRENCY: '1' });
-    const transcode = await configuredTranscoder(config, pino({ level: 'silent' }));
-    t = await createTestApp(kind, { env: { TRANSCODE_CONCURRENCY: '1' }, transcode });
+    // A short back-off, so the retries of a failing encode come within the test.
+    const env = { TRANSCODE_CONCURRENCY: '1', TRANSCODE_RETRY_DELAY_SECONDS: '1' };
+    const transcode = await configuredTranscoder(testConfig(env), pino({ level: 'silent' }));
+    t = await createTestApp(kind, { env, transcode });
     token = await loginAdmin(t);
   });
   afterAll(async () => {
@@ -82,6 +84,17 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
     return (res.json.movies as AdminMovie[]).find((m) => m.id === id)?.renditions ?? [];
   }
 
+  /** The rendition's pg-boss job, as pg-boss reports it (archived jobs included). */
+  async function jobOf(movieId: string, kind: RenditionKind) {
+    const queue = t.deps.transcode.queue!;
+    const { rows } = await t.deps.database.executeSql(
+      `select id from pgboss.job where name = $1 and singleton_key = $2 order by created_on desc limit 1`,
+      [TRANSCODE_QUEUE, `${movieId}:${kind}`],
+    );
+    if (!rows[0]) return null;
+    return queue.boss.getJobById<TranscodeJobData>(TRANSCODE_QUEUE, String(rows[0].id), { includeArchive: true });
+  }
+
   it('says ffmpeg is there', async () => {
     const res = await t.request('GET', '/api/admin/system', { token });
     expect(res.json.transcoder.available).toBe(true);
@@ -93,6 +106,24 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
       expectErrorEnvelope(res, 400, 'bad_request', /could not be read as a video/);
     }
     expect(await t.deps.database.db.select().from(movies)).toHaveLength(0);
+  });
+
+  it('sends one pg-boss job per rendition to make; deleting the movie before any encode cancels them', async () => {
+    const res = await save(sd);
+    const movie = res.json.movie as AdminMovie;
+    const job = await jobOf(movie.id, 'small');
+    expect(job).toMatchObject({ state: 'created', data: { movieId: movie.id, kind: 'small' }, retryLimit: 2 });
+    expect(job!.retryBackoff).toBe(true);
+    // Skipped sizes get no job.
+    expect(await jobOf(movie.id, 'hd')).toBeNull();
+    // A duplicate send collapses into the queued job.
+    expect(await t.deps.transcode.queue!.send(movie.id, 'small', 1)).toBeNull();
+    expect(await t.deps.transcode.queue!.liveJobs(movie.id)).toHaveLength(1);
+    const deleted = await t.request('DELETE', `/api/admin/movies/${movie.id}`, { token });
+    expect(deleted.status).toBe(200);
+    expect((await jobOf(movie.id, 'small'))!.state).toBe('cancelled');
+    const [row] = await t.deps.database.db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movie.id));
+    expect(row!.state).toBe('cancelled');
   });
 
   it('never upscales: a 480p upload gets Small only', async () => {
@@ -167,6 +198,69 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
     await waitFor('small ready again', async () => (await renditionsOf(movie.id))[0]?.state === 'ready', 120_000);
   }, 300_000);
 
+  it('a failing encode is retried by pg-boss with back-off, then failed with ffmpeg’s reason after the 3rd attempt', async () => {
+    // No worker while the source is taken away, so the first attempt cannot have started before.
+    await stopRunner();
+    const res = await save(sd);
+    const movie = res.json.movie as AdminMovie;
+    // The source goes missing after the save: every attempt's ffprobe fails, for real.
+    const [row] = await t.deps.database.db.select().from(movies).where(eq(movies.id, movie.id));
+    await t.deps.storage.delete(row!.s3Key);
+    stopRunner = await startTranscodeRunner(t.deps);
+    const started = Date.now();
+    const seen = new Set<string>();
+    const small = await waitFor(
+      'small failed',
+      async () => {
+        const job = await jobOf(movie.id, 'small');
+        if (job) seen.add(`${job.state}:${job.retryCount}`);
+        const list = await renditionsOf(movie.id);
+        return list[0]?.state === 'failed' && job?.state === 'failed' ? { rendition: list[0], job } : null;
+      },
+      120_000,
+    );
+    expect(small.job.retryCount).toBe(2);
+    // Waited for a retry in between (pg-boss's `retry` state), twice.
+    expect(seen.has('retry:0') && seen.has('retry:1')).toBe(true);
+    // Back-off: at least 1 s then 2 s (doubling from TRANSCODE_RETRY_DELAY_SECONDS, plus jitter).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
+    expect(small.rendition.error).toMatch(/No such file|does not exist|not found|Invalid data/i);
+    const [failed] = await t.deps.database.db
+      .select()
+      .from(movieRenditions)
+      .where(and(eq(movieRenditions.movieId, movie.id), eq(movieRenditions.kind, 'small')));
+    expect(failed!.attempts).toBe(3);
+    await t.request('DELETE', `/api/admin/movies/${movie.id}`, { token });
+  }, 180_000);
+
+  it('stopping mid-encode (SIGTERM) hands the job back to pg-boss without using an attempt', async () => {
+    const res = await save(hd);
+    const movie = res.json.movie as AdminMovie;
+    const db = t.deps.database.db;
+    const encoding = await waitFor('an encode under way', async () => {
+      const rows = await db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movie.id));
+      return rows.find((r) => r.state === 'encoding' && r.attempts === 1);
+    });
+    const before = await jobOf(movie.id, encoding.kind);
+    expect(before!.state).toBe('active');
+    await stopRunner();
+    const [row] = await db
+      .select()
+      .from(movieRenditions)
+      .where(and(eq(movieRenditions.movieId, movie.id), eq(movieRenditions.kind, encoding.kind)));
+    expect([row!.state, row!.attempts, row!.error]).toEqual(['queued', 0, null]);
+    // The interrupted job is cancelled and a new one waits with all three attempts; nothing else runs.
+    const old = await t.deps.transcode.queue!.boss.getJobById(TRANSCODE_QUEUE, before!.id, { includeArchive: true });
+    expect(old!.state).toBe('cancelled');
+    const again = await jobOf(movie.id, encoding.kind);
+    expect(again!.id).not.toBe(before!.id);
+    expect([again!.state, again!.retryCount, again!.retryLimit]).toEqual(['created', 0, 2]);
+    expect(again!.expireInSeconds).toBe(before!.expireInSeconds);
+    expect(readdirSync(join(t.deps.config.dataDir, 'transcode'))).toEqual([]);
+    stopRunner = await startTranscodeRunner(t.deps);
+    await t.request('DELETE', `/api/admin/movies/${movie.id}`, { token });
+  }, 120_000);
+
   it('deleting a movie mid-encode stops ffmpeg and leaves no rendition behind', async () => {
     const res = await save(hd);
     const movie = res.json.movie as AdminMovie;
@@ -186,6 +280,9 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const rows = await db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movie.id));
     expect(rows.every((r) => r.state === 'cancelled' || r.state === 'skipped')).toBe(true);
+    // No pg-boss job of the movie left to run: the running one and the queued ones were cancelled.
+    expect(await t.deps.transcode.queue!.liveJobs(movie.id)).toEqual([]);
+    for (const kind of RENDITION_KINDS) expect((await jobOf(movie.id, kind))?.state).toBe('cancelled');
     const left = await t.deps.storage.list('renditions');
     expect(left.filter((o) => o.key.includes(movie.id))).toEqual([]);
   }, 120_000);

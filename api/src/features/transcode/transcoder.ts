@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
+import { type ProcessRun, runProcess as run, tailOf } from '../../lib/ffmpeg.ts';
 import { encodeArgs, type EncodeInput, type LadderStep } from './ladder.ts';
 import { type EncodeProgress, ProgressParser } from './progress.ts';
 
@@ -36,66 +35,8 @@ export interface Transcoder {
 /** Log lines kept from ffmpeg's stderr for a failure message. */
 const TAIL_LINES = 8;
 const PROBE_TIMEOUT_MS = 60_000;
-/** ffprobe's JSON for a file with thousands of streams is still far below this. */
-const MAX_PROBE_OUTPUT = 4 * 1024 * 1024;
 
-function tailOf(text: string): string {
-  return text.trim().split('\n').slice(-TAIL_LINES).join('\n').slice(-2000);
-}
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * ffmpeg runs at the lowest CPU priority: on a small box the kernel then gives the cores to the server's requests
- * first and to the encode with what is left, so an encode slows serving far less (`pnpm bench:serving`). Lowering
- * a child's priority needs no privilege; a platform that refuses it just leaves the priority as it was.
- */
-export function yieldToServing(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    setPriority(pid, 19);
-  } catch {
-    /* left at the default priority */
-  }
-}
-
-/** Spawns `command` without a shell; stdout goes to `onStdout` when given, else is collected (bounded). */
-function run(
-  command: string,
-  args: string[],
-  options: { signal?: AbortSignal; onStdout?: (chunk: string) => void; timeoutMs?: number } = {},
-): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
-    yieldToServing(child.pid);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      if (options.onStdout) options.onStdout(chunk);
-      else if (stdout.length < MAX_PROBE_OUTPUT) stdout += chunk;
-    });
-    // Only the tail is ever reported; keep a bounded window of the log.
-    child.stderr.on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-16_384);
-    });
-    const timer = options.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : null;
-    child.on('error', (error) => {
-      if (timer) clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      if (timer) clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
+const tail = (log: string) => tailOf(log, TAIL_LINES, 2000);
 
 interface FfprobeOutput {
   format?: { duration?: string; bit_rate?: string };
@@ -115,7 +56,7 @@ export function createFfmpegTranscoder(paths: { ffmpeg: string; ffprobe: string 
         signal,
         timeoutMs: PROBE_TIMEOUT_MS,
       });
-      if (result.code !== 0) throw new NotAVideoError(tailOf(result.stderr) || 'ffprobe could not read the file');
+      if (result.code !== 0) throw new NotAVideoError(tail(result.stderr) || 'ffprobe could not read the file');
       let parsed: FfprobeOutput;
       try {
         parsed = JSON.parse(result.stdout) as FfprobeOutput;
@@ -140,7 +81,7 @@ export function createFfmpegTranscoder(paths: { ffmpeg: string; ffprobe: string 
 
     async encode(step, io, onProgress, signal) {
       const parser = new ProgressParser(io.durationSeconds, onProgress);
-      let result: Run;
+      let result: ProcessRun;
       try {
         result = await run(paths.ffmpeg, encodeArgs(step, io), { signal, onStdout: (chunk) => parser.push(chunk) });
       } catch (error) {
@@ -149,7 +90,7 @@ export function createFfmpegTranscoder(paths: { ffmpeg: string; ffprobe: string 
       }
       if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new EncodeError('stopped');
       if (result.code !== 0) {
-        throw new EncodeError(tailOf(result.stderr) || `ffmpeg exited with ${result.code ?? result.signal}`);
+        throw new EncodeError(tail(result.stderr) || `ffmpeg exited with ${result.code ?? result.signal}`);
       }
     },
   };
