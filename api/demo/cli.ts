@@ -37,7 +37,14 @@ async function main(): Promise<void> {
   try {
     const admin = adminCredentials(env);
     print(`Seeding the demo into ${url} as ${admin.email}`);
-    const summary = await seedDemo({ baseUrl: url, admin, log: print });
+    // 720p clips (with ffmpeg here) so the server makes every size; wait a while to show them.
+    const summary = await seedDemo({
+      baseUrl: url,
+      admin,
+      log: print,
+      media: { ladder: true },
+      waitForSizesMs: 180_000,
+    });
     printSummary(summary, admin.passwordSource, server !== null, print);
   } catch (error) {
     server?.kill('SIGTERM');

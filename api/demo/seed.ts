@@ -4,7 +4,8 @@
  *
  * The seeder is just another API client: the embedded PGlite database belongs to the one server
  * process, so everything goes through HTTP, and files through real signed upload links. Videos and
- * posters are generated here (pure TypeScript), so it needs no ffmpeg and no network.
+ * posters are generated here (pure TypeScript), so it needs no ffmpeg and no network; with ffmpeg the clips are
+ * scaled to 720p with grain (media/ladder-source.ts), so the server makes every size of them.
  */
 import { randomBytes } from 'node:crypto';
 import { type AdminMovie, type AdminPlan, contracts, dateToKampalaLocal, formatBytes, formatUgx } from '@filamu/shared';
@@ -19,6 +20,8 @@ import {
   type DemoPlanName,
 } from './catalogue.ts';
 import { generateDemoMovie, generateDemoThumbnail, hexToRgb } from './media/index.ts';
+import { ladderSourceMovie } from './media/ladder-source.ts';
+import { reportSizes } from './sizes.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -27,8 +30,13 @@ type Log = (line: string) => void;
 export interface SeedOptions {
   baseUrl: string;
   admin: { email: string; password: string };
-  /** Overrides every clip's length and frame rate (the test asks for very short clips). */
-  media?: { seconds?: number; fps?: number };
+  /**
+   * Overrides every clip's length and frame rate (the test asks for very short clips); `ladder` makes them 720p with
+   * ffmpeg when it is here, so the server's sizes (Small, Standard, HD) are all made (the CLI asks for it).
+   */
+  media?: { seconds?: number; fps?: number; ladder?: boolean };
+  /** Waits this long for the server's sizes of new movies, printing them (0: do not wait). */
+  waitForSizesMs?: number;
   /** The server's "now", for plan expiries and "is the subscription in force"; the real time by default. */
   now?: Date;
   /** One line per step (the CLI prints them; the test stays quiet). */
@@ -88,6 +96,8 @@ export async function seedDemo(options: SeedOptions): Promise<DemoSummary> {
   const movies = await ensureMovies(api, plans, options.media ?? {}, log);
   const agent = await ensureAgent(api, log);
   const subscriber = await ensureSubscriber(api, url, plans, now, log);
+  const fresh = movies.filter((m) => m.created).map((m) => m.id);
+  if (options.waitForSizesMs && fresh.length > 0) await reportSizes(api, fresh, log, options.waitForSizesMs);
   return { url, admin: { email: options.admin.email }, plans, movies, agent, subscriber };
 }
 
@@ -181,8 +191,12 @@ export function renderDemoMedia(demo: DemoMovie, media: SeedOptions['media'] = {
     subtitle: demo.category === 'Kinayuganda' ? demo.vj : 'English',
     palette: [hexToRgb(demo.palette[0]), hexToRgb(demo.palette[1])] as const,
   };
+  const clip = { ...art, seconds: media.seconds ?? demo.seconds, fps: media.fps ?? 8 };
+  const ladder = media.ladder ? ladderSourceMovie(clip) : null;
   return {
-    video: generateDemoMovie({ ...art, seconds: media.seconds ?? demo.seconds, fps: media.fps ?? 8 }),
+    video: ladder
+      ? { bytes: ladder, contentType: 'video/mp4' as const, extension: 'mp4' as const }
+      : generateDemoMovie(clip),
     poster: generateDemoThumbnail(art),
   };
 }
