@@ -10,7 +10,7 @@ import {
   registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
-import { mailOutbox, payments, subscriptionPlans, users } from '../../db/schema.ts';
+import { mailOutbox, payments, smsOutbox, subscriptionPlans, users } from '../../db/schema.ts';
 import { GatewayError } from './dpo/adapter.ts';
 import { reconcile } from './reconciler.ts';
 import { stockPlan } from '../../../test/library.ts';
@@ -70,6 +70,15 @@ const receipts = (t: TestApp, email: string) =>
     .select()
     .from(mailOutbox)
     .where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, 'receipt')));
+
+/** SMS receipts to the payer's registered phone (decision 0149): one per activation, like the mail. */
+async function smsReceipts(t: TestApp, email: string) {
+  const { phone } = await userRow(t, email);
+  return t.deps.database.db
+    .select()
+    .from(smsOutbox)
+    .where(and(eq(smsOutbox.toPhone, phone!), eq(smsOutbox.purpose, 'payment_receipt')));
+}
 
 describe.each(testDatabases)('admin payments on %s', (kind) => {
   let t: TestApp;
@@ -211,6 +220,7 @@ describe.each(testDatabases)('admin payments on %s', (kind) => {
       expect(row!.reviewNote).toBe(won);
       const activated = row!.reviewResolution === 'activated';
       expect(await receipts(t, payment.email)).toHaveLength(activated ? 1 : 0);
+      expect(await smsReceipts(t, payment.email)).toHaveLength(activated ? 1 : 0);
       expect((await userRow(t, payment.email)).subscriptionPlanId).toBe(activated ? payment.plan.id : null);
     }
   });
@@ -292,6 +302,7 @@ describe.each(testDatabases)('admin payments on %s', (kind) => {
     // Each click either settled it or found it settled by someone else: never a second activation.
     for (const res of checks) expect([200, 409]).toContain(res.status);
     expect(await receipts(quiet, paid.email)).toHaveLength(1);
+    expect(await smsReceipts(quiet, paid.email)).toHaveLength(1);
     expect((await list({ search: paid.email })).payments[0]!.status).toBe('completed');
   });
 

@@ -11,7 +11,7 @@ import {
   testDatabases,
 } from '../../../test/harness.ts';
 import type { Database } from '../../db/client.ts';
-import { mailOutbox, payments, subscriptionPlans, users } from '../../db/schema.ts';
+import { mailOutbox, payments, smsOutbox, subscriptionPlans, users } from '../../db/schema.ts';
 import { createDpoGateway } from './dpo/adapter.ts';
 import { createDpoSandbox } from './dpo/sandbox.ts';
 import { listen, MovableClock } from './dpo/testing.ts';
@@ -90,6 +90,16 @@ describe.each(testDatabases)('two replicas in sandbox mode on %s', (kind) => {
         .from(mailOutbox)
         .where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, 'receipt')))
     ).length;
+  /** The SMS receipt to the payer's registered phone goes with the mail, in the same transaction. */
+  const smsReceipts = async (email: string) => {
+    const [user] = await database.db.select().from(users).where(eq(users.email, email));
+    return (
+      await database.db
+        .select()
+        .from(smsOutbox)
+        .where(and(eq(smsOutbox.toPhone, user!.phone!), eq(smsOutbox.purpose, 'payment_receipt')))
+    ).length;
+  };
 
   it('verifies through B a payment created and charged through A: pending, then paid, activated once', async () => {
     const p = await chargedOnA();
@@ -107,6 +117,7 @@ describe.each(testDatabases)('two replicas in sandbox mode on %s', (kind) => {
     await a.dpoSandbox!.settle();
     await b.dpoSandbox!.settle();
     expect(await receipts(p.email)).toBe(1);
+    expect(await smsReceipts(p.email)).toBe(1);
     const [user] = await database.db.select().from(users).where(eq(users.email, p.email));
     expect(user!.subscriptionPlanId).toBe(p.plan.id);
   });
@@ -121,6 +132,7 @@ describe.each(testDatabases)('two replicas in sandbox mode on %s', (kind) => {
     await a.dpoSandbox!.settle();
     await b.dpoSandbox!.settle();
     expect(await receipts(p.email)).toBe(1);
+    expect(await smsReceipts(p.email)).toBe(1);
   });
 });
 

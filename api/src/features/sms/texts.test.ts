@@ -50,14 +50,14 @@ describe('SMS texts', () => {
   });
 
   it('the reminders: three days before (the date) and on the day (the time), with the renew link', () => {
-    const renewUrl = 'https://filamu.example.ug/plans';
+    const renewUrl = 'https://filamu.example.ug/subscription';
     const before = reminderText({ kind: 'plan_ends_in_3_days', planName: 'Monthly', accessUntil: END, renewUrl });
     expect(before).toBe(
-      'Filamu: your Monthly plan ends on 31/12/2026. Renew to keep downloading: https://filamu.example.ug/plans',
+      'Filamu: your Monthly plan ends on 31/12/2026. Renew to keep downloading: https://filamu.example.ug/subscription',
     );
     const today = reminderText({ kind: 'plan_ends_today', planName: 'Monthly', accessUntil: END, renewUrl });
     expect(today).toBe(
-      'Filamu: your Monthly plan ends today at 23:59. Renew to keep downloading: https://filamu.example.ug/plans',
+      'Filamu: your Monthly plan ends today at 23:59. Renew to keep downloading: https://filamu.example.ug/subscription',
     );
     const tonight = reminderText({ kind: 'plan_ends_today', planName: 'Monthly', accessUntil: MIDNIGHT_END, renewUrl });
     expect(tonight).toContain('plan ends tonight at midnight.');

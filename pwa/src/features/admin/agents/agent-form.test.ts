@@ -1,6 +1,6 @@
 import type { AdminAgent } from '@filamu/shared';
 import { describe, expect, it } from 'vitest';
-import { agentValues, createBody, emptyAgent, updateBody, validateAgent } from './agent-form.ts';
+import { agentValues, createBody, emptyAgent, sentSummary, updateBody, validateAgent } from './agent-form.ts';
 
 const agent: AdminAgent = {
   id: 'a1',
@@ -42,5 +42,16 @@ describe('agent form', () => {
     expect(updateBody(agent, values)).toBeNull();
     expect(updateBody(agent, { ...values, full_name: 'Jane B ' })).toEqual({ full_name: 'Jane B' });
     expect(updateBody(agent, { ...values, phone: '0709999999', email: 'x@y.z' })).toEqual({ phone: '0709999999' });
+  });
+
+  it('says what went out: SMS and email first, the WhatsApp link only when nothing else did', () => {
+    const link = 'https://wa.me/256701234567?text=x';
+    const sent = (email: boolean, sms: boolean, whatsappLink: string | null) =>
+      sentSummary({ credentialsEmailQueued: email, credentialsSmsQueued: sms, whatsappLink });
+    expect(sent(true, true, link)).toBe('Credentials sent via SMS and email.');
+    expect(sent(false, true, link)).toBe('Credentials sent via SMS.');
+    expect(sent(true, false, link)).toBe('Credentials sent via email.');
+    expect(sent(false, false, link)).toBe('WhatsApp link generated.');
+    expect(sent(false, false, null)).toBeUndefined();
   });
 });
