@@ -11,19 +11,19 @@ import { type Cluster, createCluster, loginAdmin, pollUntil, processTests, Repli
 
 /**
  * Renditions across real server processes on one Postgres, on the pg-boss queue (decision 0127): two processes make
- * each rendition once, and a process killed mid-encode leaves no half file — pg-boss runs the job again once it
- * expires.
+ * each rendition once, and a process killed mid-encode leaves no half file — its rendition stops getting progress, a
+ * live process takes the row back and fails the pg-boss job, which runs again after the back-off.
  */
 describe.skipIf(!processTests)('renditions across server processes', { timeout: 240_000 }, () => {
   let cluster: Cluster;
   const clips = mkdtempSync(join(tmpdir(), 'filamu-proc-clips-'));
   let clip: string;
-  // ffmpeg on (the cluster turns it off), one encode per process, a short expiry (and so pg-boss maintenance every
-  // 30 s) so a killed process's job runs again within the test.
+  // ffmpeg on (the cluster turns it off), one encode per process, and the production expiry floor (15 min): a killed
+  // process's job must run again long before pg-boss would expire it, through the lapsed-progress recovery.
   const env = {
     FFMPEG_PATH: 'ffmpeg',
     TRANSCODE_CONCURRENCY: '1',
-    TRANSCODE_EXPIRY_MIN_SECONDS: '30',
+    TRANSCODE_EXPIRY_MIN_SECONDS: '900',
     TRANSCODE_RETRY_DELAY_SECONDS: '1',
   };
 
@@ -112,7 +112,8 @@ describe.skipIf(!processTests)('renditions across server processes', { timeout: 
     server = await Replica.start(cluster, env);
     await allReady(movieId);
     const rows = await rowsOf(movieId);
-    // The interrupted one ran again under a new attempt (its pg-boss job expired); no row is half made.
+    // The interrupted one ran again under a new attempt (its progress lapsed; the job did not wait for its 15-minute
+    // expiry); no row is half made.
     expect(rows.find((r) => r.kind === killed.kind)!.attempts).toBe(killed.attempts + 1);
     const stored = readdirSync(join(cluster.dataDir, 'objects', 'renditions', movieId)).sort();
     expect(stored).toEqual([...RENDITION_KINDS].map((k) => `${k}.mp4`).sort());

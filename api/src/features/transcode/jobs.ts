@@ -14,6 +14,11 @@ export type RenditionRow = typeof movieRenditions.$inferSelect;
 
 /** A row `encoding` with no progress written for this long has lost its worker (progress is written every 2 s). */
 export const STALE_ENCODING_MS = 15_000;
+/**
+ * pg-boss 10 has no heartbeat, so a job whose process died would wait for its expiry (hours for a film). A row not
+ * written for this long (30 missed heartbeats: generous for a loaded box) is taken back from its worker instead.
+ */
+export const LAPSED_ENCODING_MS = 60_000;
 
 /** Which renditions a source of `sourceHeight` gets: never upscaled, Small always (decision 0124). */
 export function plannedStates(sourceHeight: number): Record<RenditionKind, 'queued' | 'skipped'> {
@@ -185,6 +190,20 @@ export async function releaseJob(db: Db, job: ClaimedJob, now: Date): Promise<vo
     .update(movieRenditions)
     .set({ state: 'queued', attempts: job.attempt - 1, progress: 0, etaSeconds: null, updatedAt: now })
     .where(held(job));
+}
+
+/**
+ * Renditions whose worker stopped writing progress go back to `queued`, their attempt counted. The update is the
+ * claim: of several processes sweeping at once, one gets each row, and only it fails the job (runner.ts), so a
+ * lapse costs one attempt. A worker that was only slow finds its next write missing and stops its ffmpeg.
+ */
+export async function requeueLapsed(db: Db, now: Date): Promise<{ movieId: string; kind: RenditionKind }[]> {
+  const lapsedBefore = new Date(now.getTime() - LAPSED_ENCODING_MS).toISOString();
+  return db
+    .update(movieRenditions)
+    .set({ state: 'queued', progress: 0, etaSeconds: null, updatedAt: now })
+    .where(and(eq(movieRenditions.state, 'encoding'), sql`${movieRenditions.updatedAt} < ${lapsedBefore}::timestamptz`))
+    .returning({ movieId: movieRenditions.movieId, kind: movieRenditions.kind });
 }
 
 /**

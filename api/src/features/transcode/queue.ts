@@ -122,6 +122,21 @@ export class TranscodeQueue {
     }));
   }
 
+  /**
+   * Fails the running jobs of renditions whose worker died (jobs.ts `requeueLapsed`), so pg-boss retries them after
+   * the back-off, or sends the last attempt's to the dead letter, instead of waiting for their expiry.
+   */
+  async failRunning(renditions: { movieId: string; kind: RenditionKind }[], reason: string): Promise<number> {
+    const keys = renditions.map((r) => singletonKey(r.movieId, r.kind));
+    const { rows } = await this.database.executeSql(
+      `select id from ${SCHEMA}.job where name = $1 and state = 'active' and singleton_key = any($2::text[])`,
+      [TRANSCODE_QUEUE, keys],
+    );
+    const ids = rows.map((row) => String(row.id));
+    for (const id of ids) await this.boss.fail(TRANSCODE_QUEUE, id, { reason });
+    return ids.length;
+  }
+
   /** A deleted movie: its unfinished jobs are cancelled (a running one's worker finds its row cancelled too). */
   async cancelMovie(movieId: string): Promise<number> {
     const ids = (await this.liveJobs(movieId)).map((job) => job.id);

@@ -11,6 +11,7 @@ import {
   isCancelled,
   isHeld,
   markAbandoned,
+  requeueLapsed,
   markFailed,
   markReady,
   releaseJob,
@@ -88,7 +89,7 @@ export class TranscodeRunner {
   async start(): Promise<void> {
     await mkdir(this.workDir, { recursive: true });
     await this.removeStaleWork();
-    this.sweepTimer = setInterval(() => void this.removeStaleWork().catch(() => {}), SWEEP_MS);
+    this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_MS);
     this.sweepTimer.unref();
     const options = { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: POLL_SECONDS };
     for (let i = 0; i < this.concurrency; i++) {
@@ -153,6 +154,27 @@ export class TranscodeRunner {
       retryLimit: Math.max(0, job.retryLimit - job.retryCount),
       expireInSeconds: job.expireInSeconds,
     });
+  }
+
+  private async sweep(): Promise<void> {
+    await this.recoverLapsed().catch((error: unknown) =>
+      this.deps.logger.warn({ err: error }, 'transcode: could not look for lapsed encodes'),
+    );
+    await this.removeStaleWork().catch(() => {});
+  }
+
+  /**
+   * Encodes whose process died (no progress written for LAPSED_ENCODING_MS): the row is queued again and its
+   * pg-boss job failed, so it runs again after the back-off rather than at the job's expiry (decision 0127).
+   */
+  private async recoverLapsed(): Promise<void> {
+    const lapsed = await requeueLapsed(this.deps.database.db, this.deps.clock.now());
+    if (lapsed.length === 0) return;
+    const failed = await this.queue.failRunning(lapsed, 'the encoding process stopped reporting progress');
+    this.deps.logger.warn(
+      { renditions: lapsed, jobsFailed: failed },
+      'transcode: encodes whose process stopped, run again',
+    );
   }
 
   /**
