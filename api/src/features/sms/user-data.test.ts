@@ -93,7 +93,7 @@ describe('the simulator speaks the user-data protocol', () => {
         headers: { apiKey: SMS_SIMULATOR_API_KEY, Accept: 'application/json' },
       }),
     );
-    const body = await raw.json();
+    const body = (await raw.json()) as { UserData: { balance: unknown } };
     expect(Object.keys(body)).toEqual(Object.keys(JSON.parse(documented)));
     expect(typeof body.UserData.balance).toBe('string');
 
@@ -113,6 +113,9 @@ describe('the simulator speaks the user-data protocol', () => {
     );
     expect(wrongUser.status).toBe(401);
     sim.failUserData(500);
-    expect(await (await gatewayAt(sim.app)).state()).toMatchObject({ kind: 'unavailable', error: 'HTTP 500: Internal Server Error' });
+    expect(await (await gatewayAt(sim.app)).state()).toMatchObject({
+      kind: 'unavailable',
+      error: 'HTTP 500: Internal Server Error',
+    });
   });
 });
