@@ -7,6 +7,7 @@ import { createAuthorize } from './features/auth/authorize.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { catalogRoutes } from './features/catalog/routes.ts';
 import { downloadRoutes } from './features/downloads/routes.ts';
+import { messageRoutes } from './features/messages/routes.ts';
 import { httpMetrics } from './features/metrics/http.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
 import { adminPaymentRoutes } from './features/payments/admin-routes.ts';
@@ -89,6 +90,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   metricsRoutes(router, deps);
   smsRoutes(router, deps);
   pushRoutes(router, deps);
+  messageRoutes(router, deps);
   api.all('*', (c) => errorResponse(c, new AppError('not_found', 'No such API route.')));
   app.route('/api', api);
 

@@ -261,6 +261,8 @@ export interface SeededUser extends ApiSession {
   id: string;
   email: string;
   fullName: string;
+  /** As registered: the local 07… form. */
+  phone: string;
   password: string;
 }
 

@@ -172,6 +172,8 @@ export const mailOutbox = pgTable(
       .notNull()
       .default('queued'),
     attempts: integer('attempts').notNull().default(0),
+    /** The mail this one is a copy of, when an admin pressed Resend in the console (decision 0156). */
+    resentFrom: uuid('resent_from'),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
@@ -179,6 +181,9 @@ export const mailOutbox = pgTable(
     index('mail_outbox_queued')
       .on(t.createdAt)
       .where(sql`${t.status} = 'queued'`),
+    // The console's Messages view: newest first in keyset pages, and one address's mail (decision 0156).
+    index('mail_outbox_recent').on(t.createdAt.desc(), t.id.desc()),
+    index('mail_outbox_to_address').on(sql`lower(${t.toAddress})`, t.createdAt.desc()),
   ],
 );
 
@@ -212,12 +217,17 @@ export const smsOutbox = pgTable(
     updatedAt: updatedAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    /** The message this one is a copy of, when an admin pressed Resend in the console (decision 0156). */
+    resentFrom: uuid('resent_from'),
   },
   (t) => [
     index('sms_outbox_due')
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'queued'`),
     uniqueIndex('sms_outbox_gateway_message_id').on(t.gatewayMessageId),
+    // The console's Messages view: newest first in keyset pages, and one phone's messages (decision 0156).
+    index('sms_outbox_recent').on(t.createdAt.desc(), t.id.desc()),
+    index('sms_outbox_to_phone').on(t.toPhone, t.createdAt.desc()),
   ],
 );
 

@@ -71,6 +71,7 @@ export const routes: RouteObject[] = [
                   { path: 'movies', lazy: page(() => import('../features/admin/movies/MoviesTab.tsx')) },
                   { path: 'subscribers', lazy: page(() => import('../features/admin/subscribers/SubscribersTab.tsx')) },
                   { path: 'payments', lazy: page(() => import('../features/admin/payments/PaymentsTab.tsx')) },
+                  { path: 'messages', lazy: page(() => import('../features/admin/messages/MessagesTab.tsx')) },
                   { path: 'analytics', lazy: page(() => import('../features/admin/analytics/AnalyticsTab.tsx')) },
                   { path: 'plans', lazy: page(() => import('../features/admin/plans/PlansTab.tsx')) },
                   { path: 'agents', lazy: page(() => import('../features/admin/agents/AgentsTab.tsx')) },

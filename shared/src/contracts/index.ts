@@ -4,6 +4,7 @@ import * as agents from './agents.ts';
 import * as analytics from './analytics.ts';
 import * as auth from './auth.ts';
 import * as downloads from './downloads.ts';
+import * as messages from './messages.ts';
 import * as movies from './movies.ts';
 import * as payments from './payments.ts';
 import * as plans from './plans.ts';
@@ -12,7 +13,7 @@ import * as settings from './settings.ts';
 import * as subscribers from './subscribers.ts';
 import * as system from './system.ts';
 
-export { agents, analytics, auth, downloads, movies, payments, plans, settings, subscribers, system };
+export { agents, analytics, auth, downloads, messages, movies, payments, plans, settings, subscribers, system };
 export { adminPayments, push };
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
@@ -29,4 +30,5 @@ export const allContracts: Contract[] = [
   ...Object.values(analytics),
   ...Object.values(settings),
   ...Object.values(push),
+  ...Object.values(messages),
 ];

@@ -4,6 +4,7 @@ import {
   GrantRedownloadResponse,
   ManageSubscriptionRequest,
   ManageSubscriptionResponse,
+  ResetSubscriberPasswordResponse,
   SubscriberList,
   SubscriberListQuery,
 } from '../schemas/subscribers.ts';
@@ -49,4 +50,14 @@ export const grantRedownload = defineContract({
   access: 'admin',
   params: IdParams,
   response: GrantRedownloadResponse,
+});
+
+export const resetSubscriberPassword = defineContract({
+  method: 'post',
+  path: '/admin/subscribers/:id/reset-password',
+  summary: 'Generate a new password for the user (shown once) and end every session of the account',
+  tag,
+  access: 'admin',
+  params: IdParams,
+  response: ResetSubscriberPasswordResponse,
 });

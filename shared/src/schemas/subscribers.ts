@@ -57,3 +57,7 @@ export type ManageSubscriptionRequest = z.input<typeof ManageSubscriptionRequest
 export const ManageSubscriptionResponse = z.object({ message: z.string(), subscriber: Subscriber });
 
 export const GrantRedownloadResponse = z.object({ message: z.string(), subscriber: Subscriber });
+
+/** The new password is in this answer only: it is never stored in clear nor sent anywhere (decision 0155). */
+export const ResetSubscriberPasswordResponse = z.object({ message: z.string(), newPassword: z.string() });
+export type ResetSubscriberPasswordResponse = z.infer<typeof ResetSubscriberPasswordResponse>;

@@ -1,4 +1,12 @@
-import { AT_STATUS, type AtSendResponse, internationalNumber, isAccepted, isRetryableRefusal } from './protocol.ts';
+import {
+  AT_STATUS,
+  type AtSendResponse,
+  type AtUserData,
+  internationalNumber,
+  isAccepted,
+  isRetryableRefusal,
+  userDataUrl,
+} from './protocol.ts';
 
 /**
  * What one send came to:
@@ -12,9 +20,14 @@ export type SendOutcome =
   | { kind: 'refused'; retryable: boolean; error: string }
   | { kind: 'unknown'; error: string };
 
+/** What the gateway says of the account: its balance, or why it could not be read (decision 0157). */
+export type GatewayState = { kind: 'ok'; balance: string } | { kind: 'unavailable'; error: string };
+
 export interface SmsGateway {
   /** `to` is a canonical 256XXXXXXXXX number. */
   send(to: string, message: string): Promise<SendOutcome>;
+  /** The account's balance as the gateway reports it; never throws. */
+  state(): Promise<GatewayState>;
 }
 
 export interface AfricasTalkingOptions {
@@ -41,6 +54,7 @@ function causeCode(error: unknown): string | undefined {
 export function africasTalkingGateway(options: AfricasTalkingOptions): SmsGateway {
   const doFetch = options.fetch ?? ((request: Request) => fetch(request));
   return {
+    state: () => readUserData(options, doFetch),
     async send(to, message) {
       const form = new URLSearchParams({ username: options.username, to: internationalNumber(to), message });
       if (options.from) form.set('from', options.from);
@@ -110,4 +124,35 @@ export function africasTalkingGateway(options: AfricasTalkingOptions): SmsGatewa
       };
     },
   };
+}
+
+/** `GET /version1/user?username=…`: the balance, within the send timeout; any failure is `unavailable`. */
+async function readUserData(
+  options: AfricasTalkingOptions,
+  doFetch: (request: Request) => Promise<Response>,
+): Promise<GatewayState> {
+  const url = new URL(userDataUrl(options.url));
+  url.searchParams.set('username', options.username);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  try {
+    const response = await doFetch(
+      new Request(url, {
+        method: 'GET',
+        headers: { apiKey: options.apiKey, Accept: 'application/json' },
+        signal: controller.signal,
+      }),
+    );
+    const text = await response.text();
+    if (!response.ok) return { kind: 'unavailable', error: `HTTP ${response.status}: ${text.slice(0, 200)}` };
+    const balance = (JSON.parse(text) as Partial<AtUserData>).UserData?.balance;
+    if (typeof balance !== 'string' || balance.length === 0) {
+      return { kind: 'unavailable', error: `no balance in the answer: ${text.slice(0, 200)}` };
+    }
+    return { kind: 'ok', balance: balance.slice(0, 40) };
+  } catch (error) {
+    return { kind: 'unavailable', error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -9,6 +9,16 @@
 
 export const AT_LIVE_URL = 'https://api.africastalking.com/version1/messaging';
 export const AT_MESSAGING_PATH = '/version1/messaging';
+/** User data (the account's balance): `GET <base>/version1/user?username=…`, header `apiKey`, decision 0157. */
+export const AT_USER_PATH = '/version1/user';
+
+/** The answer of the user-data endpoint: the balance as the gateway writes it, e.g. "UGX 1234.0000". */
+export interface AtUserData {
+  UserData: { balance: string };
+}
+
+/** The user-data URL beside a messaging URL (live or sandbox): the same host and version, `/user`. */
+export const userDataUrl = (messagingUrl: string) => messagingUrl.replace(/\/messaging\/?$/, '/user');
 
 export interface AtRecipient {
   statusCode: number;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { Clock } from '../../lib/clock.ts';
-import { AT_MESSAGING_PATH, AT_STATUS, type AtRecipient, isAccepted, messageParts } from './protocol.ts';
+import { AT_MESSAGING_PATH, AT_STATUS, AT_USER_PATH, type AtRecipient, isAccepted, messageParts } from './protocol.ts';
 
 /** Where the app mounts the simulator when no Africa's Talking account is configured. */
 export const SMS_SIMULATOR_MOUNT = '/sandbox/sms';
@@ -11,6 +11,8 @@ export const SMS_SIMULATOR_API_KEY = 'filamu-sms-simulator';
 /** Per part, in the shape the gateway writes costs. */
 const COST_PER_PART_UGX = 35;
 const INBOX_SIZE = 200;
+/** The simulated account's starting balance; each accepted part is taken from it. */
+const OPENING_BALANCE_UGX = 50_000;
 const BODY_LIMIT = 8 * 1024;
 
 /**
@@ -43,6 +45,8 @@ export interface SmsSimulator {
   messages(to?: string): SimulatedMessage[];
   /** Every send request seen, accepted or not (tests count double sends with it). */
   requests(): number;
+  /** Makes the user-data endpoint answer this HTTP status (tests of an unreadable balance); null: answer normally. */
+  failUserData(status: number | null): void;
   /** Behaviours for the next recipients, in order, before the number's own. */
   script(...behaviours: Behaviour[]): void;
   /** Where delivery reports go (the app binds its handler, the same one the callback route runs). */
@@ -85,6 +89,8 @@ export function createSmsSimulator(options: SmsSimulatorOptions): SmsSimulator {
   const scripted: Behaviour[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let requestCount = 0;
+  let balance = OPENING_BALANCE_UGX;
+  let userDataStatus: number | null = null;
   let reports: ((form: URLSearchParams) => Promise<void>) | null = null;
 
   const report = (message: SimulatedMessage, status: string, failureReason?: string) => {
@@ -106,6 +112,14 @@ export function createSmsSimulator(options: SmsSimulatorOptions): SmsSimulator {
   };
 
   const app = new Hono();
+  // User data: the same authentication as sending; the balance in the shape the gateway writes it (decision 0157).
+  app.get(AT_USER_PATH, (c) => {
+    if (c.req.header('apiKey') !== SMS_SIMULATOR_API_KEY || c.req.query('username') !== SMS_SIMULATOR_USERNAME) {
+      return c.text('The supplied authentication is invalid', 401);
+    }
+    if (userDataStatus !== null) return c.text('Internal Server Error', userDataStatus as 500);
+    return c.json({ UserData: { balance: `UGX ${balance.toFixed(4)}` } }, 200);
+  });
   app.post(AT_MESSAGING_PATH, async (c) => {
     requestCount += 1;
     if (c.req.header('apiKey') !== SMS_SIMULATOR_API_KEY) {
@@ -147,6 +161,7 @@ export function createSmsSimulator(options: SmsSimulatorOptions): SmsSimulator {
         status: 'Sent',
       };
       inbox.unshift(message);
+      balance -= COST_PER_PART_UGX * parts;
       inbox.length = Math.min(inbox.length, INBOX_SIZE);
       // What a person running the app locally reads their code from (decision 0147).
       // A password (agent credentials) never goes into the log: the admin was shown it, the inbox above has it.
@@ -189,6 +204,9 @@ export function createSmsSimulator(options: SmsSimulatorOptions): SmsSimulator {
       return inbox.filter((m) => !digits || m.to.replace(/\D/g, '') === digits).map((m) => ({ ...m }));
     },
     requests: () => requestCount,
+    failUserData: (status) => {
+      userDataStatus = status;
+    },
     script: (...behaviours) => void scripted.push(...behaviours),
     bindReports: (handler) => {
       reports = handler;

@@ -11,9 +11,12 @@ import type { Executor } from '../../db/client.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { generatePassword, hashPassword } from '../auth/passwords.ts';
 import { isSubscribed } from '../auth/profile.ts';
 import type { UserRow } from '../auth/principal.ts';
 import { MAX_EXTRA_REDOWNLOADS } from '../downloads/redownloads.ts';
+import { revokeSessions } from '../auth/sessions.ts';
+import { queueSms } from '../sms/outbox.ts';
 import { findPlan } from '../plans/plans.ts';
 import { activateSubscription, deactivateSubscription } from '../plans/subscription.ts';
 
@@ -170,5 +173,35 @@ export async function deleteSubscriber(deps: SubscriberDeps, admin: UserRow, id:
     // Sessions go with the user (ON DELETE CASCADE), so their token gets 401 on the very next request.
     await tx.delete(users).where(eq(users.id, user.id));
     return { message: `Subscriber ${user.email} has been deleted successfully` };
+  });
+}
+
+/** One SMS part (GSM-7, under 160 characters), no secret in it. */
+export const RESET_NOTICE =
+  'Filamu: support reset your password and signed you out. Ask them for the new one. Did not ask? Contact Filamu support.';
+
+/**
+ * A new generated password for a user who cannot use recovery (decision 0155): answered once to the admin, stored only
+ * as its hash, and every session of the account ends, so whoever held the old password is signed out.
+ */
+export async function resetSubscriberPassword(
+  deps: SubscriberDeps,
+  admin: UserRow,
+  id: string,
+): Promise<{ message: string; newPassword: string }> {
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  const now = deps.clock.now();
+  return deps.database.db.transaction(async (tx) => {
+    const user = await manageableUser(tx, id);
+    if (user.id === admin.id) throw conflict('Change your own password from your profile.');
+    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
+    await revokeSessions(tx, { kind: 'user', id: user.id }, now, 'password_reset');
+    // The owner hears of it on their phone, without the password: a reset they did not ask for is then noticed.
+    if (user.phone) await queueSms(tx, now, { to: user.phone, text: RESET_NOTICE, purpose: 'password_reset_notice' });
+    return {
+      message: `${user.fullName} has a new password and has been signed out everywhere. It is shown only now.`,
+      newPassword: password,
+    };
   });
 }

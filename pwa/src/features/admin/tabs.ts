@@ -4,6 +4,7 @@ export const ADMIN_TABS = [
   { path: '/admin/movies', label: 'Movies' },
   { path: '/admin/subscribers', label: 'Subscribers' },
   { path: '/admin/payments', label: 'Payments' },
+  { path: '/admin/messages', label: 'Messages' },
   { path: '/admin/analytics', label: 'Analytics' },
   { path: '/admin/plans', label: 'Plans' },
   { path: '/admin/agents', label: 'Agents' },

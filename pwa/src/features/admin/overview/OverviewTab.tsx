@@ -6,6 +6,7 @@ import { StatCard } from '../components/StatCard.tsx';
 import { TabHeading } from '../components/TabHeading.tsx';
 import { DataPriceCard } from './DataPriceCard.tsx';
 import { RecentMovies } from './RecentMovies.tsx';
+import { SmsGatewayCard } from './SmsGatewayCard.tsx';
 import { LoadFailure } from '../components/LoadFailure.tsx';
 
 /** SPEC §2 Overview: four cards, each opening the tab behind it, the five most recent movies and the data price. */
@@ -50,8 +51,9 @@ export default function OverviewTab() {
       <div className="mt-6">
         <RecentMovies />
       </div>
-      <div className="mt-6">
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <DataPriceCard />
+        <SmsGatewayCard />
       </div>
     </>
   );

@@ -11,6 +11,7 @@ import { TabHeading } from '../components/TabHeading.tsx';
 import { GrantRedownloadDialog } from './GrantRedownloadDialog.tsx';
 import { ManageSubscriptionDialog } from './ManageSubscriptionDialog.tsx';
 import { Pager } from './Pager.tsx';
+import { ResetPasswordDialog } from './ResetPasswordDialog.tsx';
 import { SUBSCRIBERS_PAGE_SIZE, useDeleteSubscriber, useSubscribers } from './queries.ts';
 import { LoadFailure } from '../components/LoadFailure.tsx';
 
@@ -35,6 +36,7 @@ export default function SubscribersTab() {
   const [managing, setManaging] = useState<Subscriber | null>(null);
   const [deleting, setDeleting] = useState<Subscriber | null>(null);
   const [granting, setGranting] = useState<Subscriber | null>(null);
+  const [resetting, setResetting] = useState<Subscriber | null>(null);
   const list = useSubscribers(search, page);
   const remove = useDeleteSubscriber();
 
@@ -114,6 +116,14 @@ export default function SubscribersTab() {
             >
               Grant a re-download
             </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => setResetting(s)}
+              aria-label={`Reset password of ${s.email}`}
+            >
+              Reset Password
+            </Button>
             <Button size="sm" variant="outline" onClick={() => setDeleting(s)} aria-label={`Delete ${s.email}`}>
               Delete
             </Button>
@@ -126,7 +136,7 @@ export default function SubscribersTab() {
     <>
       <TabHeading
         title="Subscribers"
-        description="Every account with its subscription. Put someone on a plan, end a subscription, grant a re-download of a lost movie, or remove an account."
+        description="Every account with its subscription. Put someone on a plan, end a subscription, grant a re-download of a lost movie, reset a password, or remove an account."
       />
       <div className="mb-4 flex flex-wrap items-end justify-between gap-4">
         <Input
@@ -160,6 +170,7 @@ export default function SubscribersTab() {
 
       <ManageSubscriptionDialog subscriber={managing} onClose={() => setManaging(null)} />
       <GrantRedownloadDialog subscriber={granting} onClose={() => setGranting(null)} />
+      <ResetPasswordDialog subscriber={resetting} onClose={() => setResetting(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete subscriber?"

@@ -57,6 +57,13 @@ export function useGrantRedownload() {
   });
 }
 
+/** A generated password, answered once; the person's sessions end (decision 0155). */
+export function useResetSubscriberPassword() {
+  return useMutation({
+    mutationFn: (id: string) => api(contracts.subscribers.resetSubscriberPassword, { params: { id } }),
+  });
+}
+
 export function useDeleteSubscriber() {
   const invalidate = useInvalidateSubscribers();
   return useMutation({
