@@ -12,11 +12,12 @@ import type { Deps } from '../../deps.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { hitLimits, type Limit } from '../rate-limit/limiter.ts';
 import { type Cursor, emailSource, type Listed, type MessageSource, type Search, smsSource } from './sources.ts';
+import { PUSH_NOT_RESENT, pushSource } from './push-source.ts';
 
 type MessageDeps = Pick<Deps, 'database' | 'clock'>;
 
-/** The channels the console lists, merged newest first; push is added here when its table lands (decision 0156). */
-export const SOURCES: MessageSource[] = [smsSource, emailSource];
+/** The channels the console lists, merged newest first (decision 0156). */
+export const SOURCES: MessageSource[] = [smsSource, emailSource, pushSource];
 
 /** `%`, `_` and `\` typed by a person match themselves, not any character. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -99,7 +100,7 @@ export async function resendMessage(
   id: string,
 ): Promise<{ message: string; resent: OutboundMessage }> {
   const source = SOURCES.find((s) => s.channel === channel);
-  if (!source) throw conflict('Push notifications are not resent: the next one goes out when there is news.');
+  if (!source?.copy) throw conflict(PUSH_NOT_RESENT);
   const original = await source.find(deps.database.db, id);
   if (!original) throw notFound('Message');
   if (original.not_resendable) throw conflict(`This message is not resendable. ${original.not_resendable}`);

@@ -28,24 +28,21 @@ export interface ListFilter {
 /** A row of the console's list with its exact sort key. */
 export type Listed = OutboundMessage & { sortAt: string };
 
-/**
- * One channel's messages. The Messages view is the union of these, merged by (created_at, id); push joins as one
- * more source when its table exists.
- */
+/** One channel's messages. The Messages view is the union of these, merged by (created_at, id). */
 export interface MessageSource {
   channel: MessageChannel;
   /** The first `limit` messages after the cursor matching the filter, newest first; [] when the search is not for it. */
   list(exec: Executor, filter: ListFilter): Promise<Listed[]>;
   find(exec: Executor, id: string): Promise<Listed | undefined>;
-  /** Queues a copy of the message (the caller checked it may be resent); returns the new message. */
-  copy(exec: Executor, id: string, now: Date): Promise<Listed | undefined>;
+  /** Queues a copy of the message (the caller checked it may be resent); returns the new message. None: never resent. */
+  copy?(exec: Executor, id: string, now: Date): Promise<Listed | undefined>;
 }
 
 /** Microsecond-exact UTC text of a timestamp: cursors round-trip through it without losing rows. */
-const exactAt = (column: AnyColumn) =>
+export const exactAt = (column: AnyColumn) =>
   sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-const before = (createdAt: AnyColumn, id: AnyColumn, cursor?: Cursor) =>
+export const before = (createdAt: AnyColumn, id: AnyColumn, cursor?: Cursor) =>
   cursor ? sql`(${createdAt}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)` : undefined;
 
 const withheld = (purpose: string, body: string) => {
@@ -117,7 +114,7 @@ export const smsSource: MessageSource = {
         updatedAt: now,
       })
       .returning({ id: smsOutbox.id });
-    return this.find(exec, row!.id);
+    return smsSource.find(exec, row!.id);
   },
 };
 
@@ -185,6 +182,6 @@ export const emailSource: MessageSource = {
         createdAt: now,
       })
       .returning({ id: mailOutbox.id });
-    return this.find(exec, row!.id);
+    return emailSource.find(exec, row!.id);
   },
 };
