@@ -10,9 +10,10 @@ import * as plans from './plans.ts';
 import * as settings from './settings.ts';
 import * as subscribers from './subscribers.ts';
 import * as system from './system.ts';
+import * as watching from './watching.ts';
 
 export { agents, analytics, auth, downloads, movies, payments, plans, settings, subscribers, system };
-export { adminPayments };
+export { adminPayments, watching };
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
 export const allContracts: Contract[] = [
@@ -27,4 +28,5 @@ export const allContracts: Contract[] = [
   ...Object.values(downloads),
   ...Object.values(analytics),
   ...Object.values(settings),
+  ...Object.values(watching),
 ];
