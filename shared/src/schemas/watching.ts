@@ -46,8 +46,10 @@ export type WatchPosition = z.infer<typeof WatchPosition>;
 export const WatchPositionResult = WatchPosition.extend({ applied: z.boolean() });
 export type WatchPositionResult = z.infer<typeof WatchPositionResult>;
 
-/** Every position the person has, newest first. */
-export const WatchPositionList = z.object({ positions: z.array(WatchPosition) });
+/** Every position the person has, newest first, with the movie's title (for a phone that does not hold the movie). */
+export const WatchPositionListItem = WatchPosition.extend({ title: z.string() });
+export type WatchPositionListItem = z.infer<typeof WatchPositionListItem>;
+export const WatchPositionList = z.object({ positions: z.array(WatchPositionListItem) });
 export type WatchPositionList = z.infer<typeof WatchPositionList>;
 
 /** Watched: past 90 % of the film (decision 0163). */

@@ -72,7 +72,13 @@ describe.each(testDatabases)('watch positions on %s', (kind) => {
     });
     expect(login.status, login.text).toBe(200);
     expect(await list(login.json.token as string)).toEqual([
-      { movieId: movie.movie.id, positionSeconds: 2590.5, durationSeconds: 6000, updatedAt: at(-1000) },
+      {
+        movieId: movie.movie.id,
+        title: movie.movie.title,
+        positionSeconds: 2590.5,
+        durationSeconds: 6000,
+        updatedAt: at(-1000),
+      },
     ]);
   });
 

@@ -7,7 +7,7 @@ import {
 } from '@filamu/shared';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { downloads, watchPositions } from '../../db/schema.ts';
+import { downloads, movies, watchPositions } from '../../db/schema.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 
 type Row = typeof watchPositions.$inferSelect;
@@ -100,10 +100,11 @@ export async function saveWatchPosition(
 
 export async function listWatchPositions(exec: Executor, userId: string): Promise<WatchPositionList> {
   const rows = await exec
-    .select()
+    .select({ position: watchPositions, title: movies.title })
     .from(watchPositions)
+    .innerJoin(movies, eq(movies.id, watchPositions.movieId))
     .where(eq(watchPositions.userId, userId))
     .orderBy(desc(watchPositions.updatedAt), watchPositions.movieId)
     .limit(MAX_POSITIONS_LISTED);
-  return { positions: rows.map(toPosition) };
+  return { positions: rows.map((row) => ({ ...toPosition(row.position), title: row.title })) };
 }
