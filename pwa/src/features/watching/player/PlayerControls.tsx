@@ -70,11 +70,11 @@ export function PlayerControls({
         <button ref={playRef} type="button" className={cn(button, 'min-w-20')} onClick={actions.togglePlay}>
           {playing ? 'Pause' : 'Play'}
         </button>
-        <button type="button" className={button} onClick={() => actions.skip(-10)} aria-label="Back 10 seconds">
-          −10 s
+        <button type="button" className={button} onClick={() => actions.skip(-10)}>
+          Back 10 s
         </button>
-        <button type="button" className={button} onClick={() => actions.skip(10)} aria-label="Forward 10 seconds">
-          +10 s
+        <button type="button" className={button} onClick={() => actions.skip(10)}>
+          Forward 10 s
         </button>
         <button type="button" className={button} onClick={actions.toggleMute} aria-pressed={muted}>
           Mute
