@@ -183,7 +183,7 @@ describe('resume where you stopped', () => {
   });
 
   it('shows Watched past 90 % and then starts from the beginning', async () => {
-    const { id } = await movie();
+    const { id, title } = await movie();
     const { context, page } = await phone();
     try {
       await tapDownload(page, id);
@@ -192,6 +192,9 @@ describe('resume where you stopped', () => {
       await page.getByRole('button', { name: 'Play', exact: true }).click();
       await page.locator('video').evaluate((v: HTMLVideoElement) => (v.currentTime = 19));
       await page.getByRole('button', { name: 'Pause' }).click();
+      await page.goto('/downloads');
+      await page.goto(`/movies?search=${encodeURIComponent(title)}`);
+      await page.getByRole('article', { name: title }).getByText('Watched', { exact: true }).waitFor();
       await page.goto('/downloads');
       await page.getByText('Watched', { exact: true }).waitFor();
       // Opened from My Downloads (the positions are loaded: Watched is on screen), it asks nothing and starts at 0:00.
