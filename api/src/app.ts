@@ -21,6 +21,7 @@ import { SMS_SIMULATOR_MOUNT } from './features/sms/simulator.ts';
 import { FILES_MOUNT } from './features/storage/local.ts';
 import { subscriberRoutes } from './features/subscribers/routes.ts';
 import { systemRoutes } from './features/system/routes.ts';
+import { watchingRoutes } from './features/watching/routes.ts';
 import { ContractRouter } from './http/contract-router.ts';
 import type { AppEnv } from './http/env.ts';
 import { compressJson } from './http/compress-json.ts';
@@ -91,6 +92,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   smsRoutes(router, deps);
   pushRoutes(router, deps);
   messageRoutes(router, deps);
+  watchingRoutes(router, deps);
   api.all('*', (c) => errorResponse(c, new AppError('not_found', 'No such API route.')));
   app.route('/api', api);
 

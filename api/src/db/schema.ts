@@ -693,3 +693,27 @@ export const redownloads = pgTable(
       .where(sql`${t.completedAt} is null`),
   ],
 );
+
+/**
+ * Where each person stopped in each movie (decision 0164): one row per person and movie, the newest `updated_at`
+ * (the phone's clock when it was saved) wins, in one statement so late or concurrent writes never go backwards.
+ */
+export const watchPositions = pgTable(
+  'watch_positions',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    movieId: uuid('movie_id')
+      .notNull()
+      .references(() => movies.id, { onDelete: 'cascade' }),
+    positionSeconds: doublePrecision('position_seconds').notNull(),
+    durationSeconds: doublePrecision('duration_seconds').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.movieId] }),
+    index('watch_positions_user_recent').on(t.userId, t.updatedAt),
+    check('watch_positions_bounds', sql`${t.positionSeconds} >= 0 and ${t.positionSeconds} <= ${t.durationSeconds}`),
+  ],
+);

@@ -12,9 +12,10 @@ import * as push from './push.ts';
 import * as settings from './settings.ts';
 import * as subscribers from './subscribers.ts';
 import * as system from './system.ts';
+import * as watching from './watching.ts';
 
 export { agents, analytics, auth, downloads, messages, movies, payments, plans, settings, subscribers, system };
-export { adminPayments, push };
+export { adminPayments, push, watching };
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
 export const allContracts: Contract[] = [
@@ -31,4 +32,5 @@ export const allContracts: Contract[] = [
   ...Object.values(settings),
   ...Object.values(push),
   ...Object.values(messages),
+  ...Object.values(watching),
 ];

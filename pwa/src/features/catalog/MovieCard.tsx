@@ -5,6 +5,7 @@ import { DownloadButton } from './DownloadButton.tsx';
 import { fromSizeText } from '../downloads/sizes.ts';
 import { formatGb, vjLabel } from './format.ts';
 import { MovieThumbnail } from './MovieThumbnail.tsx';
+import { WatchNote } from '../watching/WatchNote.tsx';
 
 /** Where the detail page's "Back to Movies" returns: the library with the same search and section. */
 export interface LibraryReturn {
@@ -40,6 +41,7 @@ export function MovieCard({ movie, libraryUrl }: { movie: UserMovie; libraryUrl:
           <p className="text-xs font-medium text-stone-700 dark:text-stone-300">
             {fromSizeText(movie.sizes) ?? formatGb(movie.size)}
           </p>
+          <WatchNote movieId={movie.id} className="mt-1" />
           <div className="relative z-10 mt-auto pt-3">
             <DownloadButton movie={movie} describedBy={titleId} />
           </div>

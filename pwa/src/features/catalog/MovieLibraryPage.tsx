@@ -13,6 +13,7 @@ import { MovieSection, SECTIONS } from './MovieSection.tsx';
 import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
 import { useKinayugandaProgress, useLibrary, type LibraryFilter } from './queries.ts';
 import { SearchBox } from './SearchBox.tsx';
+import { ContinueWatching } from '../watching/ContinueWatching.tsx';
 import { useDocumentTitle } from '../../lib/page.ts';
 
 /** SPEC §9: skeleton count. */
@@ -135,6 +136,8 @@ export default function MovieLibraryPage() {
             ? 'Browse the library. Subscribe to download movies to your phone.'
             : 'Kinayuganda and English movies to download and watch offline.'}
         </p>
+
+        {!search && !category && <ContinueWatching className="mt-6" />}
 
         <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
           <SearchBox value={search} onSearch={onSearch} />

@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { useSession } from '../../lib/session.ts';
 import { accessOf, STAFF_ACCESS_LABEL } from '../profile/access.ts';
+import { ContinueWatching } from '../watching/ContinueWatching.tsx';
 import { AccountStatusCard } from './AccountStatusCard.tsx';
 import { DownloadStatsCard } from './DownloadStatsCard.tsx';
 import { QuickCard } from './QuickCard.tsx';
@@ -60,6 +61,8 @@ export default function DashboardPage() {
           ))}
 
         {(isAgent || user) && <SubscriptionStatusCard access={access} plan={plan} endDate={endDate} days={days} />}
+
+        <ContinueWatching className="mt-8" />
 
         <div className="mt-8 grid gap-6 lg:grid-cols-3">
           <div className="min-w-0 space-y-6">

@@ -11,6 +11,7 @@ import { useLocalDownload } from './hooks.ts';
 import { openMovieFile, useDownloadsStore } from './manager.ts';
 import { percentOf } from './movie-action.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
+import { VideoPlayer } from '../watching/player/VideoPlayer.tsx';
 
 function NotHere({ title, text }: { title: string; text: string }) {
   return (
@@ -56,16 +57,7 @@ function Player({ record }: { record: LocalDownload }) {
     );
   }
   if (!src) return <PageSpinner label="Opening the movie" />;
-  return (
-    <video
-      src={src}
-      controls
-      playsInline
-      preload="metadata"
-      aria-label={record.title}
-      className="aspect-video w-full rounded-2xl bg-black"
-    />
-  );
+  return <VideoPlayer src={src} movie={record} />;
 }
 
 /** /downloads/:movieId/play: watch a downloaded movie offline. */

@@ -1,5 +1,6 @@
 import { DOWNLOAD_SIZE_LABELS, formatBytes } from '@filamu/shared';
 import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
+import { WatchNote } from '../../watching/WatchNote.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { formatSpeed, formatTimeLeft, stateWords } from '../describe.ts';
 import type { LocalDownload } from '../engine/record.ts';
@@ -37,6 +38,7 @@ export function DownloadItem({ record }: { record: LocalDownload }) {
         <p className={cn('mt-0.5 text-sm font-medium', TONE[record.state] ?? 'text-stone-600 dark:text-stone-400')}>
           {stateWords(record)}
         </p>
+        {complete && <WatchNote movieId={record.movieId} className="mt-1" />}
 
         <ProgressBar
           percent={percent}

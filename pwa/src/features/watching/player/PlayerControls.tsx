@@ -1,0 +1,114 @@
+import { useId } from 'react';
+import { cn } from '../../../components/ui/cn.ts';
+import { formatClock } from '../positions.ts';
+import { PLAYBACK_RATES } from './preferences.ts';
+
+export interface ControlsState {
+  playing: boolean;
+  current: number;
+  duration: number;
+  volume: number;
+  muted: boolean;
+  rate: number;
+  fullscreen: boolean;
+}
+
+export interface ControlsActions {
+  togglePlay: () => void;
+  skip: (seconds: number) => void;
+  seekTo: (seconds: number) => void;
+  setVolume: (volume: number) => void;
+  toggleMute: () => void;
+  setRate: (rate: number) => void;
+  toggleFullscreen: () => void;
+}
+
+const button =
+  'inline-flex min-h-11 min-w-11 items-center justify-center rounded-xl px-3 text-sm font-semibold ' +
+  'bg-stone-200 text-stone-900 hover:bg-stone-300 dark:bg-stone-800 dark:text-stone-100 dark:hover:bg-stone-700';
+
+/** The player's controls, big enough for a thumb, below the picture (never covering it), in both themes. */
+export function PlayerControls({
+  state,
+  actions,
+  playRef,
+  inFullscreen,
+}: {
+  state: ControlsState;
+  actions: ControlsActions;
+  playRef: React.Ref<HTMLButtonElement>;
+  inFullscreen: boolean;
+}) {
+  const speedId = useId();
+  const { playing, current, duration, volume, muted, rate, fullscreen } = state;
+  const known = Number.isFinite(duration) && duration > 0;
+  return (
+    <div
+      className={cn(
+        'space-y-3 p-3 text-stone-900 dark:text-stone-100',
+        inFullscreen ? 'bg-stone-950 text-white dark:bg-stone-950' : 'rounded-b-2xl bg-stone-100 dark:bg-stone-900',
+      )}
+    >
+      <div className="flex items-center gap-3">
+        <input
+          type="range"
+          min={0}
+          max={known ? duration : 0}
+          step={1}
+          value={Math.min(current, known ? duration : 0)}
+          disabled={!known}
+          onChange={(event) => actions.seekTo(Number(event.target.value))}
+          aria-label="Position in the movie"
+          aria-valuetext={`${formatClock(current)} of ${formatClock(known ? duration : 0)}`}
+          className="h-11 min-w-0 flex-1 accent-brand-700 dark:accent-brand-400"
+        />
+        <span className="shrink-0 text-sm tabular-nums" aria-hidden="true">
+          {formatClock(current)} / {known ? formatClock(duration) : '–:––'}
+        </span>
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <button ref={playRef} type="button" className={cn(button, 'min-w-20')} onClick={actions.togglePlay}>
+          {playing ? 'Pause' : 'Play'}
+        </button>
+        <button type="button" className={button} onClick={() => actions.skip(-10)}>
+          Back 10 s
+        </button>
+        <button type="button" className={button} onClick={() => actions.skip(10)}>
+          Forward 10 s
+        </button>
+        <button type="button" className={button} onClick={actions.toggleMute} aria-pressed={muted}>
+          Mute
+        </button>
+        <input
+          type="range"
+          min={0}
+          max={1}
+          step={0.05}
+          value={muted ? 0 : volume}
+          onChange={(event) => actions.setVolume(Number(event.target.value))}
+          aria-label="Volume"
+          aria-valuetext={`${Math.round((muted ? 0 : volume) * 100)}%`}
+          className="h-11 w-24 accent-brand-700 dark:accent-brand-400"
+        />
+        <label htmlFor={speedId} className="sr-only">
+          Playback speed
+        </label>
+        <select
+          id={speedId}
+          value={rate}
+          onChange={(event) => actions.setRate(Number(event.target.value))}
+          className="min-h-11 rounded-xl border border-stone-300 bg-white px-2 text-sm dark:border-stone-600 dark:bg-stone-950"
+        >
+          {PLAYBACK_RATES.map((r) => (
+            <option key={r} value={r}>
+              {r}×
+            </option>
+          ))}
+        </select>
+        <button type="button" className={cn(button, 'ml-auto')} onClick={actions.toggleFullscreen}>
+          {fullscreen ? 'Exit full screen' : 'Full screen'}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+/** The player's settings on this phone: volume and mute stay as the person left them (decision 0165). */
+const VOLUME_KEY = 'filamu.player.volume';
+const MUTED_KEY = 'filamu.player.muted';
+const RATE_KEY = 'filamu.player.rate';
+
+export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
+
+function read(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Private mode or a full disk: the setting lasts for this visit only.
+  }
+}
+
+export interface PlayerPreferences {
+  volume: number;
+  muted: boolean;
+  rate: number;
+}
+
+export function readPreferences(): PlayerPreferences {
+  const volume = Number(read(VOLUME_KEY));
+  const rate = Number(read(RATE_KEY));
+  return {
+    volume: read(VOLUME_KEY) !== null && volume >= 0 && volume <= 1 ? volume : 1,
+    muted: read(MUTED_KEY) === '1',
+    rate: (PLAYBACK_RATES as readonly number[]).includes(rate) ? rate : 1,
+  };
+}
+
+export function saveVolume(volume: number, muted: boolean): void {
+  write(VOLUME_KEY, String(Math.round(volume * 100) / 100));
+  write(MUTED_KEY, muted ? '1' : '0');
+}
+
+export function saveRate(rate: number): void {
+  write(RATE_KEY, String(rate));
+}
