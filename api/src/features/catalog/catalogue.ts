@@ -1,10 +1,17 @@
-import { MOVIE_CATEGORY_NAMES, type MovieCategoryName, type MovieSize } from '@filamu/shared';
-import { desc } from 'drizzle-orm';
-import { catalogVersion, moviePlans, movies } from '../../db/schema.ts';
+import {
+  MOVIE_CATEGORY_NAMES,
+  type MovieCategoryName,
+  type MovieRating,
+  type MovieSize,
+  type MovieSort,
+} from '@filamu/shared';
+import { count, desc, eq } from 'drizzle-orm';
+import { catalogVersion, downloads, moviePlans, movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { liveMovie } from '../downloads/entitlement.ts';
 import { filesOf, type MovieFile, readyRenditionsOf, sizesOf } from '../downloads/files.ts';
 import type { MovieRow } from '../downloads/records.ts';
+import { matches, queryWords, type Searchable, searchableOf } from './search.ts';
 
 /** A live movie as the cache holds it. */
 export interface CachedMovie {
@@ -17,8 +24,12 @@ export interface CachedMovie {
   sizes: MovieSize[];
   /** The plans whose subscribers may download it. */
   planIds: ReadonlySet<string>;
-  /** Title and description lower-cased once, for the library search. */
-  searchable: { title: string; description: string };
+  /** Title, VJ and description prepared once for the library search. */
+  searchable: Searchable;
+  /** The VJ lower-cased, for the VJ filter. */
+  vjKey: string;
+  /** Completed downloads when this snapshot was loaded: the "most downloaded" order (decision 0168). */
+  downloads: number;
 }
 
 /** Every live movie at one catalogue version. */
@@ -115,17 +126,24 @@ export class Catalogue {
 
 /** The version and the rows from one read-only snapshot of the database, so they always belong together. */
 async function loadSnapshot(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
-  const { version, rows, links, renditions } = await deps.database.db.transaction(
+  const { version, rows, links, renditions, counts } = await deps.database.db.transaction(
     async (tx) => {
       const [current] = await tx.select({ version: catalogVersion.version }).from(catalogVersion);
       const rows = await tx.select().from(movies).where(liveMovie()).orderBy(desc(movies.createdAt), desc(movies.id));
       const links = await tx.select().from(moviePlans);
       // Every ready rendition in one read (at most three per movie); a trigger moves the version when one changes.
       const renditions = await readyRenditionsOf(tx);
-      return { version: current?.version ?? 0, rows, links, renditions };
+      // Counted once per catalogue change (served by downloads_completed_by_movie), never per request.
+      const counts = await tx
+        .select({ movieId: downloads.movieId, n: count() })
+        .from(downloads)
+        .where(eq(downloads.status, 'completed'))
+        .groupBy(downloads.movieId);
+      return { version: current?.version ?? 0, rows, links, renditions, counts };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
+  const downloadsOf = new Map(counts.map((c) => [c.movieId, Number(c.n)]));
   const plansOf = new Map<string, Set<string>>();
   for (const link of links) {
     const plans = plansOf.get(link.movieId) ?? new Set<string>();
@@ -151,7 +169,9 @@ async function loadSnapshot(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
       sizes: sizesOf(files),
       createdAt: row.createdAt.toISOString(),
       planIds,
-      searchable: { title: row.title.toLowerCase(), description: (row.description ?? '').toLowerCase() },
+      searchable: searchableOf(row),
+      vjKey: row.vj.toLowerCase(),
+      downloads: downloadsOf.get(row.id) ?? 0,
     };
     byCategory[row.category].push(movie);
     byId.set(row.id, movie);
@@ -164,6 +184,9 @@ async function loadSnapshot(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
 export interface ListingQuery {
   search?: string;
   category?: MovieCategoryName;
+  rating?: MovieRating;
+  vj?: string;
+  sort?: MovieSort;
   page: number;
   pageSize: number;
 }
@@ -177,23 +200,30 @@ export interface ListingPage {
 }
 
 /**
- * One page of live movies, newest first, paged per category so the library can fill both of its sections
- * (page 2 is the next `pageSize` Kinayuganda and the next `pageSize` English movies). Search is a
- * case-insensitive substring match on title or description (SPEC §Movie library).
+ * One page of live movies, newest (or most downloaded) first, paged per category so the library can fill both of
+ * its sections (page 2 is the next `pageSize` Kinayuganda and the next `pageSize` English movies). Search matches
+ * title, VJ and description, forgiving small typos (./search.ts); rating and VJ filter exactly.
  */
 export function pageOf(snapshot: CatalogueSnapshot, query: ListingQuery): ListingPage {
-  const needle = query.search ? query.search.toLowerCase() : null;
-  const matches = (m: CachedMovie) =>
-    needle === null || m.searchable.title.includes(needle) || m.searchable.description.includes(needle);
+  const words = queryWords(query.search);
+  const vj = query.vj ? query.vj.toLowerCase() : null;
+  const filtered = words !== null || vj !== null || query.rating !== undefined;
+  const keep = (m: CachedMovie) =>
+    (query.rating === undefined || m.row.rating === query.rating) &&
+    (vj === null || m.vjKey === vj) &&
+    (words === null || matches(m.searchable, words));
+  const order =
+    query.sort === 'popular' ? mostDownloadedFirst : (a: CachedMovie, b: CachedMovie) => newestFirst(a.row, b.row);
   const offset = (query.page - 1) * query.pageSize;
   const totals: Record<MovieCategoryName, number> = { Kinayuganda: 0, English: 0 };
   const page: CachedMovie[] = [];
   for (const category of query.category ? [query.category] : MOVIE_CATEGORY_NAMES) {
-    const found = needle === null ? snapshot.byCategory[category] : snapshot.byCategory[category].filter(matches);
+    let found = filtered ? snapshot.byCategory[category].filter(keep) : snapshot.byCategory[category];
+    if (query.sort === 'popular') found = [...found].sort(mostDownloadedFirst);
     totals[category] = found.length;
     page.push(...found.slice(offset, offset + query.pageSize));
   }
-  page.sort((a, b) => newestFirst(a.row, b.row));
+  page.sort(order);
   return {
     movies: page,
     page: query.page,
@@ -201,6 +231,10 @@ export function pageOf(snapshot: CatalogueSnapshot, query: ListingQuery): Listin
     totals,
     hasMore: Object.values(totals).some((n) => n > offset + query.pageSize),
   };
+}
+
+function mostDownloadedFirst(a: CachedMovie, b: CachedMovie): number {
+  return b.downloads - a.downloads || newestFirst(a.row, b.row);
 }
 
 function newestFirst(a: MovieRow, b: MovieRow): number {

@@ -96,6 +96,7 @@ describe.each(testDatabases)('posters on %s', (kind) => {
       body: {
         title: `Poster ${randomUUID().slice(0, 6)}`,
         category: 'English',
+        rating: 'all',
         vj: 'VJ Junior',
         movieS3Key,
         thumbnailS3Key,
