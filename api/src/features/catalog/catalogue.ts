@@ -28,8 +28,6 @@ export interface CachedMovie {
   searchable: Searchable;
   /** The VJ lower-cased, for the VJ filter. */
   vjKey: string;
-  /** Completed downloads when this snapshot was loaded: the "most downloaded" order (decision 0168). */
-  downloads: number;
 }
 
 /** Every live movie at one catalogue version. */
@@ -44,6 +42,11 @@ export interface CatalogueSnapshot {
 }
 
 type CatalogueDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock'>;
+
+/** Completed downloads per movie, for the "most downloaded" order. */
+export type DownloadCounts = ReadonlyMap<string, number>;
+/** How long the counts are reused: an order, not a live figure (decision 0168). */
+export const DOWNLOAD_COUNTS_TTL_MS = 5 * 60_000;
 
 /**
  * The public part of the library, kept in memory per server process. The `catalog_version` row is bumped
@@ -97,6 +100,33 @@ export class Catalogue {
     return url;
   }
 
+  private counts: { map: DownloadCounts; at: number } | null = null;
+  private countsLoading: Promise<DownloadCounts> | null = null;
+
+  /** Completed downloads per movie, counted at most every DOWNLOAD_COUNTS_TTL_MS (one grouped read of an index). */
+  async downloadCounts(): Promise<DownloadCounts> {
+    const now = this.deps.clock.now().getTime();
+    if (this.counts && now - this.counts.at < DOWNLOAD_COUNTS_TTL_MS) return this.counts.map;
+    this.countsLoading ??= this.deps.database.db
+      .select({ movieId: downloads.movieId, n: count() })
+      .from(downloads)
+      .where(eq(downloads.status, 'completed'))
+      .groupBy(downloads.movieId)
+      .then(
+        (rows) => {
+          const map = new Map(rows.map((r) => [r.movieId, Number(r.n)]));
+          this.counts = { map, at: now };
+          this.countsLoading = null;
+          return map;
+        },
+        (error: unknown) => {
+          this.countsLoading = null;
+          throw error;
+        },
+      );
+    return this.countsLoading;
+  }
+
   /** One load at a time: concurrent requests that find the snapshot stale wait for the same load. */
   private reload(): Promise<CatalogueSnapshot> {
     this.loading ??= loadSnapshot(this.deps).then(
@@ -126,24 +156,17 @@ export class Catalogue {
 
 /** The version and the rows from one read-only snapshot of the database, so they always belong together. */
 async function loadSnapshot(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
-  const { version, rows, links, renditions, counts } = await deps.database.db.transaction(
+  const { version, rows, links, renditions } = await deps.database.db.transaction(
     async (tx) => {
       const [current] = await tx.select({ version: catalogVersion.version }).from(catalogVersion);
       const rows = await tx.select().from(movies).where(liveMovie()).orderBy(desc(movies.createdAt), desc(movies.id));
       const links = await tx.select().from(moviePlans);
       // Every ready rendition in one read (at most three per movie); a trigger moves the version when one changes.
       const renditions = await readyRenditionsOf(tx);
-      // Counted once per catalogue change (served by downloads_completed_by_movie), never per request.
-      const counts = await tx
-        .select({ movieId: downloads.movieId, n: count() })
-        .from(downloads)
-        .where(eq(downloads.status, 'completed'))
-        .groupBy(downloads.movieId);
-      return { version: current?.version ?? 0, rows, links, renditions, counts };
+      return { version: current?.version ?? 0, rows, links, renditions };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
-  const downloadsOf = new Map(counts.map((c) => [c.movieId, Number(c.n)]));
   const plansOf = new Map<string, Set<string>>();
   for (const link of links) {
     const plans = plansOf.get(link.movieId) ?? new Set<string>();
@@ -171,7 +194,6 @@ async function loadSnapshot(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
       planIds,
       searchable: searchableOf(row),
       vjKey: row.vj.toLowerCase(),
-      downloads: downloadsOf.get(row.id) ?? 0,
     };
     byCategory[row.category].push(movie);
     byId.set(row.id, movie);
@@ -204,7 +226,10 @@ export interface ListingPage {
  * its sections (page 2 is the next `pageSize` Kinayuganda and the next `pageSize` English movies). Search matches
  * title, VJ and description, forgiving small typos (./search.ts); rating and VJ filter exactly.
  */
-export function pageOf(snapshot: CatalogueSnapshot, query: ListingQuery): ListingPage {
+export function pageOf(snapshot: CatalogueSnapshot, query: ListingQuery, counts?: DownloadCounts): ListingPage {
+  const downloaded = (m: CachedMovie) => counts?.get(m.row.id) ?? 0;
+  const mostDownloadedFirst = (a: CachedMovie, b: CachedMovie) =>
+    downloaded(b) - downloaded(a) || newestFirst(a.row, b.row);
   const words = queryWords(query.search);
   const vj = query.vj ? query.vj.toLowerCase() : null;
   const filtered = words !== null || vj !== null || query.rating !== undefined;
@@ -231,10 +256,6 @@ export function pageOf(snapshot: CatalogueSnapshot, query: ListingQuery): Listin
     totals,
     hasMore: Object.values(totals).some((n) => n > offset + query.pageSize),
   };
-}
-
-function mostDownloadedFirst(a: CachedMovie, b: CachedMovie): number {
-  return b.downloads - a.downloads || newestFirst(a.row, b.row);
 }
 
 function newestFirst(a: MovieRow, b: MovieRow): number {

@@ -129,9 +129,11 @@ describe.each(testDatabases)('posters on %s', (kind) => {
     expect(await sweep()).toEqual({ made: 1, failed: 0 });
 
     const [row] = await t.deps.database.db.select().from(movies).where(eq(movies.id, saved.id));
+    // Keyed by the thumbnail too, so a replaced poster's variants never reuse these (immutable) keys.
     expect(row!.posterVariants).toEqual(
-      [160, 320, 480].map((width) => ({ width, key: `posters/${saved.id}/${width}.webp` })),
+      [160, 320, 480].map((width) => ({ width, key: posterKey(saved.id, width, row!.thumbnailKey) })),
     );
+    expect(row!.posterVariants![0]!.key).toMatch(new RegExp(`^posters/${saved.id}/160-[0-9a-f]{8}\\.webp$`));
     for (const { width, key } of row!.posterVariants!) {
       const bytes = await readFile(t.deps.storage.localPath(key)!);
       expect(await probe(bytes, work)).toEqual({ codec: 'webp', width });
@@ -143,7 +145,9 @@ describe.each(testDatabases)('posters on %s', (kind) => {
     const entries = listed.thumbnail_srcset!.split(', ');
     expect(entries).toHaveLength(3);
     for (const [i, width] of [160, 320, 480].entries()) {
-      expect(entries[i]).toMatch(new RegExp(`^https?://[^ ]+/files/posters/${saved.id}/${width}\\.webp ${width}w$`));
+      expect(entries[i]).toMatch(
+        new RegExp(`^https?://[^ ]+/files/posters/${saved.id}/${width}-[0-9a-f]{8}\\.webp ${width}w$`),
+      );
     }
     // The admin's picture stays the fallback, and the posters load without a signed link, like thumbnails.
     expect(listed.thumbnail_url).toMatch(/\/files\/thumbnails\/[^/]+\.png$/);
@@ -158,6 +162,34 @@ describe.each(testDatabases)('posters on %s', (kind) => {
 
     // Done once: the next pass has nothing to make.
     expect(await sweep()).toEqual({ made: 0, failed: 0 });
+  });
+
+  it('makes new variants under new keys when an edit replaces the poster, and removes the old ones', async () => {
+    const saved = await saveMovie(fakeMp4(), picture);
+    expect(await sweep()).toEqual({ made: 1, failed: 0 });
+    const before = await libraryMovie(saved.id);
+    const [old] = await t.deps.database.db.select().from(movies).where(eq(movies.id, saved.id));
+
+    const thumbnailS3Key = newObjectKey('thumbnails', 'image/png')!;
+    await t.deps.storage.put(thumbnailS3Key, picture, 'image/png');
+    const edit = await t.request('PATCH', `/api/admin/movies/${saved.id}`, {
+      token: adminToken,
+      body: { thumbnailS3Key },
+    });
+    expect(edit.status, edit.text).toBe(200);
+    // Until the sweep runs, cards use the new picture itself, never the old variants.
+    const waiting = await libraryMovie(saved.id);
+    expect(waiting.thumbnail_srcset).toBeNull();
+    expect(waiting.thumbnail_url).toContain(thumbnailS3Key);
+    for (const { key } of old!.posterVariants!) expect(await t.deps.storage.head(key)).toBeNull();
+
+    expect(await sweep()).toEqual({ made: 1, failed: 0 });
+    const after = await libraryMovie(saved.id);
+    expect(after.thumbnail_srcset).not.toBeNull();
+    expect(after.thumbnail_srcset).not.toBe(before.thumbnail_srcset);
+    for (const width of [160, 320, 480]) {
+      expect(after.thumbnail_srcset).toContain(`/files/${posterKey(saved.id, width, thumbnailS3Key)} ${width}w`);
+    }
   });
 
   it('takes a frame of the video as the poster when the admin gave no thumbnail', async () => {
