@@ -11,7 +11,7 @@ import type { Deps } from '../../deps.ts';
 import { liveMovie } from '../downloads/entitlement.ts';
 import { filesOf, type MovieFile, readyRenditionsOf, sizesOf } from '../downloads/files.ts';
 import type { MovieRow } from '../downloads/records.ts';
-import { matches, queryWords, type Searchable, searchableOf } from './search.ts';
+import { matchesQuery, type Searchable, searchableOf, searchQueryOf } from './search.ts';
 
 /** A live movie as the cache holds it. */
 export interface CachedMovie {
@@ -230,13 +230,13 @@ export function pageOf(snapshot: CatalogueSnapshot, query: ListingQuery, counts?
   const downloaded = (m: CachedMovie) => counts?.get(m.row.id) ?? 0;
   const mostDownloadedFirst = (a: CachedMovie, b: CachedMovie) =>
     downloaded(b) - downloaded(a) || newestFirst(a.row, b.row);
-  const words = queryWords(query.search);
+  const search = searchQueryOf(query.search);
   const vj = query.vj ? query.vj.toLowerCase() : null;
-  const filtered = words !== null || vj !== null || query.rating !== undefined;
+  const filtered = search !== null || vj !== null || query.rating !== undefined;
   const keep = (m: CachedMovie) =>
     (query.rating === undefined || m.row.rating === query.rating) &&
     (vj === null || m.vjKey === vj) &&
-    (words === null || matches(m.searchable, words));
+    (search === null || matchesQuery(m.searchable, search));
   const order =
     query.sort === 'popular' ? mostDownloadedFirst : (a: CachedMovie, b: CachedMovie) => newestFirst(a.row, b.row);
   const offset = (query.page - 1) * query.pageSize;

@@ -36,10 +36,21 @@ export function searchableOf(movie: { title: string; vj: string; description: st
   return { text, words: [...new Set(wordsOf(`${movie.title} ${movie.vj}`))] };
 }
 
-/** The query's words (at most MAX_SEARCH_WORDS), or null for an empty query. */
-export function queryWords(search: string | undefined): string[] | null {
-  const words = search ? wordsOf(search).slice(0, MAX_SEARCH_WORDS) : [];
-  return words.length > 0 ? words : null;
+export interface SearchQuery {
+  /** The query as typed, lower-cased: found as it is, symbols included ("50%"), it matches. */
+  phrase: string;
+  /** Its words (at most MAX_SEARCH_WORDS), each found or forgiven. */
+  words: string[];
+}
+
+/** The query, or null for an empty one. */
+export function searchQueryOf(search: string | undefined): SearchQuery | null {
+  const phrase = (search ?? '').trim().toLowerCase();
+  return phrase ? { phrase, words: wordsOf(phrase).slice(0, MAX_SEARCH_WORDS) } : null;
+}
+
+export function matchesQuery(movie: Searchable, query: SearchQuery): boolean {
+  return movie.text.includes(query.phrase) || (query.words.length > 0 && matches(movie, query.words));
 }
 
 const allowedEdits = (length: number) => (length >= 8 ? 2 : length >= 4 ? 1 : 0);
