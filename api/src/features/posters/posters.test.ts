@@ -115,6 +115,12 @@ describe.each(testDatabases)('posters on %s', (kind) => {
     return poster.run();
   };
 
+  /** The poster objects the sweep recorded for a movie. */
+  async function posterKeysOf(id: string): Promise<string[]> {
+    const [row] = await t.deps.database.db.select().from(movies).where(eq(movies.id, id));
+    return (row?.posterVariants ?? []).map((v) => v.key);
+  }
+
   async function libraryMovie(id: string) {
     const { token } = await registerUser(t);
     const list = UserMovieList.parse((await t.request('GET', '/api/users/movies', { token })).json);
@@ -208,7 +214,8 @@ describe.each(testDatabases)('posters on %s', (kind) => {
   it('removes a movie’s posters with the movie', async () => {
     const saved = await saveMovie(fakeMp4(), picture);
     await sweep();
-    const keys = [160, 320, 480].map((w) => `posters/${saved.id}/${w}.webp`);
+    const keys = await posterKeysOf(saved.id);
+    expect(keys).toHaveLength(3);
     for (const key of keys) expect(await t.deps.storage.head(key)).not.toBeNull();
 
     const deleted = await t.request('DELETE', `/api/admin/movies/${saved.id}`, { token: adminToken });
@@ -236,11 +243,12 @@ describe.each(testDatabases)('posters on %s', (kind) => {
     // A deleted movie whose poster objects a failed delete left behind, and a live one the sweep has not recorded yet.
     await t.deps.database.db.update(movies).set({ deletedAt: t.clock.now() }).where(eq(movies.id, gone.id));
     const stray = posterKey(randomUUID(), 160);
-    await t.deps.storage.put(stray, await readFile(t.deps.storage.localPath(posterKey(live.id, 160))!), 'image/webp');
+    const liveKeys = await posterKeysOf(live.id);
+    await t.deps.storage.put(stray, await readFile(t.deps.storage.localPath(liveKeys[0]!)!), 'image/webp');
     const { orphanAgeMs, intervalMs } = t.deps.config.storage.cleanup;
     t.clock.advance(intervalMs);
     const old = new Date(t.clock.now().getTime() - orphanAgeMs - 60_000);
-    const keys = [live.id, gone.id].flatMap((id) => [160, 320, 480].map((w) => posterKey(id, w)));
+    const keys = [...liveKeys, ...(await posterKeysOf(gone.id))];
     for (const key of [...keys, stray]) await utimes(t.deps.storage.localPath(key)!, old, old);
 
     const report = await runStorageCleanup(t.deps);
