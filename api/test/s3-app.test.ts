@@ -161,7 +161,14 @@ describe('the app on S3 storage', () => {
 
     const saved = await t.request('POST', '/api/admin/movies', {
       token: adminToken,
-      body: { title: 'Big One', category: 'Kinayuganda', rating: 'all', movieS3Key: link.s3Key, size, planIds: [planId] },
+      body: {
+        title: 'Big One',
+        category: 'Kinayuganda',
+        rating: 'all',
+        movieS3Key: link.s3Key,
+        size,
+        planIds: [planId],
+      },
     });
     expect(saved.status, saved.text).toBe(201);
   });

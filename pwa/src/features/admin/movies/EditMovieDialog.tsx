@@ -7,7 +7,7 @@ import {
   VJ_REQUIRED,
 } from '@filamu/shared';
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { FieldLabel, fieldClasses, Input } from '../../../components/ui/Input.tsx';
@@ -108,12 +108,19 @@ function EditForm({ movie, onClose }: { movie: AdminMovie; onClose: () => void }
   const posterProblem =
     poster && !poster.type.startsWith('image/') ? 'The poster must be a JPEG, PNG or WebP image.' : null;
 
-  useEffect(() => {
-    if (!poster) return setPreview(null);
-    const url = URL.createObjectURL(poster);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [poster]);
+  const previewUrl = useRef<string | null>(null);
+  useEffect(
+    () => () => {
+      if (previewUrl.current) URL.revokeObjectURL(previewUrl.current);
+    },
+    [],
+  );
+  const pickPoster = (file: File | null) => {
+    if (previewUrl.current) URL.revokeObjectURL(previewUrl.current);
+    previewUrl.current = file ? URL.createObjectURL(file) : null;
+    setPoster(file);
+    setPreview(previewUrl.current);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -209,7 +216,7 @@ function EditForm({ movie, onClose }: { movie: AdminMovie; onClose: () => void }
             type="file"
             accept="image/jpeg,image/png,image/webp"
             aria-describedby={`${id}-poster-hint`}
-            onChange={(e) => setPoster(e.target.files?.[0] ?? null)}
+            onChange={(e) => pickPoster(e.target.files?.[0] ?? null)}
             className="block min-w-0 flex-1 text-sm text-stone-800 file:mr-3 file:min-h-11 file:rounded-xl file:border-0 file:bg-stone-100 file:px-4 file:font-semibold file:text-stone-900 hover:file:bg-stone-200 dark:text-stone-200 dark:file:bg-stone-800 dark:file:text-stone-100 dark:hover:file:bg-stone-700"
           />
         </div>
