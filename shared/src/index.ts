@@ -10,6 +10,7 @@ export * from './schemas/auth.ts';
 export * from './schemas/common.ts';
 export * from './schemas/downloads.ts';
 export * from './schemas/movies.ts';
+export * from './schemas/ratings.ts';
 export * from './schemas/payments.ts';
 export * from './schemas/plans.ts';
 export * from './schemas/renditions.ts';
