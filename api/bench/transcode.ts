@@ -137,7 +137,10 @@ for (const height of [1080, 720] as const) {
     const output = join(dir, `out-${height}p-${step.kind}.mp4`);
     rmSync(output, { force: true });
     const started = performance.now();
-    const { stderr } = await run(['-benchmark', ...encodeArgs(step, { input: sourcePath, output, hasAudio: true, durationSeconds: seconds })]);
+    const { stderr } = await run([
+      '-benchmark',
+      ...encodeArgs(step, { input: sourcePath, output, hasAudio: true, durationSeconds: seconds }),
+    ]);
     const encodeSeconds = (performance.now() - started) / 1000;
     const cpuWallSeconds = cpuSeconds(stderr) / cores;
     const bytes = statSync(output).size;
