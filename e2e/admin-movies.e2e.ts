@@ -68,13 +68,22 @@ function onDisk(name: string, bytes: Buffer): string {
 
 async function fillUpload(
   page: Page,
-  movie: { tab: 'Upload English' | 'Upload Kinayuganda'; title: string; vj?: string; file: string; thumbnail?: string },
+  movie: {
+    tab: 'Upload English' | 'Upload Kinayuganda';
+    title: string;
+    vj?: string;
+    file: string;
+    thumbnail?: string;
+    /** The rating's label; 13+ unless told. */
+    rating?: string;
+  },
   planName: string,
 ) {
   await page.getByRole('tab', { name: movie.tab }).click();
   const panel = page.getByRole('tabpanel');
   await panel.getByLabel('Movie title').fill(movie.title);
   if (movie.vj) await panel.getByLabel('VJ/Uploader').fill(movie.vj);
+  await panel.getByLabel('Rating', { exact: true }).selectOption({ label: movie.rating ?? '13+' });
   await panel.getByLabel('Movie file').setInputFiles(movie.file);
   if (movie.thumbnail) await panel.getByLabel('Thumbnail').setInputFiles(movie.thumbnail);
   await panel.getByRole('checkbox', { name: new RegExp(planName) }).check();
@@ -132,6 +141,7 @@ describe('Admin → Movies', () => {
           vj: 'VJ Junior',
           file: onDisk('kampala.mp4', smallMovie(title)),
           thumbnail: onDisk('kampala.png', posterPng(title)),
+          rating: '18+',
         },
         plan.plan_name,
       );
@@ -162,6 +172,9 @@ describe('Admin → Movies', () => {
       const page = await subscriber.newPage();
       await page.goto('/movies');
       await page.getByText(title).first().waitFor();
+      // The rating chosen on upload is on the card, named for screen readers.
+      const card = page.getByTestId('movie-card').filter({ hasText: title });
+      await card.getByText('Rated 18+').waitFor();
     } finally {
       await subscriber.close();
     }

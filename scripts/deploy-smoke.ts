@@ -201,6 +201,7 @@ async function fullFlow(base: string, admin: { email: string; password: string }
       description: 'Uploaded by scripts/deploy-smoke.ts',
       vj: 'VJ Smoke',
       category: 'Kinayuganda',
+      rating: 'all',
       movieS3Key: link.json.s3Key,
       thumbnailS3Key: null,
       size: bytes.length,

@@ -3,7 +3,7 @@
  * subscriber. Titles, emails and plan names double as identities: the seeder looks them up before
  * creating anything, so running it again never duplicates.
  */
-import type { MovieCategoryName } from '@filamu/shared';
+import type { MovieCategoryName, MovieRating } from '@filamu/shared';
 
 export type DemoPlanName = 'Basic' | 'Premium';
 
@@ -42,6 +42,7 @@ export interface DemoMovie {
   category: MovieCategoryName;
   /** The VJ who translated it; English movies name their uploader (the API requires one). */
   vj: string;
+  rating: MovieRating;
   /** Gradient of the poster and the clip, top colour then bottom colour. */
   palette: readonly [top: string, bottom: string];
   /** Clip length at full size; the test shortens every clip. */
@@ -60,6 +61,7 @@ export const DEMO_MOVIES: readonly DemoMovie[] = [
     description: 'A retired kung fu master returns to his village to face the gang that burned his school.',
     category: 'Kinayuganda',
     vj: 'VJ Junior',
+    rating: '13',
     palette: ['#8e1b1b', '#1b1b3a'],
     seconds: 8,
     plans: BOTH,
@@ -69,6 +71,7 @@ export const DEMO_MOVIES: readonly DemoMovie[] = [
     description: 'One soldier holds a mountain pass for three days so that his people can cross the river.',
     category: 'Kinayuganda',
     vj: 'VJ Emmy',
+    rating: '13',
     palette: ['#2f5d3a', '#0e1f14'],
     seconds: 7,
     plans: BOTH,
@@ -78,6 +81,7 @@ export const DEMO_MOVIES: readonly DemoMovie[] = [
     description: 'A rescue team drops into the rainforest to bring back a kidnapped doctor before the rains.',
     category: 'Kinayuganda',
     vj: 'VJ Jingo',
+    rating: '13',
     palette: ['#4f7a28', '#1c2b10'],
     seconds: 6,
     plans: BOTH,
@@ -87,6 +91,7 @@ export const DEMO_MOVIES: readonly DemoMovie[] = [
     description: 'A courier with one delivery left races across the city while everyone wants his parcel.',
     category: 'Kinayuganda',
     vj: 'VJ Ice P',
+    rating: 'pg',
     palette: ['#d4721c', '#3a1a05'],
     seconds: 7,
     plans: BOTH,
@@ -96,6 +101,7 @@ export const DEMO_MOVIES: readonly DemoMovie[] = [
     description: 'Twin brothers separated as boys meet again in the final of an underground tournament.',
     category: 'Kinayuganda',
     vj: 'VJ Mark',
+    rating: '18',
     palette: ['#5a5a66', '#14141a'],
     seconds: 6,
     plans: BOTH,
@@ -105,6 +111,7 @@ export const DEMO_MOVIES: readonly DemoMovie[] = [
     description: 'A fisherman and his daughter rebuild their boat, and their lives, after a storm.',
     category: 'English',
     vj: ENGLISH_UPLOADER,
+    rating: 'all',
     palette: ['#f2a65a', '#1d4e89'],
     seconds: 8,
     plans: BOTH,
@@ -114,6 +121,7 @@ export const DEMO_MOVIES: readonly DemoMovie[] = [
     description: 'A week in the life of three riders, one broken mirror and a very lost wedding cake.',
     category: 'English',
     vj: ENGLISH_UPLOADER,
+    rating: 'pg',
     palette: ['#f6d743', '#7a3e00'],
     seconds: 6,
     plans: BOTH,
@@ -123,6 +131,7 @@ export const DEMO_MOVIES: readonly DemoMovie[] = [
     description: 'Four friends set out to reach the Rwenzori glaciers before they are gone.',
     category: 'English',
     vj: ENGLISH_UPLOADER,
+    rating: 'all',
     palette: ['#a8d8ea', '#2b3a55'],
     seconds: 7,
     plans: PREMIUM_ONLY,

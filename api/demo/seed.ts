@@ -230,6 +230,7 @@ async function addMovie(
       description: demo.description,
       vj: demo.vj,
       category: demo.category,
+      rating: demo.rating,
       movieS3Key,
       thumbnailS3Key,
       size: video.bytes.length,

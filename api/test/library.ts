@@ -76,6 +76,8 @@ export async function addMovie(
   options: {
     title?: string;
     category?: 'Kinayuganda' | 'English';
+    rating?: 'all' | 'pg' | '13' | '18';
+    vj?: string;
     /** Left out, the movie is saved in no plan (a plan's own form may add it later). */
     planIds?: string[];
     description?: string | null;
@@ -97,8 +99,9 @@ export async function addMovie(
     body: {
       title: options.title ?? `${category} movie ${randomUUID().slice(0, 8)}`,
       description: options.description ?? null,
-      vj: category === 'English' ? 'VJ Junior' : '',
+      vj: options.vj ?? (category === 'English' ? 'VJ Junior' : ''),
       category,
+      rating: options.rating ?? 'all',
       movieS3Key,
       thumbnailS3Key,
       size: bytes.length,

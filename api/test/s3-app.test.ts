@@ -60,7 +60,7 @@ describe('the app on S3 storage', () => {
     const thumbnailS3Key = await uploadSingle('thumbnails', 'image/png', TINY_PNG);
     const saved = await t.request('POST', '/api/admin/movies', {
       token: adminToken,
-      body: { title: 'Ekyama', category: 'Kinayuganda', movieS3Key, thumbnailS3Key, planIds: [planId] },
+      body: { title: 'Ekyama', category: 'Kinayuganda', rating: 'all', movieS3Key, thumbnailS3Key, planIds: [planId] },
     });
     expect(saved.status, saved.text).toBe(201);
     const { movie } = AdminMovieResponse.parse(saved.json);
@@ -161,7 +161,14 @@ describe('the app on S3 storage', () => {
 
     const saved = await t.request('POST', '/api/admin/movies', {
       token: adminToken,
-      body: { title: 'Big One', category: 'Kinayuganda', movieS3Key: link.s3Key, size, planIds: [planId] },
+      body: {
+        title: 'Big One',
+        category: 'Kinayuganda',
+        rating: 'all',
+        movieS3Key: link.s3Key,
+        size,
+        planIds: [planId],
+      },
     });
     expect(saved.status, saved.text).toBe(201);
   });

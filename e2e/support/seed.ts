@@ -208,6 +208,7 @@ export async function uploadMovie(
     title: string;
     category: 'Kinayuganda' | 'English';
     vj?: string;
+    rating?: 'all' | 'pg' | '13' | '18';
     description?: string;
     planIds?: string[];
     thumbnail?: Buffer;
@@ -232,6 +233,7 @@ export async function uploadMovie(
       description: movie.description ?? null,
       vj: movie.vj ?? null,
       category: movie.category,
+      rating: movie.rating ?? 'all',
       movieS3Key,
       thumbnailS3Key,
       size: sizeOf(bytes),

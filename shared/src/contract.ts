@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
  * Who may call a route. The server enforces it; the OpenAPI document and the auth-matrix tests read it.

@@ -81,14 +81,14 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
 export function corsPolicy(config: Config): MiddlewareHandler<AppEnv> {
   return cors({
     origin: (origin) => (config.corsOrigins.includes(origin) ? origin : null),
-    allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowHeaders: ['Authorization', 'Content-Type', 'X-Device-Id', 'X-Request-Id'],
     exposeHeaders: ['X-Request-Id', 'Retry-After'],
     maxAge: 600,
   });
 }
 
-const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS']);
+const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 export const rejectUnusedMethods: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!ALLOWED_METHODS.has(c.req.method)) throw new AppError('method_not_allowed', 'Method not allowed.');

@@ -296,6 +296,7 @@ export async function saveMovie(replica: Replica, adminToken: string, s3Key: str
     body: {
       title: `Movie ${randomBytes(4).toString('hex')}`,
       category: 'Kinayuganda',
+      rating: 'all',
       movieS3Key: s3Key,
       size,
       planIds: [planId],

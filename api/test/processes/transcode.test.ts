@@ -42,7 +42,13 @@ describe.skipIf(!processTests)('renditions across server processes', { timeout: 
     copyFileSync(clip, join(cluster.dataDir, 'objects', key));
     const res = await replica.request('POST', '/api/admin/movies', {
       token,
-      body: { title: `Clip ${randomUUID().slice(0, 6)}`, category: 'English', vj: 'VJ Test', movieS3Key: key },
+      body: {
+        title: `Clip ${randomUUID().slice(0, 6)}`,
+        category: 'English',
+        rating: 'all',
+        vj: 'VJ Test',
+        movieS3Key: key,
+      },
     });
     if (res.status !== 201) throw new Error(`save failed: ${res.status} ${res.text}`);
     return res.json.movie.id as string;

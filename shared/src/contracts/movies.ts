@@ -12,6 +12,7 @@ import {
   MultipartPartUrlsResponse,
   PublicMovieList,
   ToggleMovieRequest,
+  UpdateMovieRequest,
   UploadUrlRequest,
   UploadUrlResponse,
   UserMovieList,
@@ -89,6 +90,19 @@ export const adminToggleMovie = defineContract({
   access: 'admin',
   params: IdParams,
   body: ToggleMovieRequest,
+  response: AdminMovieResponse,
+});
+
+export const adminUpdateMovie = defineContract({
+  method: 'patch',
+  path: '/admin/movies/:id',
+  summary:
+    "Change a movie's details without touching its file: title, description, VJ, category, rating, certificate, " +
+    'a newly uploaded poster, its plans (replaced; empty leaves it in no plan). Validated like an upload, one transaction',
+  tag,
+  access: 'admin',
+  params: IdParams,
+  body: UpdateMovieRequest,
   response: AdminMovieResponse,
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, IsoDateTime } from './common.ts';
 import { AdminRendition, DownloadSize, MovieSize } from './renditions.ts';
+import { CERTIFICATE_NUMBER_MAX, CertificateDate, MovieRating } from './ratings.ts';
 
 export const MOVIE_CATEGORY_NAMES = ['Kinayuganda', 'English'] as const;
 
@@ -104,24 +105,64 @@ const optionalText = (max: number) =>
     .nullish()
     .transform((v) => (v ? v : null));
 
+const MovieTitle = z.string({ message: MOVIE_TITLE_REQUIRED }).trim().min(1, MOVIE_TITLE_REQUIRED).max(200);
+const Vj = optionalText(100).transform((v) => (v && v.toUpperCase() !== 'N/A' ? v : 'N/A'));
+const CertificateNumber = optionalText(CERTIFICATE_NUMBER_MAX);
+const OptionalCertificateDate = z
+  .union([CertificateDate, z.literal('')])
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+/** English movies are chosen by VJ: one without a VJ is refused (upload and edit alike). */
+export function vjIssue(movie: { category: MovieCategoryName; vj: string }): string | null {
+  return movie.category === 'English' && movie.vj === 'N/A' ? VJ_REQUIRED : null;
+}
+
 /** The spec's metadata payload; `planIds` (optional) attaches plans in the same transaction. */
 export const CreateMovieRequest = z
   .object({
-    title: z.string({ message: MOVIE_TITLE_REQUIRED }).trim().min(1, MOVIE_TITLE_REQUIRED).max(200),
+    title: MovieTitle,
     description: optionalText(5000),
-    vj: optionalText(100).transform((v) => (v && v.toUpperCase() !== 'N/A' ? v : 'N/A')),
+    vj: Vj,
     category: MovieCategory,
+    rating: MovieRating,
+    certificateNumber: CertificateNumber,
+    certificateDate: OptionalCertificateDate,
     movieS3Key: ObjectKey('movies'),
     thumbnailS3Key: ObjectKey('thumbnails').nullish(),
     size: z.number().int().positive().optional(),
     planIds: PlanIds.optional(),
   })
   .superRefine((movie, ctx) => {
-    if (movie.category === 'English' && movie.vj === 'N/A') {
-      ctx.addIssue({ code: 'custom', path: ['vj'], message: VJ_REQUIRED });
-    }
+    const issue = vjIssue(movie);
+    if (issue) ctx.addIssue({ code: 'custom', path: ['vj'], message: issue });
   });
 export type CreateMovieRequest = z.input<typeof CreateMovieRequest>;
+
+export const EDIT_NOTHING = 'Change at least one field of the movie.';
+
+/**
+ * A movie's details changed without touching its file (decision 0167): every field optional, each validated as on
+ * upload; `thumbnailS3Key` is a newly uploaded poster; `planIds` replaces the movie's plans (empty: in no plan).
+ */
+export const UpdateMovieRequest = z
+  .object({
+    title: MovieTitle.optional(),
+    description: optionalText(5000).optional(),
+    vj: Vj.optional(),
+    category: MovieCategory.optional(),
+    rating: MovieRating.optional(),
+    certificateNumber: CertificateNumber.optional(),
+    certificateDate: OptionalCertificateDate.optional(),
+    thumbnailS3Key: ObjectKey('thumbnails').optional(),
+    planIds: z
+      .array(Id)
+      .max(50)
+      .transform((ids) => [...new Set(ids)])
+      .optional(),
+  })
+  .refine((edit) => Object.values(edit).some((v) => v !== undefined), EDIT_NOTHING);
+export type UpdateMovieRequest = z.input<typeof UpdateMovieRequest>;
 
 export const ToggleMovieRequest = z.object({ is_active: z.boolean({ message: 'is_active must be true or false.' }) });
 export const AttachPlansRequest = z.object({ planIds: PlanIds });
@@ -133,6 +174,10 @@ const MovieFields = {
   description: z.string().nullable(),
   category: z.enum(MOVIE_CATEGORY_NAMES),
   vj: z.string(),
+  rating: MovieRating,
+  certificate_number: z.string().nullable(),
+  /** `YYYY-MM-DD`. */
+  certificate_date: z.string().nullable(),
   thumbnail_url: z.string().nullable(),
   /** The poster in small WebP widths for `<img srcset>` (`url 160w, url 320w`); null until they are made. */
   thumbnail_srcset: z.string().nullable(),
@@ -150,6 +195,8 @@ export const AdminMovie = z.object({
   ...MovieFields,
   s3_key: z.string(),
   is_active: z.boolean(),
+  /** False for movies saved before ratings existed, until an admin saves their rating (decision 0166). */
+  rating_confirmed: z.boolean(),
   plan_ids: z.array(z.string()),
   download_count: z.number().int(),
   /** The rendition ladder's state, one entry per size (Small, Standard, HD) once the movie is saved. */
@@ -191,9 +238,18 @@ export type UserMovie = z.infer<typeof UserMovie>;
 
 export const MOVIE_PAGE_SIZE_MAX = 100;
 
+export const MOVIE_SORTS = ['newest', 'popular'] as const;
+export type MovieSort = (typeof MOVIE_SORTS)[number];
+
 export const MovieListQuery = z.object({
+  /** Words matched against title, VJ and description; a typo or two per word is forgiven (decision 0168). */
   search: z.string().trim().max(100).optional(),
   category: MovieCategory.optional(),
+  rating: MovieRating.optional(),
+  /** One VJ, exactly (any case). */
+  vj: z.string().trim().max(100).optional(),
+  /** newest (default) or popular: most completed downloads first. */
+  sort: z.enum(MOVIE_SORTS, { message: 'sort must be newest or popular.' }).default('newest'),
   /** 1-based; applies to each category separately so both sections fill. */
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(MOVIE_PAGE_SIZE_MAX).default(24),

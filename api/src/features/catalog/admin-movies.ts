@@ -1,5 +1,5 @@
 import type { AdminMovie, CreateMovieRequest } from '@filamu/shared';
-import { type AdminRendition, PLAN_REQUIRED, RENDITION_KINDS } from '@filamu/shared';
+import { type AdminRendition, CERTIFICATE_DATE_INVALID, PLAN_REQUIRED, RENDITION_KINDS } from '@filamu/shared';
 import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Executor, isUniqueViolation } from '../../db/client.ts';
@@ -17,7 +17,7 @@ import { cancelRenditions, planRenditions } from '../transcode/jobs.ts';
 import { probeUpload } from '../transcode/on-save.ts';
 import { toPublicMovie } from './movie-view.ts';
 
-type CatalogDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger' | 'transcode'>;
+export type CatalogDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger' | 'transcode'>;
 
 export const INACTIVE_PLAN = 'Choose active subscription plans only.';
 
@@ -64,6 +64,7 @@ async function toAdminMovies(
       ...(await toPublicMovie(deps, movie, sizesOf(filesOf(movie, readyOf(movie.id))), origin)),
       s3_key: movie.s3Key,
       is_active: movie.isActive,
+      rating_confirmed: movie.ratingConfirmed,
       plan_ids: plans.filter((p) => p.movieId === movie.id).map((p) => p.planId),
       download_count: countOf.get(movie.id) ?? 0,
       renditions: renditions
@@ -74,7 +75,7 @@ async function toAdminMovies(
   );
 }
 
-async function adminMovie(deps: CatalogDeps, exec: Executor, movie: MovieRow, origin: string) {
+export async function adminMovie(deps: CatalogDeps, exec: Executor, movie: MovieRow, origin: string) {
   const [one] = await toAdminMovies(deps, exec, [movie], origin);
   return { id: movie.id, movie: one! };
 }
@@ -101,7 +102,7 @@ export async function listAdminMovies(deps: CatalogDeps, origin: string): Promis
 }
 
 /** Every plan id must be an active plan (only active plans are offered on the upload form). */
-async function checkActivePlans(exec: Executor, planIds: string[]): Promise<void> {
+export async function checkActivePlans(exec: Executor, planIds: string[]): Promise<void> {
   if (planIds.length === 0) throw new AppError('validation_error', PLAN_REQUIRED);
   const found = await exec
     .select({ id: subscriptionPlans.id })
@@ -123,14 +124,24 @@ async function checkUploadedFiles(deps: CatalogDeps, input: z.output<typeof Crea
   if (!isVideo(await deps.storage.readStart(input.movieS3Key, SIGNATURE_BYTES))) {
     throw new AppError('bad_request', 'The movie file is not a video (MP4, WebM, MKV, MOV or 3GP).');
   }
-  if (input.thumbnailS3Key) {
-    const thumbnail = await deps.storage.head(input.thumbnailS3Key);
-    if (!thumbnail) throw new AppError('bad_request', 'The thumbnail has not been uploaded yet. Upload it, then save.');
-    if (!isRasterImage(await deps.storage.readStart(input.thumbnailS3Key, SIGNATURE_BYTES))) {
-      throw new AppError('bad_request', 'The thumbnail must be a JPEG, PNG or WebP image.');
-    }
-  }
+  if (input.thumbnailS3Key) await checkUploadedThumbnail(deps, input.thumbnailS3Key);
   return file;
+}
+
+/** An uploaded poster must be there and be a picture (upload and edit alike). */
+export async function checkUploadedThumbnail(deps: CatalogDeps, key: string): Promise<void> {
+  const thumbnail = await deps.storage.head(key);
+  if (!thumbnail) throw new AppError('bad_request', 'The thumbnail has not been uploaded yet. Upload it, then save.');
+  if (!isRasterImage(await deps.storage.readStart(key, SIGNATURE_BYTES))) {
+    throw new AppError('bad_request', 'The thumbnail must be a JPEG, PNG or WebP image.');
+  }
+}
+
+/** A certificate is never dated after today (Kampala's day is at most a few hours ahead of UTC's). */
+export function checkCertificateDate(deps: CatalogDeps, day: string | null | undefined): void {
+  if (!day) return;
+  const tomorrow = new Date(deps.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
+  if (day > tomorrow) throw new AppError('validation_error', CERTIFICATE_DATE_INVALID);
 }
 
 /** The files checked before the transaction, seen again once their keys are locked. */
@@ -150,6 +161,7 @@ export async function createMovie(
   input: z.output<typeof CreateMovieRequest>,
   origin: string,
 ) {
+  checkCertificateDate(deps, input.certificateDate);
   const file = await checkUploadedFiles(deps, input);
   const probed = await probeUpload(deps, input.movieS3Key);
   const now = deps.clock.now();
@@ -167,6 +179,10 @@ export async function createMovie(
           description: input.description,
           category: input.category,
           vj: input.vj,
+          rating: input.rating,
+          ratingConfirmed: true,
+          certificateNumber: input.certificateNumber,
+          certificateDate: input.certificateDate,
           s3Key: input.movieS3Key,
           thumbnailKey: input.thumbnailS3Key ?? null,
           sizeBytes: file.size,
@@ -200,7 +216,7 @@ export async function createMovie(
   }
 }
 
-async function liveMovieForUpdate(exec: Executor, id: string): Promise<MovieRow> {
+export async function liveMovieForUpdate(exec: Executor, id: string): Promise<MovieRow> {
   const [movie] = await exec
     .select()
     .from(movies)
@@ -252,7 +268,7 @@ export async function deleteMovie(deps: CatalogDeps, id: string): Promise<{ mess
   const renditionKeys = RENDITION_KINDS.map((kind) => renditionKey(id, kind));
   // Every width a poster may exist in, recorded or not: a sweep may have stored some just before the delete.
   const posters = new Set([
-    ...POSTER_WIDTHS.map((w) => posterKey(id, w)),
+    ...POSTER_WIDTHS.flatMap((w) => [posterKey(id, w), posterKey(id, w, movie.thumbnailKey)]),
     ...(movie.posterVariants ?? []).map((v) => v.key),
   ]);
   for (const key of [movie.s3Key, movie.thumbnailKey, ...renditionKeys, ...posters]) {

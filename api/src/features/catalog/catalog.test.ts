@@ -61,6 +61,7 @@ describe.each(testDatabases)('movie library on %s', (kind) => {
     description: 'A love story by the lake.',
     vj: 'VJ Emmy',
     category: 'English',
+    rating: 'pg',
     size: undefined,
     planIds: [planId],
     ...overrides,
@@ -137,6 +138,7 @@ describe.each(testDatabases)('movie library on %s', (kind) => {
       const kinayuganda = await createMovie({
         title: 'Omukwano',
         category: 'kinayuganda',
+        rating: 'all',
         movieS3Key,
         planIds: [planId],
       });

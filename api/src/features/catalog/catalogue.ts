@@ -1,10 +1,17 @@
-import { MOVIE_CATEGORY_NAMES, type MovieCategoryName, type MovieSize } from '@filamu/shared';
-import { desc } from 'drizzle-orm';
-import { catalogVersion, moviePlans, movies } from '../../db/schema.ts';
+import {
+  MOVIE_CATEGORY_NAMES,
+  type MovieCategoryName,
+  type MovieRating,
+  type MovieSize,
+  type MovieSort,
+} from '@filamu/shared';
+import { count, desc, eq } from 'drizzle-orm';
+import { catalogVersion, downloads, moviePlans, movies } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { liveMovie } from '../downloads/entitlement.ts';
 import { filesOf, type MovieFile, readyRenditionsOf, sizesOf } from '../downloads/files.ts';
 import type { MovieRow } from '../downloads/records.ts';
+import { matchesQuery, type Searchable, searchableOf, searchQueryOf } from './search.ts';
 
 /** A live movie as the cache holds it. */
 export interface CachedMovie {
@@ -17,8 +24,10 @@ export interface CachedMovie {
   sizes: MovieSize[];
   /** The plans whose subscribers may download it. */
   planIds: ReadonlySet<string>;
-  /** Title and description lower-cased once, for the library search. */
-  searchable: { title: string; description: string };
+  /** Title, VJ and description prepared once for the library search. */
+  searchable: Searchable;
+  /** The VJ lower-cased, for the VJ filter. */
+  vjKey: string;
 }
 
 /** Every live movie at one catalogue version. */
@@ -33,6 +42,11 @@ export interface CatalogueSnapshot {
 }
 
 type CatalogueDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock'>;
+
+/** Completed downloads per movie, for the "most downloaded" order. */
+export type DownloadCounts = ReadonlyMap<string, number>;
+/** How long the counts are reused: an order, not a live figure (decision 0168). */
+export const DOWNLOAD_COUNTS_TTL_MS = 5 * 60_000;
 
 /**
  * The public part of the library, kept in memory per server process. The `catalog_version` row is bumped
@@ -84,6 +98,33 @@ export class Catalogue {
     const url = await this.deps.storage.presignGet(key, { expiresInSeconds: ttlSeconds });
     this.signedThumbnails.set(key, { url, renewAt: now + (ttlSeconds * 1000) / 2 });
     return url;
+  }
+
+  private counts: { map: DownloadCounts; at: number } | null = null;
+  private countsLoading: Promise<DownloadCounts> | null = null;
+
+  /** Completed downloads per movie, counted at most every DOWNLOAD_COUNTS_TTL_MS (one grouped read of an index). */
+  async downloadCounts(): Promise<DownloadCounts> {
+    const now = this.deps.clock.now().getTime();
+    if (this.counts && now - this.counts.at < DOWNLOAD_COUNTS_TTL_MS) return this.counts.map;
+    this.countsLoading ??= this.deps.database.db
+      .select({ movieId: downloads.movieId, n: count() })
+      .from(downloads)
+      .where(eq(downloads.status, 'completed'))
+      .groupBy(downloads.movieId)
+      .then(
+        (rows) => {
+          const map = new Map(rows.map((r) => [r.movieId, Number(r.n)]));
+          this.counts = { map, at: now };
+          this.countsLoading = null;
+          return map;
+        },
+        (error: unknown) => {
+          this.countsLoading = null;
+          throw error;
+        },
+      );
+    return this.countsLoading;
   }
 
   /** One load at a time: concurrent requests that find the snapshot stale wait for the same load. */
@@ -151,7 +192,8 @@ async function loadSnapshot(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
       sizes: sizesOf(files),
       createdAt: row.createdAt.toISOString(),
       planIds,
-      searchable: { title: row.title.toLowerCase(), description: (row.description ?? '').toLowerCase() },
+      searchable: searchableOf(row),
+      vjKey: row.vj.toLowerCase(),
     };
     byCategory[row.category].push(movie);
     byId.set(row.id, movie);
@@ -164,6 +206,9 @@ async function loadSnapshot(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
 export interface ListingQuery {
   search?: string;
   category?: MovieCategoryName;
+  rating?: MovieRating;
+  vj?: string;
+  sort?: MovieSort;
   page: number;
   pageSize: number;
 }
@@ -177,23 +222,33 @@ export interface ListingPage {
 }
 
 /**
- * One page of live movies, newest first, paged per category so the library can fill both of its sections
- * (page 2 is the next `pageSize` Kinayuganda and the next `pageSize` English movies). Search is a
- * case-insensitive substring match on title or description (SPEC §Movie library).
+ * One page of live movies, newest (or most downloaded) first, paged per category so the library can fill both of
+ * its sections (page 2 is the next `pageSize` Kinayuganda and the next `pageSize` English movies). Search matches
+ * title, VJ and description, forgiving small typos (./search.ts); rating and VJ filter exactly.
  */
-export function pageOf(snapshot: CatalogueSnapshot, query: ListingQuery): ListingPage {
-  const needle = query.search ? query.search.toLowerCase() : null;
-  const matches = (m: CachedMovie) =>
-    needle === null || m.searchable.title.includes(needle) || m.searchable.description.includes(needle);
+export function pageOf(snapshot: CatalogueSnapshot, query: ListingQuery, counts?: DownloadCounts): ListingPage {
+  const downloaded = (m: CachedMovie) => counts?.get(m.row.id) ?? 0;
+  const mostDownloadedFirst = (a: CachedMovie, b: CachedMovie) =>
+    downloaded(b) - downloaded(a) || newestFirst(a.row, b.row);
+  const search = searchQueryOf(query.search);
+  const vj = query.vj ? query.vj.toLowerCase() : null;
+  const filtered = search !== null || vj !== null || query.rating !== undefined;
+  const keep = (m: CachedMovie) =>
+    (query.rating === undefined || m.row.rating === query.rating) &&
+    (vj === null || m.vjKey === vj) &&
+    (search === null || matchesQuery(m.searchable, search));
+  const order =
+    query.sort === 'popular' ? mostDownloadedFirst : (a: CachedMovie, b: CachedMovie) => newestFirst(a.row, b.row);
   const offset = (query.page - 1) * query.pageSize;
   const totals: Record<MovieCategoryName, number> = { Kinayuganda: 0, English: 0 };
   const page: CachedMovie[] = [];
   for (const category of query.category ? [query.category] : MOVIE_CATEGORY_NAMES) {
-    const found = needle === null ? snapshot.byCategory[category] : snapshot.byCategory[category].filter(matches);
+    let found = filtered ? snapshot.byCategory[category].filter(keep) : snapshot.byCategory[category];
+    if (query.sort === 'popular') found = [...found].sort(mostDownloadedFirst);
     totals[category] = found.length;
     page.push(...found.slice(offset, offset + query.pageSize));
   }
-  page.sort((a, b) => newestFirst(a.row, b.row));
+  page.sort(order);
   return {
     movies: page,
     page: query.page,

@@ -123,6 +123,9 @@ async function toPublicMovies(catalogue: Catalogue, movies: CachedMovie[], origi
       description: row.description,
       category: row.category,
       vj: row.vj,
+      rating: row.rating,
+      certificate_number: row.certificateNumber,
+      certificate_date: row.certificateDate,
       thumbnail_url: thumbnail ? absoluteUrl(thumbnail, origin) : null,
       thumbnail_srcset: srcset,
       size: row.sizeBytes,
@@ -166,16 +169,17 @@ const kinayugandaOutstanding = (snapshot: CatalogueSnapshot, caller: Downloader,
   kinayugandaRequired(snapshot, caller) > facts.kinayugandaCompleted;
 
 /** The library as the caller sees it: every live movie, with what they may do with each. */
-export function listUserMovies(
+export async function listUserMovies(
   deps: LibraryDeps,
   caller: Downloader,
   query: ListingQuery,
   origin: string,
 ): Promise<UserMovieList> {
+  const counts = query.sort === 'popular' ? await deps.catalogue.downloadCounts() : undefined;
   return withFacts(
     deps,
     caller,
-    (snapshot) => pageOf(snapshot, query),
+    (snapshot) => pageOf(snapshot, query, counts),
     async (snapshot, facts, page) => ({
       ...page,
       movies: await toUserMovies(deps, caller, snapshot, facts, page.movies, origin),
@@ -206,6 +210,6 @@ export function getUserMovie(
 /** The library for anyone, signed in or not: no file keys, no per-person state. */
 export async function listPublicMovies(deps: LibraryDeps, query: ListingQuery, origin: string) {
   const snapshot = await deps.catalogue.current();
-  const page = pageOf(snapshot, query);
+  const page = pageOf(snapshot, query, query.sort === 'popular' ? await deps.catalogue.downloadCounts() : undefined);
   return { ...page, movies: await toPublicMovies(deps.catalogue, page.movies, origin) };
 }

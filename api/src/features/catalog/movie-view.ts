@@ -34,6 +34,9 @@ export async function toPublicMovie(
     description: movie.description,
     category: movie.category,
     vj: movie.vj,
+    rating: movie.rating,
+    certificate_number: movie.certificateNumber,
+    certificate_date: movie.certificateDate,
     // Without an admin's thumbnail, the poster made from a frame of the video (decision 0143).
     thumbnail_url: await thumbnailUrl(deps, movie.thumbnailKey ?? widestPosterKey(movie.posterVariants), origin),
     thumbnail_srcset: await posterSrcset(movie.posterVariants, (key) => thumbnailUrl(deps, key, origin)),

@@ -15,6 +15,7 @@ import {
   listAdminMovies,
   setMovieActive,
 } from './admin-movies.ts';
+import { updateMovie } from './edit-movie.ts';
 import { retryRendition } from '../transcode/retry.ts';
 import { getUserMovie, listPublicMovies, listUserMovies } from './library.ts';
 import { abortMultipart, completeMultipart, createUploadUrl, refreshPartUrls } from './uploads.ts';
@@ -52,6 +53,7 @@ export function catalogRoutes(router: ContractRouter, deps: Deps): void {
     .on(movies.adminMultipartAbort, ({ body }) => abortMultipart(deps, body))
     .on(movies.adminCreateMovie, ({ body }, c) => createMovie(deps, admin(c), body, origin(c)))
     .on(movies.adminToggleMovie, ({ params, body }, c) => setMovieActive(deps, params.id, body.is_active, origin(c)))
+    .on(movies.adminUpdateMovie, ({ params, body }, c) => updateMovie(deps, params.id, body, origin(c)))
     .on(movies.adminAttachPlans, ({ params, body }, c) => attachPlans(deps, params.id, body.planIds, origin(c)))
     .on(movies.adminDeleteMovie, ({ params }) => deleteMovie(deps, params.id))
     .on(movies.adminRetryRendition, async ({ params }, c) => {

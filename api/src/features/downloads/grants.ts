@@ -150,8 +150,10 @@ async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
   const [facts] = await tx
     .select({
       entitled: sql<boolean>`${entitledMovie(downloader)}`,
-      kinayugandaOutstanding:
-        movie.category === 'English' ? sql<boolean>`${kinayugandaOutstandingSql(downloader)}` : sql<boolean>`false`,
+      // The category as committed, not as this process's catalogue last saw it: an admin may just have changed it.
+      category: movies.category,
+      kinayugandaOutstanding: sql<boolean>`case when ${movies.category} = 'English'
+        then ${kinayugandaOutstandingSql(downloader)} else false end`,
       existing: {
         id: existing.id,
         status: existing.status,
@@ -219,7 +221,7 @@ async function decideGrant(
         downloader,
         entitled: facts.entitled,
         completed: existing?.status === 'completed' && !reopened && !again,
-        category: movie.category,
+        category: facts.category,
         kinayugandaOutstanding: facts.kinayugandaOutstanding && !reopened && !again,
       });
       if (access === 'downloaded') throw new AppError('already_downloaded', ALREADY_DOWNLOADED);

@@ -5,7 +5,7 @@ import { SANDBOX_MOUNT } from '../payments/gateway.ts';
 import { FILES_MOUNT } from '../storage/local.ts';
 import type { Metrics } from './registry.ts';
 
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS']);
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /**
  * The `route` label: the pattern of the route that answered (`/api/movies/:id`), never the raw path, so the

@@ -75,6 +75,7 @@ describe.each(testDatabases)('posters on %s', (kind) => {
       body: {
         title: `Poster ${randomUUID().slice(0, 6)}`,
         category: 'English',
+        rating: 'all',
         vj: 'VJ Junior',
         movieS3Key,
         thumbnailS3Key,
@@ -93,6 +94,12 @@ describe.each(testDatabases)('posters on %s', (kind) => {
     return poster.run();
   };
 
+  /** The poster objects the sweep recorded for a movie. */
+  async function posterKeysOf(id: string): Promise<string[]> {
+    const [row] = await t.deps.database.db.select().from(movies).where(eq(movies.id, id));
+    return (row?.posterVariants ?? []).map((v) => v.key);
+  }
+
   async function libraryMovie(id: string) {
     const { token } = await registerUser(t);
     const list = UserMovieList.parse((await t.request('GET', '/api/users/movies', { token })).json);
@@ -107,9 +114,11 @@ describe.each(testDatabases)('posters on %s', (kind) => {
     expect(await sweep()).toEqual({ made: 1, failed: 0 });
 
     const [row] = await t.deps.database.db.select().from(movies).where(eq(movies.id, saved.id));
+    // Keyed by the thumbnail too, so a replaced poster's variants never reuse these (immutable) keys.
     expect(row!.posterVariants).toEqual(
-      [160, 320, 480].map((width) => ({ width, key: `posters/${saved.id}/${width}.webp` })),
+      [160, 320, 480].map((width) => ({ width, key: posterKey(saved.id, width, row!.thumbnailKey) })),
     );
+    expect(row!.posterVariants![0]!.key).toMatch(new RegExp(`^posters/${saved.id}/160-[0-9a-f]{8}\\.webp$`));
     for (const { width, key } of row!.posterVariants!) {
       const bytes = await readFile(t.deps.storage.localPath(key)!);
       expect(await probe(bytes, work)).toEqual({ codec: 'webp', width });
@@ -121,7 +130,9 @@ describe.each(testDatabases)('posters on %s', (kind) => {
     const entries = listed.thumbnail_srcset!.split(', ');
     expect(entries).toHaveLength(3);
     for (const [i, width] of [160, 320, 480].entries()) {
-      expect(entries[i]).toMatch(new RegExp(`^https?://[^ ]+/files/posters/${saved.id}/${width}\\.webp ${width}w$`));
+      expect(entries[i]).toMatch(
+        new RegExp(`^https?://[^ ]+/files/posters/${saved.id}/${width}-[0-9a-f]{8}\\.webp ${width}w$`),
+      );
     }
     // The admin's picture stays the fallback, and the posters load without a signed link, like thumbnails.
     expect(listed.thumbnail_url).toMatch(/\/files\/thumbnails\/[^/]+\.png$/);
@@ -136,6 +147,34 @@ describe.each(testDatabases)('posters on %s', (kind) => {
 
     // Done once: the next pass has nothing to make.
     expect(await sweep()).toEqual({ made: 0, failed: 0 });
+  });
+
+  it('makes new variants under new keys when an edit replaces the poster, and removes the old ones', async () => {
+    const saved = await saveMovie(fakeMp4(), picture);
+    expect(await sweep()).toEqual({ made: 1, failed: 0 });
+    const before = await libraryMovie(saved.id);
+    const [old] = await t.deps.database.db.select().from(movies).where(eq(movies.id, saved.id));
+
+    const thumbnailS3Key = newObjectKey('thumbnails', 'image/png')!;
+    await t.deps.storage.put(thumbnailS3Key, picture, 'image/png');
+    const edit = await t.request('PATCH', `/api/admin/movies/${saved.id}`, {
+      token: adminToken,
+      body: { thumbnailS3Key },
+    });
+    expect(edit.status, edit.text).toBe(200);
+    // Until the sweep runs, cards use the new picture itself, never the old variants.
+    const waiting = await libraryMovie(saved.id);
+    expect(waiting.thumbnail_srcset).toBeNull();
+    expect(waiting.thumbnail_url).toContain(thumbnailS3Key);
+    for (const { key } of old!.posterVariants!) expect(await t.deps.storage.head(key)).toBeNull();
+
+    expect(await sweep()).toEqual({ made: 1, failed: 0 });
+    const after = await libraryMovie(saved.id);
+    expect(after.thumbnail_srcset).not.toBeNull();
+    expect(after.thumbnail_srcset).not.toBe(before.thumbnail_srcset);
+    for (const width of [160, 320, 480]) {
+      expect(after.thumbnail_srcset).toContain(`/files/${posterKey(saved.id, width, thumbnailS3Key)} ${width}w`);
+    }
   });
 
   it('takes a frame of the video as the poster when the admin gave no thumbnail', async () => {
@@ -154,7 +193,8 @@ describe.each(testDatabases)('posters on %s', (kind) => {
   it('removes a movie’s posters with the movie', async () => {
     const saved = await saveMovie(fakeMp4(), picture);
     await sweep();
-    const keys = [160, 320, 480].map((w) => `posters/${saved.id}/${w}.webp`);
+    const keys = await posterKeysOf(saved.id);
+    expect(keys).toHaveLength(3);
     for (const key of keys) expect(await t.deps.storage.head(key)).not.toBeNull();
 
     const deleted = await t.request('DELETE', `/api/admin/movies/${saved.id}`, { token: adminToken });
@@ -182,11 +222,12 @@ describe.each(testDatabases)('posters on %s', (kind) => {
     // A deleted movie whose poster objects a failed delete left behind, and a live one the sweep has not recorded yet.
     await t.deps.database.db.update(movies).set({ deletedAt: t.clock.now() }).where(eq(movies.id, gone.id));
     const stray = posterKey(randomUUID(), 160);
-    await t.deps.storage.put(stray, await readFile(t.deps.storage.localPath(posterKey(live.id, 160))!), 'image/webp');
+    const liveKeys = await posterKeysOf(live.id);
+    await t.deps.storage.put(stray, await readFile(t.deps.storage.localPath(liveKeys[0]!)!), 'image/webp');
     const { orphanAgeMs, intervalMs } = t.deps.config.storage.cleanup;
     t.clock.advance(intervalMs);
     const old = new Date(t.clock.now().getTime() - orphanAgeMs - 60_000);
-    const keys = [live.id, gone.id].flatMap((id) => [160, 320, 480].map((w) => posterKey(id, w)));
+    const keys = [...liveKeys, ...(await posterKeysOf(gone.id))];
     for (const key of [...keys, stray]) await utimes(t.deps.storage.localPath(key)!, old, old);
 
     const report = await runStorageCleanup(t.deps);

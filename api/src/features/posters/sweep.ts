@@ -66,7 +66,7 @@ export function createPosterSweep(deps: PosterDeps, intervalMs = POSTER_SWEEP_IN
       }
       throw error;
     });
-    const variants = posters.map(({ width }) => ({ width, key: posterKey(movie.id, width) }));
+    const variants = posters.map(({ width }) => ({ width, key: posterKey(movie.id, width, movie.thumbnailKey) }));
     for (const [i, { body }] of posters.entries()) {
       const key = variants[i]!.key;
       // Left by a pass that died before recording them: objects are never overwritten, so it goes first.
@@ -76,9 +76,17 @@ export function createPosterSweep(deps: PosterDeps, intervalMs = POSTER_SWEEP_IN
     const recorded = await deps.database.db
       .update(movies)
       .set({ posterVariants: variants })
-      .where(and(eq(movies.id, movie.id), isNull(movies.deletedAt), isNull(movies.posterVariants)))
+      .where(
+        and(
+          eq(movies.id, movie.id),
+          isNull(movies.deletedAt),
+          isNull(movies.posterVariants),
+          // A poster replaced meanwhile (an edit) is made again from the new one on the next pass.
+          movie.thumbnailKey ? eq(movies.thumbnailKey, movie.thumbnailKey) : isNull(movies.thumbnailKey),
+        ),
+      )
       .returning({ id: movies.id });
-    // Deleted meanwhile: its delete may have run before these objects existed.
+    // Deleted or given another poster meanwhile: its delete may have run before these objects existed.
     if (recorded.length === 0) for (const { key } of variants) await deps.storage.delete(key);
   }
 

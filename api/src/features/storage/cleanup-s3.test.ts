@@ -91,6 +91,7 @@ describe('storage cleanup on S3', () => {
       body: {
         title: 'Kept',
         category: 'English',
+        rating: 'all',
         vj: 'VJ Ice P',
         movieS3Key: movieKey,
         thumbnailS3Key: thumbnailKey,

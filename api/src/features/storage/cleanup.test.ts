@@ -91,6 +91,7 @@ describe.each(testDatabases)('storage cleanup, local folder, on %s', (kind) => {
       body: {
         title: `Movie ${randomUUID().slice(0, 6)}`,
         category: 'Kinayuganda',
+        rating: 'all',
         movieS3Key,
         thumbnailS3Key,
         planIds: [planId],

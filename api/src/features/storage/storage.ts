@@ -173,11 +173,13 @@ export function newObjectKey(folder: Folder, contentType: string): string | null
 }
 
 const POSTER_KEY_PATTERN =
-  /^posters\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[1-9]\d{1,3}\.webp$/;
+  /^posters\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[1-9]\d{1,3}(-[0-9a-f]{8})?\.webp$/;
 
 /** Where the poster of `movieId` in `width` pixels is stored. */
-export function posterKey(movieId: string, width: number): string {
-  return `posters/${movieId}/${width}.webp`;
+export function posterKey(movieId: string, width: number, thumbnailKey?: string | null): string {
+  // Objects are immutable and served as such: a replaced thumbnail's posters need keys of their own (decision 0167).
+  const generation = thumbnailKey ? /^thumbnails\/([0-9a-f]{8})/.exec(thumbnailKey)?.[1] : undefined;
+  return generation ? `posters/${movieId}/${width}-${generation}.webp` : `posters/${movieId}/${width}.webp`;
 }
 
 /** The movie a poster key belongs to; null for anything else. */

@@ -46,7 +46,7 @@ describe('renditions on S3 storage', () => {
     await t.deps.storage.put(key, bytes, 'video/mp4');
     return t.request('POST', '/api/admin/movies', {
       token,
-      body: { title: 'On S3', category: 'English', vj: 'VJ Test', movieS3Key: key, size: bytes.length },
+      body: { title: 'On S3', category: 'English', rating: 'all', vj: 'VJ Test', movieS3Key: key, size: bytes.length },
     });
   }
 

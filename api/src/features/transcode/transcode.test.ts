@@ -72,6 +72,7 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
       body: {
         title: `Clip ${randomUUID().slice(0, 6)}`,
         category: 'English',
+        rating: 'all',
         vj: 'VJ Test',
         movieS3Key: key,
         size: bytes.length,

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { DownloadButton } from './DownloadButton.tsx';
 import { fromSizeText } from '../downloads/sizes.ts';
 import { formatGb, vjLabel } from './format.ts';
+import { RatingBadge } from '../../components/ui/RatingBadge.tsx';
 import { MovieThumbnail } from './MovieThumbnail.tsx';
 import { WatchNote } from '../watching/WatchNote.tsx';
 
@@ -37,7 +38,10 @@ export function MovieCard({ movie, libraryUrl }: { movie: UserMovie; libraryUrl:
               {movie.title}
             </Link>
           </h3>
-          <p className="mt-1 truncate text-xs text-stone-600 dark:text-stone-400">{vjLabel(movie.vj)}</p>
+          <p className="mt-1 flex min-w-0 items-center gap-1.5 text-xs text-stone-600 dark:text-stone-400">
+            <RatingBadge rating={movie.rating} className="shrink-0" />
+            <span className="truncate">{vjLabel(movie.vj)}</span>
+          </p>
           <p className="text-xs font-medium text-stone-700 dark:text-stone-300">
             {fromSizeText(movie.sizes) ?? formatGb(movie.size)}
           </p>

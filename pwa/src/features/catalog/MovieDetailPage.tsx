@@ -5,6 +5,8 @@ import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
 import { Button, LinkButton } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { ArrowLeftIcon, FilmIcon } from '../../components/ui/icons.tsx';
+import { RatingBadge } from '../../components/ui/RatingBadge.tsx';
+import { libraryHref } from './library-url.ts';
 import { PageSpinner } from '../../components/ui/Spinner.tsx';
 import { isApiError } from '../../lib/api.ts';
 import { DownloadButton, useMovieAction } from './DownloadButton.tsx';
@@ -84,10 +86,31 @@ function MovieDetails({ movie }: { movie: UserMovie }) {
           {movie.title}
         </h1>
         <dl className="mt-4 grid grid-cols-2 gap-2">
+          <Detail label="Rating">
+            <RatingBadge rating={movie.rating} />
+            {movie.certificate_number && (
+              <span className="ml-2 text-xs font-normal text-stone-700 dark:text-stone-300">
+                Cert. {movie.certificate_number}
+                {movie.certificate_date ? `, ${formatDate(movie.certificate_date)}` : ''}
+              </span>
+            )}
+          </Detail>
           <Detail label="Category">{movie.category}</Detail>
           <Detail label="Added">{formatDate(movie.created_at)}</Detail>
           <Detail label="File size">{fromSizeText(movie.sizes) ?? formatGb(movie.size)}</Detail>
-          <Detail label="VJ">{movie.vj}</Detail>
+          <Detail label="VJ">
+            {movie.vj === 'N/A' ? (
+              movie.vj
+            ) : (
+              <Link
+                to={libraryHref('', null, { vj: movie.vj })}
+                aria-label={`More movies by ${movie.vj}`}
+                className="text-brand-700 underline underline-offset-2 dark:text-brand-300"
+              >
+                {movie.vj}
+              </Link>
+            )}
+          </Detail>
         </dl>
         <DownloadPanel movie={movie} />
         <section aria-labelledby="about-movie" className="mt-6">

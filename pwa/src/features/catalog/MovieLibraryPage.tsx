@@ -7,7 +7,9 @@ import { Card } from '../../components/ui/Card.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { LockIcon } from '../../components/ui/icons.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { libraryHref, parseCategory, parseSearch } from './library-url.ts';
+import { libraryHref, type LibraryRefine, parseCategory, parseRefine, parseSearch } from './library-url.ts';
+import { RefineControls } from './RefineControls.tsx';
+import { useOnline } from '../../lib/online.ts';
 import { MOVIE_GRID, MovieCardSkeleton } from './MovieCard.tsx';
 import { MovieSection, SECTIONS } from './MovieSection.tsx';
 import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
@@ -20,7 +22,15 @@ import { useDocumentTitle } from '../../lib/page.ts';
 export const SKELETON_COUNT = 8;
 
 /** All / Kinayuganda / English, as links (the section filter lives in the URL). */
-function SectionFilter({ search, category }: { search: string; category: MovieCategoryName | null }) {
+function SectionFilter({
+  search,
+  category,
+  refine,
+}: {
+  search: string;
+  category: MovieCategoryName | null;
+  refine: LibraryRefine;
+}) {
   const options: Array<{ label: string; value: MovieCategoryName | null }> = [
     { label: 'All', value: null },
     ...MOVIE_CATEGORY_NAMES.map((name) => ({ label: name, value: name })),
@@ -32,7 +42,7 @@ function SectionFilter({ search, category }: { search: string; category: MovieCa
         return (
           <Link
             key={label}
-            to={libraryHref(search, value)}
+            to={libraryHref(search, value, refine)}
             aria-current={current ? 'page' : undefined}
             className={cn(
               'rounded-full px-4 py-1.5 text-sm font-semibold ring-1 ring-inset transition-colors',
@@ -104,11 +114,17 @@ export default function MovieLibraryPage() {
   const [params, setParams] = useSearchParams();
   const search = parseSearch(params.get('search'));
   const category = parseCategory(params.get('category'));
-  const filter = useMemo<LibraryFilter>(() => ({ search, category }), [search, category]);
+  const { rating, vj, sort } = parseRefine(params);
+  const filter = useMemo<LibraryFilter>(
+    () => ({ search, category, rating, vj, sort }),
+    [search, category, rating, vj, sort],
+  );
+  const refine = { rating, vj, sort };
+  const online = useOnline();
   const library = useLibrary(filter);
   const list = library.data;
-  const searching = library.isPlaceholderData;
-  const libraryUrl = libraryHref(search, category);
+  const searching = library.isPlaceholderData && online;
+  const libraryUrl = libraryHref(search, category, refine);
   const sections = category ? [category] : MOVIE_CATEGORY_NAMES;
 
   // Typing replaces the history entry: back leaves the library instead of undoing letters.
@@ -141,14 +157,32 @@ export default function MovieLibraryPage() {
 
         <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
           <SearchBox value={search} onSearch={onSearch} />
-          <SectionFilter search={search} category={category} />
+          <SectionFilter search={search} category={category} refine={refine} />
         </div>
+        <div className="mt-4">
+          <RefineControls search={search} category={category} refine={refine} />
+        </div>
+
+        {!online && (
+          <Card role="status" data-testid="library-offline" className="mt-6">
+            <p className="font-semibold">You're offline — your movies are in My Downloads.</p>
+            <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">
+              {list ? 'This is the library as it was when you were last online.' : 'The library needs a connection.'}
+            </p>
+            <Link
+              to="/downloads"
+              className="mt-2 inline-block text-sm font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300"
+            >
+              Open My Downloads
+            </Link>
+          </Card>
+        )}
 
         <p role="status" className="sr-only">
           {library.isPending || searching ? 'Loading movies' : list && search ? resultsSummary(list, category) : ''}
         </p>
 
-        {library.isPending && (
+        {library.isPending && !list && online && (
           <div aria-busy="true" className="mt-10">
             <ul className={MOVIE_GRID}>
               {Array.from({ length: SKELETON_COUNT }, (_, index) => (
@@ -172,7 +206,7 @@ export default function MovieLibraryPage() {
         {list &&
           sections.map((name) => (
             <MovieSection
-              key={`${name}:${search}:${category ?? 'all'}`}
+              key={`${name}:${libraryUrl}`}
               category={name}
               filter={filter}
               first={list}
@@ -185,7 +219,7 @@ export default function MovieLibraryPage() {
           <p className="mt-8 text-center text-sm text-stone-600 dark:text-stone-400">
             Showing {SECTIONS[category].heading} only.{' '}
             <Link
-              to={libraryHref(search, null)}
+              to={libraryHref(search, null, refine)}
               className="font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300"
             >
               Show all movies

@@ -54,7 +54,7 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (searc
         value={text}
         onChange={(event) => setText(event.target.value)}
         maxLength={SEARCH_MAX}
-        placeholder="Search by title or description"
+        placeholder="Search by title, VJ or description"
         autoComplete="off"
         enterKeyHint="search"
         className={cn(fieldClasses, 'border-stone-300 pl-11 dark:border-stone-700')}

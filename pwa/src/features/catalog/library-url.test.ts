@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { libraryHref, parseCategory, parseSearch } from './library-url.ts';
+import { libraryHref, parseCategory, parseRefine, parseSearch } from './library-url.ts';
 
 describe('library URL', () => {
   it('reads ?category= in any case and ignores unknown values', () => {
@@ -22,5 +22,17 @@ describe('library URL', () => {
     expect(libraryHref('love & war', null)).toBe('/movies?search=love+%26+war');
     expect(libraryHref('', 'Kinayuganda')).toBe('/movies?category=kinayuganda');
     expect(libraryHref('kid', 'English')).toBe('/movies?search=kid&category=english');
+  });
+
+  it('keeps rating, VJ and order in the URL, ignoring unknown values', () => {
+    expect(parseRefine(new URLSearchParams('rating=18&vj=%20VJ%20Emmy%20&sort=popular'))).toEqual({
+      rating: '18',
+      vj: 'VJ Emmy',
+      sort: 'popular',
+    });
+    expect(parseRefine(new URLSearchParams('rating=21&sort=title'))).toEqual({ rating: null, vj: null, sort: null });
+    expect(libraryHref('kampla', null, { rating: 'pg', vj: 'VJ Ice P', sort: 'popular' })).toBe(
+      '/movies?search=kampla&rating=pg&vj=VJ+Ice+P&sort=popular',
+    );
   });
 });

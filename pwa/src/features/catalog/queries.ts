@@ -2,6 +2,8 @@ import { contracts, type MovieCategoryName, type UserMovie, type UserMovieList }
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
+import { useSessionStore } from '../../lib/session.ts';
+import type { LibraryRefine } from './library-url.ts';
 
 /**
  * The library's server state, all under `movies` so the invalidations of SPEC §7 (and the download manager's)
@@ -9,20 +11,55 @@ import { queryClient, queryKeys } from '../../lib/query-client.ts';
  */
 export const LIBRARY_PAGE_SIZE = 24;
 
-export interface LibraryFilter {
+export interface LibraryFilter extends Required<LibraryRefine> {
   search: string;
   /** Only this section (`?category=`), or both. */
   category: MovieCategoryName | null;
 }
 
 const libraryKey = (filter: LibraryFilter) =>
-  [...queryKeys.movies, 'library', { search: filter.search, category: filter.category }] as const;
+  [
+    ...queryKeys.movies,
+    'library',
+    { search: filter.search, category: filter.category, rating: filter.rating, vj: filter.vj, sort: filter.sort },
+  ] as const;
+
+/** The last library answer seen, per person and filter, for offline visits (never skeletons forever). */
+const LAST_LIBRARY = 'filamu:last-library';
+
+function rememberLibrary(filter: LibraryFilter, list: UserMovieList): void {
+  const owner = useSessionStore.getState().user?.id;
+  if (!owner) return;
+  try {
+    localStorage.setItem(LAST_LIBRARY, JSON.stringify({ owner, key: JSON.stringify(libraryKey(filter)), list }));
+  } catch {
+    // A full or disabled storage only costs the offline copy.
+  }
+}
+
+function lastLibrary(filter: LibraryFilter): UserMovieList | undefined {
+  try {
+    const saved = JSON.parse(localStorage.getItem(LAST_LIBRARY) ?? 'null') as {
+      owner: string;
+      key: string;
+      list: UserMovieList;
+    } | null;
+    const owner = useSessionStore.getState().user?.id;
+    if (!saved || !owner || saved.owner !== owner) return undefined;
+    return saved.key === JSON.stringify(libraryKey(filter)) ? saved.list : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function fetchLibraryPage(filter: LibraryFilter, category: MovieCategoryName | null, page: number) {
   return api(contracts.movies.userMovies, {
     query: {
       search: filter.search || undefined,
       category: category ?? undefined,
+      rating: filter.rating ?? undefined,
+      vj: filter.vj ?? undefined,
+      sort: filter.sort ?? undefined,
       page,
       pageSize: LIBRARY_PAGE_SIZE,
     },
@@ -37,9 +74,13 @@ function fetchLibraryPage(filter: LibraryFilter, category: MovieCategoryName | n
 export function useLibrary(filter: LibraryFilter) {
   return useQuery({
     queryKey: libraryKey(filter),
-    queryFn: () => fetchLibraryPage(filter, filter.category, 1),
+    queryFn: async () => {
+      const list = await fetchLibraryPage(filter, filter.category, 1);
+      rememberLibrary(filter, list);
+      return list;
+    },
     placeholderData: (previous, previousQuery) =>
-      previousQuery?.queryKey[2].category === filter.category ? keepPreviousData(previous) : undefined,
+      previousQuery?.queryKey[2].category === filter.category ? keepPreviousData(previous) : lastLibrary(filter),
   });
 }
 

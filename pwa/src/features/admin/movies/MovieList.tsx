@@ -7,20 +7,25 @@ import { Input } from '../../../components/ui/Input.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { toast } from '../../../lib/toast.ts';
 import { DataTable, type Column } from '../components/DataTable.tsx';
+import { RatingBadge } from '../../../components/ui/RatingBadge.tsx';
+import { EditMovieDialog } from './EditMovieDialog.tsx';
 import { ListThumbnail } from './ListThumbnail.tsx';
 import { RenditionStates } from './RenditionStates.tsx';
-import { useAdminMovies, useDeleteMovie, useToggleMovie } from './queries.ts';
+import { useAdminMovies, useDeleteMovie, useToggleMovie, useUpdateMovie } from './queries.ts';
 import { uploadDate } from './thumbnail.ts';
 
 /** 'Manage Movies (count)': search, then one row per movie with Activate/Deactivate and Delete (SPEC §2). */
 export function MovieList() {
   const movies = useAdminMovies();
+  const all = movies.data;
   const toggle = useToggleMovie();
   const remove = useDeleteMovie();
   const [search, setSearch] = useState('');
   const [deleting, setDeleting] = useState<AdminMovie | null>(null);
+  const [editing, setEditing] = useState<AdminMovie | null>(null);
+  const confirm = useUpdateMovie();
+  const unconfirmed = (all ?? []).filter((m) => !m.rating_confirmed).length;
 
-  const all = movies.data;
   const rows = useMemo(() => {
     const needle = search.trim().toLowerCase();
     if (!all || !needle) return all ?? [];
@@ -39,6 +44,16 @@ export function MovieList() {
           `Failed to update movie status: ${errorMessage(error, 'Unknown error')}`,
         ),
     });
+
+  /** One click: the rating shown is the right one (decision 0166). */
+  const onConfirmRating = (movie: AdminMovie) =>
+    confirm.mutate(
+      { id: movie.id, body: { rating: movie.rating } },
+      {
+        onSuccess: () => toast.success(`Rating of "${movie.title}" confirmed.`),
+        onError: (error) => toast.error('Failed to confirm the rating.', errorMessage(error, 'Please try again.')),
+      },
+    );
 
   const onDelete = () => {
     if (!deleting) return;
@@ -70,9 +85,35 @@ export function MovieList() {
       id: 'status',
       header: 'Status',
       cell: (movie) => (
-        <Badge tone={movie.is_active ? 'success' : 'neutral'}>{movie.is_active ? 'Active' : 'Inactive'}</Badge>
+        <div className="flex flex-wrap gap-1">
+          <Badge tone={movie.is_active ? 'success' : 'neutral'}>{movie.is_active ? 'Active' : 'Inactive'}</Badge>
+          {movie.plan_ids.length === 0 && <Badge tone="danger">In no plan</Badge>}
+        </div>
       ),
       sortValue: (m) => (m.is_active ? 0 : 1),
+    },
+    {
+      id: 'rating',
+      header: 'Rating',
+      cell: (movie) =>
+        movie.rating_confirmed ? (
+          <RatingBadge rating={movie.rating} />
+        ) : (
+          <div className="flex flex-wrap items-center gap-2">
+            <RatingBadge rating={movie.rating} />
+            <span className="text-xs font-semibold text-amber-800 dark:text-amber-300">Not confirmed</span>
+            <Button
+              size="sm"
+              variant="outline"
+              loading={confirm.isPending && confirm.variables?.id === movie.id}
+              onClick={() => onConfirmRating(movie)}
+              aria-label={`Confirm rating of ${movie.title}`}
+            >
+              Confirm
+            </Button>
+          </div>
+        ),
+      sortValue: (m) => (m.rating_confirmed ? 1 : 0),
     },
     { id: 'sizes', header: 'Sizes', cell: (movie) => <RenditionStates movie={movie} /> },
     { id: 'vj', header: 'VJ', cell: (movie) => movie.vj, sortValue: (m) => m.vj, hideOnNarrow: true },
@@ -89,6 +130,9 @@ export function MovieList() {
       header: 'Actions',
       cell: (movie) => (
         <div className="flex flex-wrap gap-2">
+          <Button size="sm" variant="outline" onClick={() => setEditing(movie)} aria-label={`Edit ${movie.title}`}>
+            Edit
+          </Button>
           <Button
             size="sm"
             variant="outline"
@@ -121,6 +165,15 @@ export function MovieList() {
           className="w-full sm:w-72"
         />
       </div>
+      {unconfirmed > 0 && (
+        <p
+          role="status"
+          className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+        >
+          {unconfirmed === 1 ? '1 movie has' : `${unconfirmed} movies have`} a rating set by default (18+). Check it and
+          confirm, or edit it.
+        </p>
+      )}
       {movies.isError ? (
         <div
           role="alert"
@@ -141,6 +194,7 @@ export function MovieList() {
           empty={search.trim() ? 'No movies match your search.' : 'No movies yet. Upload the first one above.'}
         />
       )}
+      <EditMovieDialog movie={editing} onClose={() => setEditing(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete movie"

@@ -1,3 +1,4 @@
+import type { MovieRating } from '@filamu/shared';
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
@@ -7,6 +8,7 @@ import { fieldClasses, Input, FieldLabel } from '../../../components/ui/Input.ts
 import { Spinner } from '../../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useActivePlans } from './queries.ts';
+import { RatingFields, type RatingDraft } from './RatingFields.tsx';
 import { enqueueUpload } from './upload/manager.ts';
 import { uploadProblems } from './validation.ts';
 
@@ -59,18 +61,29 @@ function UploadForm({ category }: { category: Category }) {
   const [movie, setMovie] = useState<File | null>(null);
   const [thumbnail, setThumbnail] = useState<File | null>(null);
   const [planIds, setPlanIds] = useState<string[]>([]);
+  const noRating: RatingDraft = { rating: '', certificateNumber: '', certificateDate: '' };
+  const [rating, setRating] = useState<RatingDraft>(noRating);
   /** Bumped to clear the file inputs after a submit (a file input cannot be set from script). */
   const [formKey, setFormKey] = useState(0);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const english = category === 'English';
-  const problems = uploadProblems({ category, title, vj, movie, thumbnail, planIds });
+  const problems = uploadProblems({ category, title, vj, rating: rating.rating, movie, thumbnail, planIds });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (problems.length > 0 || !movie) return;
     try {
       await enqueueUpload(
-        { title: title.trim(), vj: vj.trim(), description: english ? description.trim() : '', category, planIds },
+        {
+          title: title.trim(),
+          vj: vj.trim(),
+          description: english ? description.trim() : '',
+          category,
+          rating: rating.rating as MovieRating,
+          certificateNumber: rating.certificateNumber,
+          certificateDate: rating.certificateDate,
+          planIds,
+        },
         movie,
         thumbnail,
       );
@@ -80,6 +93,7 @@ function UploadForm({ category }: { category: Category }) {
       setMovie(null);
       setThumbnail(null);
       setPlanIds([]);
+      setRating(noRating);
       setSubmitError(null);
       setFormKey((k) => k + 1);
     } catch (error) {
@@ -119,6 +133,7 @@ function UploadForm({ category }: { category: Category }) {
             />
           </div>
         )}
+        <RatingFields value={rating} onChange={(change) => setRating((r) => ({ ...r, ...change }))} />
         <FileField
           label="Movie file"
           required

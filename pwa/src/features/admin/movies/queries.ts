@@ -1,4 +1,4 @@
-import { contracts, type AdminMovie, type RenditionKind } from '@filamu/shared';
+import { contracts, type AdminMovie, type RenditionKind, type UpdateMovieRequest } from '@filamu/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { queryClient, queryKeys } from '../../../lib/query-client.ts';
@@ -62,4 +62,28 @@ export function useRetryRendition() {
       api(contracts.movies.adminRetryRendition, { params: { id: movie.id, kind } }),
     onSuccess: refresh,
   });
+}
+
+export function useUpdateMovie() {
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: UpdateMovieRequest }) =>
+      api(contracts.movies.adminUpdateMovie, { params: { id }, body }),
+    onSuccess: refresh,
+  });
+}
+
+/** A new poster for an edit: stored under a key the server chooses, then named in the edit (checked there). */
+export async function uploadPoster(file: File): Promise<string> {
+  const link = await api(contracts.movies.adminUploadUrl, {
+    body: {
+      fileName: file.name.slice(-200) || 'poster',
+      fileType: file.type,
+      fileSize: file.size,
+      folder: 'thumbnails',
+    },
+  });
+  if (!link.presignedUrl) throw new Error('The poster could not be uploaded. Please try again.');
+  const res = await fetch(link.presignedUrl, { method: 'PUT', headers: link.headers, body: file });
+  if (!res.ok) throw new Error('The poster could not be uploaded. Please try again.');
+  return link.s3Key;
 }

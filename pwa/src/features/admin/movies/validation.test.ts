@@ -5,6 +5,7 @@ const ok: UploadDraft = {
   category: 'English',
   title: 'Kampala',
   vj: 'VJ Emmy',
+  rating: '13',
   movie: { type: 'video/mp4' },
   thumbnail: null,
   planIds: ['p1'],
@@ -21,6 +22,7 @@ describe('upload form rules (SPEC §5)', () => {
     ]);
     expect(uploadProblems({ ...ok, movie: null })).toHaveLength(1);
     expect(uploadProblems({ ...ok, vj: '' })).toEqual(['Please fill out the VJ/Uploader field.']);
+    expect(uploadProblems({ ...ok, rating: '' })).toEqual(["Choose the movie's rating: All, PG, 13+ or 18+."]);
     expect(uploadProblems({ ...ok, planIds: [] })).toEqual([
       'Please select at least one subscription plan for this movie.',
     ]);

@@ -1,4 +1,4 @@
-import { MOVIE_TITLE_REQUIRED, PLAN_REQUIRED, VJ_REQUIRED } from '@filamu/shared';
+import { MOVIE_TITLE_REQUIRED, PLAN_REQUIRED, RATING_REQUIRED, VJ_REQUIRED } from '@filamu/shared';
 
 /** The upload form's rules (SPEC §5), first unmet one first; the submit button stays disabled while any is. */
 
@@ -6,6 +6,8 @@ export interface UploadDraft {
   category: 'English' | 'Kinayuganda';
   title: string;
   vj: string;
+  /** Empty until the admin chooses one. */
+  rating: string;
   movie: { type: string } | null;
   thumbnail: { type: string } | null;
   planIds: string[];
@@ -20,6 +22,7 @@ export function uploadProblems(draft: UploadDraft): string[] {
   if (draft.movie && !draft.movie.type.startsWith('video/')) problems.push(MOVIE_NOT_VIDEO);
   if (draft.thumbnail && !draft.thumbnail.type.startsWith('image/')) problems.push(THUMBNAIL_NOT_IMAGE);
   if (draft.category === 'English' && !draft.vj.trim()) problems.push(VJ_REQUIRED);
+  if (!draft.rating) problems.push(RATING_REQUIRED);
   if (draft.planIds.length === 0) problems.push(PLAN_REQUIRED);
   return problems;
 }

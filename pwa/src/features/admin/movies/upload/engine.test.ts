@@ -18,7 +18,16 @@ function newRecord(file: File, thumbnail: Blob | null = null): StoredUpload {
   return {
     id: 'u1',
     createdAt: 1,
-    form: { title: 'Kampala', description: 'Lake', vj: 'VJ Emmy', category: 'English', planIds: ['p1', 'p2'] },
+    form: {
+      title: 'Kampala',
+      description: 'Lake',
+      vj: 'VJ Emmy',
+      category: 'English',
+      rating: 'pg',
+      certificateNumber: '',
+      certificateDate: '',
+      planIds: ['p1', 'p2'],
+    },
     movie: { name: file.name, size: file.size, lastModified: file.lastModified, type: file.type },
     thumbnail: thumbnail ? { name: 't.png', type: 'image/png', blob: thumbnail } : null,
     thumbnailKey: null,
@@ -138,6 +147,8 @@ describe('upload engine', () => {
     expect(world.saved).toEqual([
       expect.objectContaining({
         title: 'Kampala',
+        rating: 'pg',
+        certificateNumber: null,
         movieS3Key: 'movies/k.mp4',
         thumbnailS3Key: 'thumbnails/k.png',
         size: 35,

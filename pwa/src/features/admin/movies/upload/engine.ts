@@ -30,6 +30,9 @@ export interface UploadApi {
     description: string | null;
     vj: string | null;
     category: 'English' | 'Kinayuganda';
+    rating: 'all' | 'pg' | '13' | '18';
+    certificateNumber: string | null;
+    certificateDate: string | null;
     movieS3Key: string;
     thumbnailS3Key: string | null;
     size: number;
@@ -119,6 +122,9 @@ export async function runUpload(
       description: form.category === 'English' && form.description.trim() ? form.description.trim() : null,
       vj: form.vj.trim() || null,
       category: form.category,
+      rating: form.rating,
+      certificateNumber: form.certificateNumber?.trim() || null,
+      certificateDate: form.certificateDate || null,
       movieS3Key: record.movieKey!,
       thumbnailS3Key: record.thumbnailKey,
       size: record.movie.size,

@@ -1,3 +1,4 @@
+import type { MovieRating } from '@filamu/shared';
 import type { FinishedPart, FileIdentity } from './parts.ts';
 import type { UploadState } from './machine.ts';
 
@@ -7,6 +8,11 @@ export interface UploadForm {
   description: string;
   vj: string;
   category: 'English' | 'Kinayuganda';
+  rating: MovieRating;
+  /** Empty when the admin keeps no certificate. */
+  certificateNumber: string;
+  /** `YYYY-MM-DD` or empty. */
+  certificateDate: string;
   planIds: string[];
 }
 

@@ -1,0 +1,25 @@
+import { RATING_LABELS, type MovieRating } from '@filamu/shared';
+import { cn } from './cn.ts';
+
+const tones: Record<MovieRating, string> = {
+  all: 'bg-green-100 text-green-900 ring-green-300 dark:bg-green-950 dark:text-green-200 dark:ring-green-800',
+  pg: 'bg-sky-100 text-sky-900 ring-sky-300 dark:bg-sky-950 dark:text-sky-200 dark:ring-sky-800',
+  '13': 'bg-amber-100 text-amber-900 ring-amber-300 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-800',
+  '18': 'bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800',
+};
+
+/** A movie's maturity rating ("All", "PG", "13+", "18+"), named in full for screen readers. */
+export function RatingBadge({ rating, className }: { rating: MovieRating; className?: string }) {
+  return (
+    <span
+      className={cn(
+        'inline-flex items-center rounded-md px-1.5 py-0.5 text-xs font-bold ring-1 ring-inset',
+        tones[rating],
+        className,
+      )}
+    >
+      <span className="sr-only">Rated </span>
+      {RATING_LABELS[rating]}
+    </span>
+  );
+}
