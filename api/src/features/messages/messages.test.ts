@@ -11,7 +11,7 @@ import {
   registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
-import { mailOutbox, smsOutbox } from '../../db/schema.ts';
+import { mailOutbox, pushMessages, smsOutbox } from '../../db/schema.ts';
 import { deliverSmsOutbox, queueSms } from '../sms/outbox.ts';
 import { simulatorRuntime } from '../sms/runtime.ts';
 import { RESET_NOTICE } from '../subscribers/subscribers.ts';
@@ -215,5 +215,39 @@ describe.each(testDatabases)('the Messages view on %s', (kind) => {
     t.deps.smsSimulator!.failUserData(500);
     expect(await state()).toMatchObject({ gateway: 'simulator', state: 'unavailable', balance: null });
     t.deps.smsSimulator!.failUserData(null);
+  });
+
+  it('lists a person’s pushes, found by their phone or email, with the push service’s error, and never resends them', async () => {
+    const { body, user } = await registerUser(t);
+    t.clock.advance(1000);
+    const [push] = await db()
+      .insert(pushMessages)
+      .values({
+        userId: user.id as string,
+        kind: 'payment_confirmed',
+        title: 'Payment received',
+        body: 'UGX 15,000 for Monthly.',
+        url: '/dashboard',
+        status: 'failed',
+        error: 'push service answered 400',
+        createdAt: t.clock.now(),
+      })
+      .returning();
+    for (const q of [encodeURIComponent(body.phone as string), encodeURIComponent(body.email as string)]) {
+      const found = (await list(`q=${q}&channel=push`)).messages;
+      expect(found.map((m) => m.id)).toEqual([push!.id]);
+      expect(found[0]).toMatchObject({
+        channel: 'push',
+        to: body.email,
+        subject: 'Payment received',
+        body: 'UGX 15,000 for Monthly.',
+        status: 'failed',
+        error: 'push service answered 400',
+      });
+      expect(found[0]!.not_resendable).toContain('not resent');
+    }
+    expect((await list('status=failed&limit=100')).messages.map((m) => m.id)).toContain(push!.id);
+    const refused = await resend('push', push!.id);
+    expectErrorEnvelope(refused, 409, 'conflict');
   });
 });
