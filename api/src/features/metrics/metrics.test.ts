@@ -217,7 +217,7 @@ describe('route labels of the PWA and of requests no route took', () => {
     expect((await t.request('GET', '/movies/3f1c9a7e-page')).status).toBe(200);
     expect((await t.request('GET', '/assets/index-abc123.js')).status).toBe(200);
     expect((await t.request('GET', '/assets/missing-zz9.js')).status).toBe(404);
-    expectErrorEnvelope(await t.request('PATCH', '/api/meta'), 405, 'method_not_allowed');
+    expectErrorEnvelope(await t.request('PROPFIND', '/api/meta'), 405, 'method_not_allowed');
     const res = await t.request('GET', '/api/metrics', { token: TOKEN });
     const samples = parseExposition(res.text);
     expect(value(samples, 'http_requests_total', { route: 'static', status: '200' })).toBe(2);
