@@ -31,7 +31,7 @@ describe.skipIf(!processTests)('server processes starting together', { timeout: 
       .where(sql`${users.isProtected}`);
     expect(admins.map((a) => a.email)).toEqual([expect.stringContaining('admin@')]);
     const secrets = await cluster.database.db.select().from(appSecrets);
-    expect(secrets.map((s) => s.name).sort()).toEqual(['file_signing_key', 'jwt_signing_key']);
+    expect(secrets.map((s) => s.name).sort()).toEqual(['file_signing_key', 'jwt_signing_key', 'vapid_keys']);
 
     // A token minted by each replica is accepted by every replica.
     for (const minter of replicas) {

@@ -18,6 +18,7 @@ describe.skipIf(!processTests)('renditions across server processes', { timeout: 
   let cluster: Cluster;
   const clips = mkdtempSync(join(tmpdir(), 'filamu-proc-clips-'));
   let clip: string;
+  let longClip: string;
   // ffmpeg on (the cluster turns it off), one encode per process, and the production expiry floor (15 min): a killed
   // process's job must run again long before pg-boss would expire it, through the lapsed-progress recovery.
   const env = {
@@ -29,6 +30,8 @@ describe.skipIf(!processTests)('renditions across server processes', { timeout: 
 
   beforeAll(async () => {
     clip = makeClip(clips, 'hd.mp4', { width: 1280, height: 720, seconds: 5 });
+    // Long enough that an idle machine is still encoding it when the test looks (a 5 s clip is done in a second).
+    longClip = makeClip(clips, 'long.mp4', { width: 1280, height: 720, seconds: 60 });
     cluster = await createCluster();
   }, 120_000);
   afterAll(async () => {
@@ -36,10 +39,10 @@ describe.skipIf(!processTests)('renditions across server processes', { timeout: 
     rmSync(clips, { recursive: true, force: true });
   });
 
-  async function saveClip(replica: Replica, token: string): Promise<string> {
+  async function saveClip(replica: Replica, token: string, source = clip): Promise<string> {
     const key = `movies/${randomUUID()}.mp4`;
     mkdirSync(join(cluster.dataDir, 'objects', 'movies'), { recursive: true });
-    copyFileSync(clip, join(cluster.dataDir, 'objects', key));
+    copyFileSync(source, join(cluster.dataDir, 'objects', key));
     const res = await replica.request('POST', '/api/admin/movies', {
       token,
       body: {
@@ -107,7 +110,7 @@ describe.skipIf(!processTests)('renditions across server processes', { timeout: 
   it('kill -9 mid-encode, then a restart: one complete rendition each, no temp files left', async () => {
     let server = await Replica.start(cluster, env);
     const token = await loginAdmin(server);
-    const movieId = await saveClip(server, token);
+    const movieId = await saveClip(server, token, longClip);
     await pollUntil(
       async () => (await rowsOf(movieId)).some((r) => r.state === 'encoding' && r.progress > 0),
       60_000,
@@ -126,7 +129,7 @@ describe.skipIf(!processTests)('renditions across server processes', { timeout: 
     for (const row of rows) {
       const path = join(cluster.dataDir, 'objects', row.storageKey!);
       expect(statSync(path).size).toBe(row.sizeBytes);
-      expect(probeFile(path).durationSeconds).toBeCloseTo(5, 0);
+      expect(probeFile(path).durationSeconds).toBeCloseTo(60, 0);
     }
     // The dead process's encoder output is swept once its attempt no longer holds the row.
     await pollUntil(

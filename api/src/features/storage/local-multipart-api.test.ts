@@ -90,6 +90,7 @@ describe.each(testDatabases)('local multipart uploads through the API on %s', (k
       title: 'Long Movie',
       vj: 'VJ Junior',
       category: 'English',
+      rating: '13',
       movieS3Key: link.s3Key,
       planIds: [planId],
     });
