@@ -2,9 +2,11 @@ import { contracts } from '@filamu/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createAgentAs,
   createTestApp,
   expectErrorEnvelope,
   freshIp,
+  loginAdmin,
   registerUser,
   type TestApp,
   testDatabases,
@@ -171,10 +173,25 @@ describe.each(testDatabases)('changing the phone number on %s', (kind) => {
     expect(holders).toHaveLength(1);
   });
 
-  it('is for subscribers only', async () => {
-    const res = await t.call(auth.requestPhoneChangeCode, {
-      body: { newPhone: freshNumber().typed, currentPassword: PASSWORD },
+  it('is for subscribers only: no session is 401, an agent is 403 (the admin sets agents’ numbers)', async () => {
+    const body = { newPhone: freshNumber().typed, currentPassword: PASSWORD };
+    expectErrorEnvelope(await t.call(auth.requestPhoneChangeCode, { body }), 401, 'unauthenticated');
+    const { body: agentBody, password } = await createAgentAs(t, await loginAdmin(t));
+    const signedIn = await t.request('POST', '/api/auth/agent/login', {
+      body: { email: agentBody.email, password, currentDeviceId: 'agent-phone' },
+      ip: freshIp(),
     });
-    expectErrorEnvelope(res, 401, 'unauthenticated');
+    expect(signedIn.status, signedIn.text).toBe(200);
+    const agentToken = signedIn.json.token as string;
+    expectErrorEnvelope(
+      await t.call(auth.requestPhoneChangeCode, { body: { ...body, currentPassword: password }, token: agentToken }),
+      403,
+      'forbidden',
+    );
+    expectErrorEnvelope(
+      await t.call(auth.changePhone, { body: { newPhone: body.newPhone, code: '123456' }, token: agentToken }),
+      403,
+      'forbidden',
+    );
   });
 });
