@@ -284,6 +284,32 @@ export const passwordResetCodes = pgTable(
 );
 
 /**
+ * Phone-number changes waiting for their code (decision 0158): six digits sent by SMS to `new_phone`, stored as an
+ * HMAC bound to the account and the number, ten minutes, five tries, used once. A new request replaces open ones.
+ */
+export const phoneChangeCodes = pgTable(
+  'phone_change_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Canonical 256XXXXXXXXX: where the code went and what the account's number becomes. */
+    newPhone: text('new_phone').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('phone_change_codes_open')
+      .on(t.userId)
+      .where(sql`${t.usedAt} is null`),
+  ],
+);
+
+/**
  * One row per periodic job that must run on one replica at a time (db/job-runs.ts): a pass is claimed by moving
  * `next_run_at` forward with a conditional update, so of several replicas whose timers fire together exactly one
  * wins. `last_report` keeps what the last finished pass did (for operators and tests).

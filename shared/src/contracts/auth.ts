@@ -7,6 +7,9 @@ import {
   ChangePasswordRequest,
   LoginRequest,
   LogoutRequest,
+  PhoneChangeCodeRequest,
+  PhoneChangeRequest,
+  PhoneChangeStarted,
   RecoveryRequest,
   RecoveryStarted,
   ResetPasswordRequest,
@@ -125,4 +128,24 @@ export const resetPassword = defineContract({
   access: 'public',
   body: ResetPasswordRequest,
   response: AuthResponse,
+});
+
+export const requestPhoneChangeCode = defineContract({
+  method: 'post',
+  path: '/users/profile/phone/code',
+  summary: 'Check the password and send a 6-digit code to the new phone number by SMS',
+  tag: 'User',
+  access: 'user',
+  body: PhoneChangeCodeRequest,
+  response: PhoneChangeStarted,
+});
+
+export const changePhone = defineContract({
+  method: 'post',
+  path: '/users/profile/phone',
+  summary: "Change the account's phone number with the code sent to it; the old number is told by SMS",
+  tag: 'User',
+  access: 'user',
+  body: PhoneChangeRequest,
+  response: UserProfile,
 });

@@ -160,3 +160,24 @@ export const ResetPasswordRequest = z.object({
   currentDeviceId: DeviceId.optional(),
 });
 export type ResetPasswordRequest = z.input<typeof ResetPasswordRequest>;
+
+/** Changing the account's number (decision 0158): the password first, then a code sent to the new number. */
+export const PhoneChangeCodeRequest = z.object({
+  newPhone: UgandaPhone,
+  currentPassword: GivenPassword,
+});
+export type PhoneChangeCodeRequest = z.input<typeof PhoneChangeCodeRequest>;
+
+export const PhoneChangeStarted = z.object({
+  message: z.string(),
+  /** Canonical 256XXXXXXXXX: where the code went. */
+  newPhone: z.string(),
+  expiresInMinutes: z.number().int(),
+});
+export type PhoneChangeStarted = z.infer<typeof PhoneChangeStarted>;
+
+export const PhoneChangeRequest = z.object({
+  newPhone: UgandaPhone,
+  code: ResetPasswordRequest.shape.code,
+});
+export type PhoneChangeRequest = z.input<typeof PhoneChangeRequest>;

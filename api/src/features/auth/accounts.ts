@@ -34,7 +34,7 @@ export interface RequestContext {
 const INVALID_CREDENTIALS = 'Invalid credentials. Please try again.';
 const INVALID_AGENT_CREDENTIALS = 'Invalid agent credentials. Please try again.';
 
-function duplicateAccountError(error: unknown): AppError | null {
+export function duplicateAccountError(error: unknown): AppError | null {
   if (isUniqueViolation(error, 'users_email_unique')) return conflict('An account with this email already exists.');
   if (isUniqueViolation(error, 'users_phone_unique'))
     return conflict('An account with this phone number already exists.');
@@ -196,7 +196,11 @@ export async function updateProfile(
 }
 
 /** Re-authentication for account-taking changes (password, email), throttled like sign-in on the account. */
-async function requireCurrentPassword(deps: AuthDeps, principal: Principal, currentPassword: string): Promise<void> {
+export async function requireCurrentPassword(
+  deps: AuthDeps,
+  principal: Principal,
+  currentPassword: string,
+): Promise<void> {
   const account = principal.kind === 'user' ? principal.user : principal.agent;
   const valid = await guardedPasswordCheck(
     deps.database.db,

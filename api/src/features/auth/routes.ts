@@ -18,6 +18,7 @@ import { hitLimits } from '../rate-limit/limiter.ts';
 import { registrationPerIp } from '../rate-limit/limits.ts';
 import { clientIp } from './client-ip.ts';
 import type { Principal } from './principal.ts';
+import { changePhone, requestPhoneChangeCode } from './phone-change.ts';
 import { agentProfile, userProfile } from './profile.ts';
 import { requestRecoveryCode, resetPassword } from './recovery.ts';
 import { storedUserAgent } from './user-agent.ts';
@@ -59,6 +60,8 @@ export function authRoutes(router: ContractRouter, deps: Deps): void {
       return agentProfile(principal.agent);
     })
     .on(auth.updateProfile, ({ body }, c) => updateProfile(deps, userPrincipal(c), body))
+    .on(auth.requestPhoneChangeCode, ({ body }, c) => requestPhoneChangeCode(deps, userPrincipal(c), body))
+    .on(auth.changePhone, ({ body }, c) => changePhone(deps, userPrincipal(c), body))
     .on(auth.changePassword, ({ body }, c) => changePassword(deps, userPrincipal(c), body))
     .on(auth.agentChangePassword, ({ body }, c) => {
       const principal = c.get('principal');

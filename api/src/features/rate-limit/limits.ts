@@ -79,3 +79,23 @@ export const recovery = {
   /** A flood guard only: a carrier address carries thousands of subscribers, a few of whom forget a password. */
   perIp: { name: 'recover:ip', max: 1000, windowSeconds: HOUR, refusal: `${RECOVERY_REFUSAL} from your network` },
 } satisfies Record<string, Limit>;
+
+/**
+ * Codes to change an account's number (decision 0158): asked for by a signed-in person who typed the password, so
+ * the limits answer loudly. Per account, and per new number so several accounts cannot flood one stranger's phone.
+ */
+const PHONE_CHANGE_REFUSAL = 'Too many codes asked for';
+export const phoneChange = {
+  perAccount: {
+    name: 'phone-change:user',
+    max: 5,
+    windowSeconds: HOUR,
+    refusal: `${PHONE_CHANGE_REFUSAL} for this account`,
+  },
+  perNumber: {
+    name: 'phone-change:number',
+    max: 5,
+    windowSeconds: HOUR,
+    refusal: `${PHONE_CHANGE_REFUSAL} for this number`,
+  },
+} satisfies Record<string, Limit>;

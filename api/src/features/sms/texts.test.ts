@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { messageParts } from './protocol.ts';
-import { agentCredentialsText, gsmSeptets, lastAccessDay, receiptText, reminderText, toGsm7 } from './texts.ts';
+import {
+  agentCredentialsText,
+  gsmSeptets,
+  lastAccessDay,
+  ONE_PART_SEPTETS,
+  phoneChangeCodeText,
+  phoneChangedNoticeText,
+  receiptText,
+  reminderText,
+  toGsm7,
+} from './texts.ts';
 
 const PAYMENT_ID = '3f2a9c1e-7b4d-4e8a-9c2f-1a2b3c4d5e6f';
 // 23:59 Kampala on 31 December 2026, as plans are entered.
@@ -79,5 +89,14 @@ describe('SMS texts', () => {
       'Your Filamu agent account. Sign in at https://filamu.example.ug/login (Agent login). Email: agent@example.com Password: AbCdEfGhJkMnPqRs Keep it private.',
     );
     expect(messageParts(text)).toBe(1);
+  });
+});
+
+describe('phone change texts', () => {
+  it('are one GSM-7 part each and show only part of the new number', () => {
+    expect(gsmSeptets(phoneChangeCodeText('123456', 10))).toBeLessThanOrEqual(ONE_PART_SEPTETS);
+    const notice = phoneChangedNoticeText('256752123456');
+    expect(notice).toBe("Filamu: your number was changed to 0752...456. If this wasn't you, contact support.");
+    expect(gsmSeptets(notice)).toBeLessThanOrEqual(ONE_PART_SEPTETS);
   });
 });

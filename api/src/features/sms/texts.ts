@@ -111,3 +111,19 @@ export function agentCredentialsText(p: { email: string; password: string; login
   const what = p.reset ? 'New Filamu agent password' : 'Your Filamu agent account';
   return `${what}. Sign in at ${p.loginUrl} (Agent login). Email: ${p.email} Password: ${p.password} Keep it private.`;
 }
+
+/** The code that proves a new number is the person's (decision 0158); purpose `phone_change_code`, never resent. */
+export function phoneChangeCodeText(code: string, minutes: number) {
+  return `Your Filamu code to use this number is ${code}. It works for ${minutes} minutes. Never share it.`;
+}
+
+/** `0752...456`: enough for the owner to recognise, not the whole number. */
+export function maskedPhone(canonical: string) {
+  const local = canonical.startsWith('256') ? `0${canonical.slice(3)}` : canonical;
+  return `${local.slice(0, 4)}...${local.slice(-3)}`;
+}
+
+/** To the old number once the change is made, so a stolen session that moved the number is noticed. */
+export function phoneChangedNoticeText(newPhone: string) {
+  return `Filamu: your number was changed to ${maskedPhone(newPhone)}. If this wasn't you, contact support.`;
+}

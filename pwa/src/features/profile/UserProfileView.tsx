@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { membershipLabel } from './access.ts';
 import { DownloadsTab } from './DownloadsTab.tsx';
+import { PhoneCard } from './PhoneCard.tsx';
 import { ProfileTab } from './ProfileTab.tsx';
 import { SecurityTab } from './SecurityTab.tsx';
 import { SubscriptionTab } from './SubscriptionTab.tsx';
@@ -64,7 +65,10 @@ export function UserProfileView() {
               </TabList>
               <TabPanels className="mt-6">
                 <Panel>
-                  <ProfileTab user={user} />
+                  <div className="space-y-6">
+                    <ProfileTab user={user} />
+                    <PhoneCard user={user} />
+                  </div>
                 </Panel>
                 <Panel>
                   <SubscriptionTab user={user} />

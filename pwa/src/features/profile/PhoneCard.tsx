@@ -1,0 +1,186 @@
+import { contracts, displayUgandaPhone, UgandaPhone, type UserProfile } from '@filamu/shared';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Button } from '../../components/ui/Button.tsx';
+import { Card, CardTitle } from '../../components/ui/Card.tsx';
+import { Input, PasswordInput } from '../../components/ui/Input.tsx';
+import { api, isApiError } from '../../lib/api.ts';
+import { queryClient, queryKeys } from '../../lib/query-client.ts';
+import { useSessionStore } from '../../lib/session.ts';
+import { toast } from '../../lib/toast.ts';
+
+type Field = 'newPhone' | 'currentPassword' | 'code';
+type Errors = Partial<Record<Field, string>>;
+const FIELDS: Field[] = ['newPhone', 'currentPassword', 'code'];
+type Step = 'show' | 'number' | 'code';
+
+/** Server refusals onto their fields; a 409 is always about the number. */
+function serverErrors(error: unknown): { fields: Errors; form: string | null } {
+  if (!isApiError(error)) return { fields: {}, form: 'Please try again.' };
+  const fields: Errors = {};
+  for (const issue of error.issues) {
+    const field = issue.path.split('.').pop() as Field;
+    if (FIELDS.includes(field) && !fields[field]) fields[field] = issue.message;
+  }
+  if (error.code === 'conflict' && !fields.newPhone) fields.newPhone = error.message;
+  return { fields, form: Object.keys(fields).length > 0 ? null : error.message || 'Please try again.' };
+}
+
+/**
+ * Profile → Phone number (decision 0158): the number shown as people write it; changing it takes the password,
+ * then the code sent to the new number, so a borrowed session or a typo cannot move the account's recovery.
+ */
+export function PhoneCard({ user }: { user: UserProfile }) {
+  const [step, setStep] = useState<Step>('show');
+  const [values, setValues] = useState<Record<Field, string>>({ newPhone: '', currentPassword: '', code: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState('');
+  const formRef = useRef<HTMLFormElement>(null);
+  const cardRef = useRef<HTMLDivElement>(null);
+
+  // Focus follows the step: the first field of a form, or the button once back to reading.
+  useEffect(() => {
+    if (step === 'number') (formRef.current?.elements.namedItem('newPhone') as HTMLElement | null)?.focus();
+    if (step === 'code') (formRef.current?.elements.namedItem('code') as HTMLElement | null)?.focus();
+  }, [step]);
+
+  const show = (fields: Errors, form: string | null) => {
+    setErrors(fields);
+    setFormError(form);
+    const first = FIELDS.find((field) => fields[field]);
+    if (first) (formRef.current?.elements.namedItem(first) as HTMLElement | null)?.focus();
+  };
+  const reset = () => {
+    setValues({ newPhone: '', currentPassword: '', code: '' });
+    setErrors({});
+    setFormError(null);
+    setStep('show');
+    setTimeout(() => cardRef.current?.querySelector<HTMLElement>('button[name=changePhone]')?.focus());
+  };
+
+  const ask = useMutation({
+    mutationFn: () =>
+      api(contracts.auth.requestPhoneChangeCode, {
+        body: { newPhone: values.newPhone, currentPassword: values.currentPassword },
+      }),
+    onSuccess: (started) => {
+      setSentTo(displayUgandaPhone(started.newPhone));
+      setValues((v) => ({ ...v, currentPassword: '', code: '' }));
+      show({}, null);
+      setStep('code');
+    },
+    onError: (error) => {
+      const found = serverErrors(error);
+      show(found.fields, found.form);
+    },
+  });
+
+  const confirm = useMutation({
+    mutationFn: () => api(contracts.auth.changePhone, { body: { newPhone: values.newPhone, code: values.code } }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(queryKeys.userProfile, updated);
+      useSessionStore.getState().setUser(updated);
+      toast.success('Phone number changed');
+      reset();
+    },
+    onError: (error) => {
+      const found = serverErrors(error);
+      // A 409 here means someone took the number meanwhile: back to choosing one.
+      if (found.fields.newPhone) setStep('number');
+      show(found.fields, found.form);
+    },
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (step === 'number') {
+      const fields: Errors = {};
+      const phone = UgandaPhone.safeParse(values.newPhone);
+      if (!phone.success) fields.newPhone = phone.error.issues[0]?.message;
+      else if (phone.data === user.phone) fields.newPhone = 'That is already your number.';
+      if (!values.currentPassword) fields.currentPassword = 'Enter your password.';
+      show(fields, null);
+      if (Object.keys(fields).length === 0) ask.mutate();
+    } else if (step === 'code') {
+      const ok = /^\d{6}$/.test(values.code.trim());
+      show(ok ? {} : { code: 'The code is the 6 digits we sent you.' }, null);
+      if (ok) confirm.mutate();
+    }
+  };
+
+  const field = (name: Field) => ({
+    name,
+    value: values[name],
+    error: errors[name],
+    onChange: (e: { target: { value: string } }) => {
+      setValues((v) => ({ ...v, [name]: e.target.value }));
+      if (errors[name]) setErrors((prev) => ({ ...prev, [name]: undefined }));
+    },
+  });
+
+  return (
+    <Card>
+      <div ref={cardRef}>
+        <CardTitle>Phone number</CardTitle>
+        <p className="mt-2 text-lg font-medium tabular-nums text-stone-900 dark:text-stone-100" data-testid="phone">
+          {user.phone ? displayUgandaPhone(user.phone) : 'No number yet'}
+        </p>
+        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">Sign-in and password recovery codes use it.</p>
+        {step === 'show' ? (
+          <Button name="changePhone" className="mt-4" variant="outline" onClick={() => setStep('number')}>
+            Change number
+          </Button>
+        ) : (
+          <form
+            ref={formRef}
+            onSubmit={submit}
+            className="mt-4 space-y-4"
+            noValidate
+            aria-busy={ask.isPending || confirm.isPending || undefined}
+          >
+            {step === 'number' ? (
+              <>
+                <Input
+                  label="New phone number"
+                  type="tel"
+                  inputMode="tel"
+                  autoComplete="tel"
+                  placeholder="0772 123 456"
+                  maxLength={32}
+                  {...field('newPhone')}
+                />
+                <PasswordInput label="Password" autoComplete="current-password" {...field('currentPassword')} />
+              </>
+            ) : (
+              <>
+                <p role="status" className="text-sm text-stone-700 dark:text-stone-300">
+                  We sent a code to {sentTo}. It works for 10 minutes.
+                </p>
+                <Input label="Code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...field('code')} />
+              </>
+            )}
+            {formError && (
+              <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+                {formError}
+              </p>
+            )}
+            <div className="flex flex-wrap gap-3">
+              <Button type="submit" loading={ask.isPending || confirm.isPending}>
+                {step === 'number' ? 'Send code' : 'Save number'}
+              </Button>
+              {step === 'code' && (
+                <Button variant="outline" onClick={() => setStep('number')} disabled={confirm.isPending}>
+                  Use another number
+                </Button>
+              )}
+              <Button variant="outline" onClick={reset} disabled={ask.isPending || confirm.isPending}>
+                Cancel
+              </Button>
+            </div>
+          </form>
+        )}
+      </div>
+    </Card>
+  );
+}
