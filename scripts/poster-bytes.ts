@@ -5,7 +5,7 @@
  * (the library answer with `thumbnail_srcset` taken out, so every card loads `thumbnail_url`, which is what the PWA
  * did) and as now (the browser picks from `srcset` by the card's `sizes`). Bytes are Chromium's, over the wire.
  *
- * Build first (`npx pnpm@10 build`), then: `npx pnpm@10 --filter ./api exec node --import tsx ../scripts/poster-bytes.ts`
+ * Build first (`npx pnpm@10 build`), then: `npx pnpm@10 bench:posters`
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
