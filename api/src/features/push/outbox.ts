@@ -5,6 +5,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { pushMessages, pushSubscriptions } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
+import { claimDueRow } from '../../lib/outbox-claim.ts';
 import { observedPass } from '../metrics/jobs.ts';
 import type { Metrics } from '../metrics/registry.ts';
 import type { PushGateway } from './gateway.ts';
@@ -59,35 +60,13 @@ export const payloadOf = (row: { kind: PushNotificationKind; title: string; body
     tag: row.kind.startsWith('plan_ends') ? 'plan_ends' : row.kind,
   }) satisfies PushPayload;
 
-/** One due push, claimed like the SMS outbox's (decision 0153): `sending` and counted, committed before the call. */
-async function claimOne(db: Database['db'], now: Date) {
-  return db.transaction(async (tx) => {
-    const [due] = await tx
-      .select({ id: pushMessages.id })
-      .from(pushMessages)
-      .where(
-        and(eq(pushMessages.status, 'queued'), sql`${pushMessages.nextAttemptAt} <= ${now.toISOString()}::timestamptz`),
-      )
-      .orderBy(pushMessages.nextAttemptAt)
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!due) return undefined;
-    const [claimed] = await tx
-      .update(pushMessages)
-      .set({ status: 'sending', attempts: sql`${pushMessages.attempts} + 1`, updatedAt: now })
-      .where(eq(pushMessages.id, due.id))
-      .returning();
-    return claimed;
-  });
-}
-
 /** Sends due pushes, one claim at a time; returns how many the push services accepted. */
 export async function deliverPushOutbox(deps: OutboxDeps, gateway: PushGateway, limit = 50): Promise<number> {
   const { db } = deps.database;
   await failStaleSending(deps);
   let accepted = 0;
   for (let i = 0; i < limit; i++) {
-    const row = await claimOne(db, deps.clock.now());
+    const row = await claimDueRow(db, pushMessages, deps.clock.now());
     if (!row) break;
     const done = (values: Partial<typeof pushMessages.$inferInsert>) =>
       db

@@ -4,6 +4,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { smsOutbox } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
+import { claimDueRow } from '../../lib/outbox-claim.ts';
 import { observedPass } from '../metrics/jobs.ts';
 import type { Metrics } from '../metrics/registry.ts';
 import type { SmsGateway } from './adapter.ts';
@@ -59,38 +60,13 @@ export const backoffMs = (attempts: number) => 5000 * 2 ** Math.max(0, attempts 
 export const STALE_SENDING_MS = 5 * 60_000;
 const UNKNOWN_OUTCOME = 'outcome unknown; not sent again in case the gateway took it';
 
-type Claimed = typeof smsOutbox.$inferSelect;
-
-/**
- * Takes one due message for this worker: `sending`, attempt counted, committed before the gateway is called, under
- * FOR UPDATE SKIP LOCKED so two replicas never take the same row (decision 0146).
- */
-async function claimOne(db: Database['db'], now: Date): Promise<Claimed | undefined> {
-  return db.transaction(async (tx) => {
-    const [due] = await tx
-      .select({ id: smsOutbox.id })
-      .from(smsOutbox)
-      .where(and(eq(smsOutbox.status, 'queued'), sql`${smsOutbox.nextAttemptAt} <= ${now.toISOString()}::timestamptz`))
-      .orderBy(smsOutbox.nextAttemptAt)
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!due) return undefined;
-    const [claimed] = await tx
-      .update(smsOutbox)
-      .set({ status: 'sending', attempts: sql`${smsOutbox.attempts} + 1`, updatedAt: now })
-      .where(eq(smsOutbox.id, due.id))
-      .returning();
-    return claimed;
-  });
-}
-
 /** Sends due messages, one claim at a time; returns how many the gateway accepted. */
 export async function deliverSmsOutbox(deps: OutboxDeps, gateway: SmsGateway, limit = 20): Promise<number> {
   const { db } = deps.database;
   await failStaleSending(deps);
   let accepted = 0;
   for (let i = 0; i < limit; i++) {
-    const row = await claimOne(db, deps.clock.now());
+    const row = await claimDueRow(db, smsOutbox, deps.clock.now());
     if (!row) break;
     const done = (values: Partial<typeof smsOutbox.$inferInsert>) =>
       db
