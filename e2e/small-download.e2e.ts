@@ -106,6 +106,7 @@ describe('A new movie in Small, end to end', () => {
       const form = tab.getByRole('tabpanel');
       await form.getByLabel('Movie title').fill(title);
       await form.getByLabel('Movie file').setInputFiles(clip);
+      await form.getByLabel('Rating', { exact: true }).selectOption({ label: 'All' });
       await form.getByRole('checkbox', { name: new RegExp(plan.plan_name) }).check();
       await tab.getByRole('button', { name: 'Upload Movie' }).click();
       await tab.getByText('small-walk.mp4 has been uploaded and attached to 1 plan(s).').waitFor();

@@ -8,12 +8,16 @@ const tones: Record<MovieRating, string> = {
   '18': 'bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800',
 };
 
-/** A movie's maturity rating ("All", "PG", "13+", "18+"), named in full for screen readers. */
+/**
+ * A movie's maturity rating ("All", "PG", "13+", "18+"), named in full for screen readers. `relative` keeps the
+ * visually hidden words (absolutely positioned) inside the badge: in a table that scrolls sideways they would
+ * otherwise hang outside it and widen the page on a phone.
+ */
 export function RatingBadge({ rating, className }: { rating: MovieRating; className?: string }) {
   return (
     <span
       className={cn(
-        'inline-flex items-center rounded-md px-1.5 py-0.5 text-xs font-bold ring-1 ring-inset',
+        'relative inline-flex items-center rounded-md px-1.5 py-0.5 text-xs font-bold ring-1 ring-inset',
         tones[rating],
         className,
       )}
