@@ -4,8 +4,9 @@ import { RouterProvider } from 'react-router';
 import { config as zodConfig } from 'zod/v4/core';
 import { createAppRouter } from './app/router.tsx';
 import { loadMeta } from './lib/meta.ts';
-import { startServiceWorker } from './lib/pwa.ts';
-import { startSessionBootstrap, useSessionStore } from './lib/session.ts';
+import { startServiceWorker } from './lib/service-worker-start.ts';
+import { useSessionStore } from './lib/session.ts';
+import { startSessionBootstrap } from './lib/session-start.ts';
 import { initTheme } from './lib/theme.ts';
 import './index.css';
 

@@ -1,13 +1,16 @@
 import { displayUgandaPhone } from './phone.ts';
 import { type MoneyNetwork, networkOfNumber, PHONE_EXAMPLE } from './phone-networks.ts';
-import type { MobileNetwork } from './schemas/payments.ts';
+
+/** DPO's identifiers for the two mobile-money networks, as its API names them. */
+export const MOBILE_NETWORKS = ['MTNmobilemoney', 'Mobile_Airtel_UG'] as const;
+export type MobileNetworkCode = (typeof MOBILE_NETWORKS)[number];
 
 /**
  * What the screens and the DPO simulator say about each Uganda mobile-money network. One place for the USSD
  * fallback (docs/decisions/0025): the network card and the gateway's own steps must never name different codes.
  */
 export interface MobileMoneyNetwork {
-  id: MobileNetwork;
+  id: MobileNetworkCode;
   name: string;
   /** Which numbers it serves (phone-networks.ts). */
   numbers: MoneyNetwork;
@@ -20,7 +23,7 @@ export interface MobileMoneyNetwork {
   app: string;
 }
 
-export const MOBILE_MONEY: Record<MobileNetwork, MobileMoneyNetwork> = {
+export const MOBILE_MONEY: Record<MobileNetworkCode, MobileMoneyNetwork> = {
   MTNmobilemoney: {
     id: 'MTNmobilemoney',
     name: 'MTN Mobile Money',
@@ -41,7 +44,7 @@ export const MOBILE_MONEY: Record<MobileNetwork, MobileMoneyNetwork> = {
   },
 };
 
-export function isMobileNetwork(value: string): value is MobileNetwork {
+export function isMobileNetwork(value: string): value is MobileNetworkCode {
   return Object.hasOwn(MOBILE_MONEY, value);
 }
 
@@ -57,7 +60,7 @@ export function mobileNetworkFor(network: MoneyNetwork): MobileMoneyNetwork {
 
 export type PaymentNumberProblem =
   | { kind: 'required' | 'invalid' | 'unserved'; message: string }
-  | { kind: 'wrong_network'; message: string; network: MobileNetwork };
+  | { kind: 'wrong_network'; message: string; network: MobileNetworkCode };
 
 const EXAMPLES = `an MTN number like ${PHONE_EXAMPLE.mtn} or an Airtel number like ${PHONE_EXAMPLE.airtel}`;
 
@@ -65,7 +68,7 @@ const EXAMPLES = `an MTN number like ${PHONE_EXAMPLE.mtn} or an Airtel number li
  * What is wrong with a number for paying with `chosen`, in the words both the payment step and the API use; null
  * when it can pay. The network is known from the number alone, so a wrong one is caught before any charge.
  */
-export function paymentNumberProblem(raw: string, chosen: MobileNetwork): PaymentNumberProblem | null {
+export function paymentNumberProblem(raw: string, chosen: MobileNetworkCode): PaymentNumberProblem | null {
   if (!raw.trim()) return { kind: 'required', message: 'Please enter your phone number' };
   const { canonical, network } = networkOfNumber(raw);
   if (!canonical) return { kind: 'invalid', message: `Enter a Uganda phone number: ${EXAMPLES}.` };

@@ -2,7 +2,8 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { Button } from '../components/ui/Button.tsx';
 import { WifiOffIcon } from '../components/ui/icons.tsx';
 import { PageSpinner } from '../components/ui/Spinner.tsx';
-import { startSessionBootstrap, useSession, useSessionStore } from '../lib/session.ts';
+import { useSession, useSessionStore } from '../lib/session.ts';
+import { startSessionBootstrap } from '../lib/session-start.ts';
 
 /**
  * A saved session whose profile could not be loaded (none saved yet, and no connection): the person is still

@@ -188,12 +188,3 @@ export function useSession(): SessionView {
     hasAccess: status === 'agent' || (status === 'user' && !!(user?.isSubscribed || user?.isAdmin)),
   };
 }
-
-/**
- * Refreshes the profile behind a saved token (at start, and again from "Try again"); the module is fetched
- * only when needed. With a saved profile the app is already usable while this runs.
- */
-export function startSessionBootstrap(): void {
-  if (!useSessionStore.getState().token) return;
-  void import('./session-bootstrap.ts').then((m) => m.bootstrapSession());
-}

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { paymentNumberProblem } from '../mobile-money.ts';
+import { MOBILE_NETWORKS, type MobileNetworkCode, paymentNumberProblem } from '../mobile-money.ts';
 import { networkOfNumber, PHONE_INPUT_MAX } from '../phone-networks.ts';
 import { Id, IsoDateTime } from './common.ts';
 
-export const MOBILE_NETWORKS = ['MTNmobilemoney', 'Mobile_Airtel_UG'] as const;
 export const MobileNetwork = z.enum(MOBILE_NETWORKS, { message: 'Please select a valid mobile network operator.' });
-export type MobileNetwork = z.infer<typeof MobileNetwork>;
+export type MobileNetwork = MobileNetworkCode;
 
 /** Longest `amount` accepted as text: a UGX price with decimals and spaces to spare. */
 export const AMOUNT_TEXT_MAX = 20;

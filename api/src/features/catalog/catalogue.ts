@@ -7,10 +7,13 @@ import {
 } from '@filamu/shared';
 import { count, desc, eq } from 'drizzle-orm';
 import { catalogVersion, downloads, moviePlans, movies } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { liveMovie } from '../downloads/entitlement.ts';
 import { filesOf, type MovieFile, readyRenditionsOf, sizesOf } from '../downloads/files.ts';
 import type { MovieRow } from '../downloads/records.ts';
+import type { ObjectStorage } from '../storage/storage.ts';
 import { matchesQuery, type Searchable, searchableOf, searchQueryOf } from './search.ts';
 
 /** A live movie as the cache holds it. */
@@ -41,7 +44,12 @@ export interface CatalogueSnapshot {
   kinayuganda: { all: number; perPlan: ReadonlyMap<string, number> };
 }
 
-type CatalogueDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock'>;
+interface CatalogueDeps {
+  database: Database;
+  storage: ObjectStorage;
+  config: Config;
+  clock: Clock;
+}
 
 /** Completed downloads per movie, for the "most downloaded" order. */
 export type DownloadCounts = ReadonlyMap<string, number>;

@@ -1,23 +1,32 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DownloadHistoryEntry, DownloadRecord, DownloadStats } from '@filamu/shared';
 import { and, desc, eq, inArray, isNotNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { DownloadProgressRequest } from '@filamu/shared';
 import { downloads, movies } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
+import type { Database } from '../../db/client.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
 import { observedPass } from '../metrics/jobs.ts';
+import type { Metrics } from '../metrics/registry.ts';
+import type { ObjectStorage } from '../storage/storage.ts';
+import type { Deliveries } from './deliveries.ts';
 import { type Downloader, kinayugandaProgress, ownDownloads } from './entitlement.ts';
 import { type DownloadRow, toDownloadRecord, toHistoryEntry } from './records.ts';
 import { finishRedownload, isClosed } from './redownloads.ts';
+import { STALE_AFTER_MS } from './stale.ts';
 
-export type BookkeepingDeps = Pick<Deps, 'database' | 'clock' | 'storage' | 'deliveries'> & {
-  metrics?: Pick<Deps['metrics'], 'downloadBytes'>;
-};
+export interface BookkeepingDeps {
+  database: Database;
+  clock: Clock;
+  storage: ObjectStorage;
+  deliveries: Deliveries;
+  metrics?: Pick<Metrics, 'downloadBytes'>;
+}
 
 export const ALREADY_COMPLETE = 'This download is already complete.';
-export const STALE_AFTER_MS = 60 * 60_000;
 
 /** The caller's own download by id; another person's is simply not found. */
 async function ownDownload(deps: BookkeepingDeps, caller: Downloader, id: string): Promise<DownloadRow> {
@@ -252,7 +261,7 @@ export async function pauseStaleDownloads(deps: BookkeepingDeps): Promise<number
 
 /** The stale-download sweep on a timer (STALE_DOWNLOAD_SWEEP_INTERVAL_MS); returns the stop function. */
 export function startStaleDownloadSweep(
-  deps: BookkeepingDeps & Pick<Deps, 'logger' | 'metrics'>,
+  deps: BookkeepingDeps & { logger: Logger; metrics: Metrics },
   intervalMs: number,
 ): () => Promise<void> {
   const sweep = async () => {

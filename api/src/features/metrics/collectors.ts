@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { Gauge, type Registry } from 'prom-client';
 import type { Database } from '../../db/client.ts';
-import { STALE_AFTER_MS } from '../downloads/bookkeeping.ts';
-import type { MetricsParts } from './registry.ts';
+import { STALE_AFTER_MS } from '../downloads/stale.ts';
+import type { MetricsParts } from './parts.ts';
 
 type PoolStats = ReturnType<NonNullable<Database['poolStats']>>;
 

@@ -1,10 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
-import type { Clock } from '../../lib/clock.ts';
 import type { FileTraffic } from '../storage/local-files.ts';
 import { collectDbPool, collectJobLag } from './collectors.ts';
+import type { MetricsParts } from './parts.ts';
 
 /** The background jobs (lib/interval-job.ts passes), as they appear in the `job` label. */
 export type JobName = 'reconciler' | 'stale_sweep' | 'mail' | 'sms' | 'reminders' | 'push' | 'push_sweep';
@@ -31,13 +28,6 @@ export interface Metrics {
    * local driver, from the clients' progress reports with S3 (decision 0126).
    */
   downloadBytes: Counter<'size'>;
-}
-
-export interface MetricsParts {
-  config: Config;
-  database: Database;
-  clock: Clock;
-  logger: Logger;
 }
 
 /** One registry per app instance: tests build many apps in one process, and each must count only its own. */
