@@ -3,6 +3,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import regexp from 'eslint-plugin-regexp';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import filamu from './eslint/feature-boundaries.js';
 
 export default tseslint.config(
   {
@@ -50,6 +51,41 @@ export default tseslint.config(
     rules: {
       'regexp/no-super-linear-backtracking': 'error',
       'regexp/no-super-linear-move': 'error',
+    },
+  },
+  {
+    // A feature reaches into another only through the files that one offers (eslint/feature-surfaces.js).
+    // Import loops are found by scripts/check-import-cycles.ts, which counts type-only imports too.
+    files: ['api/src/**/*.ts', 'pwa/src/**/*.{ts,tsx}'],
+    plugins: { filamu },
+    rules: { 'filamu/feature-boundaries': 'error' },
+  },
+  {
+    // deps.ts is the composition root's type: the wiring (app, bootstrap, server) and each feature's routes.ts,
+    // which mounts the feature with the app's dependencies, name it; a verb names only the ports it uses.
+    files: ['api/src/**/*.ts'],
+    ignores: [
+      'api/src/app.ts',
+      'api/src/bootstrap.ts',
+      'api/src/server.ts',
+      'api/src/features/*/routes.ts',
+      'api/src/features/*/admin-routes.ts',
+      'api/src/**/*.test.ts',
+      'api/src/**/*.testing.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)deps(\\.ts)?$',
+              message:
+                'Only the wiring names Deps: declare the ports this code uses (e.g. { database: Database; clock: Clock }).',
+            },
+          ],
+        },
+      ],
     },
   },
 );

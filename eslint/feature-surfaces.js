@@ -1,0 +1,40 @@
+/**
+ * What each feature offers the others: the files another feature may import (paths inside the feature folder).
+ * Everything else in a feature folder is private to it (eslint/feature-boundaries.js). Adding a file here is a
+ * decision that it is shared: keep these lists short.
+ */
+export const featureSurfaces = {
+  api: {
+    auth: ['client-ip.ts', 'passwords.ts', 'principal.ts', 'profile.ts', 'sessions.ts'],
+    downloads: ['entitlement.ts', 'files.ts', 'records.ts', 'redownloads.ts', 'stale.ts'],
+    metrics: ['jobs.ts', 'registry.ts', 'routes.ts'],
+    payments: ['gateway.ts'],
+    plans: ['plan-movies.ts', 'plans.ts', 'subscription.ts'],
+    posters: ['make.ts', 'srcset.ts'],
+    push: ['outbox.ts'],
+    'rate-limit': ['limiter.ts', 'limits.ts', 'wait-phrase.ts'],
+    reminders: ['channels.ts'],
+    sms: ['outbox.ts', 'texts.ts'],
+    storage: ['file-signatures.ts', 'key-locks.ts', 'local-files.ts', 'local.ts', 'storage.ts'],
+    transcode: ['jobs.ts', 'on-save.ts', 'retry.ts'],
+  },
+  pwa: {
+    catalog: ['MovieThumbnail.tsx'],
+    downloads: [
+      'components/RedownloadDialog.tsx',
+      'components/SizeChoiceDialog.tsx',
+      'describe.ts',
+      'engine/record.ts',
+      'estimates.ts',
+      'hooks.ts',
+      'manager.ts',
+      'movie-action.ts',
+      'settings.ts',
+      'sizes.ts',
+    ],
+    payments: ['PaymentHistoryList.tsx'],
+    profile: ['access.ts'],
+    push: ['NotificationsCard.tsx', 'push-client.ts'],
+    watching: ['ContinueWatching.tsx', 'WatchNote.tsx', 'player/VideoPlayer.tsx'],
+  },
+};
