@@ -6,7 +6,9 @@
 export const featureSurfaces = {
   api: {
     auth: ['client-ip.ts', 'passwords.ts', 'principal.ts', 'profile.ts', 'sessions.ts'],
+    catalog: ['catalogue.ts'],
     downloads: ['entitlement.ts', 'files.ts', 'records.ts', 'redownloads.ts', 'stale.ts'],
+    mail: ['mailer.ts'],
     metrics: ['jobs.ts', 'registry.ts', 'routes.ts'],
     payments: ['gateway.ts'],
     plans: ['plan-movies.ts', 'plans.ts', 'subscription.ts'],
@@ -14,9 +16,9 @@ export const featureSurfaces = {
     push: ['outbox.ts'],
     'rate-limit': ['limiter.ts', 'limits.ts', 'wait-phrase.ts'],
     reminders: ['channels.ts'],
-    sms: ['outbox.ts', 'texts.ts'],
+    sms: ['adapter.ts', 'outbox.ts', 'simulator.ts', 'texts.ts'],
     storage: ['file-signatures.ts', 'key-locks.ts', 'local-files.ts', 'local.ts', 'storage.ts'],
-    transcode: ['jobs.ts', 'on-save.ts', 'retry.ts'],
+    transcode: ['hub.ts', 'jobs.ts', 'on-save.ts', 'retry.ts'],
   },
   pwa: {
     catalog: ['MovieThumbnail.tsx'],
