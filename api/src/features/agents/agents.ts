@@ -8,17 +8,24 @@ import type {
 } from '@filamu/shared';
 import { desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { isUniqueViolation, type Executor } from '../../db/client.ts';
+import { isUniqueViolation, type Executor, type Database } from '../../db/client.ts';
 import { agents, users } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { generatePassword, hashPassword } from '../auth/passwords.ts';
 import type { UserRow } from '../auth/principal.ts';
 import { revokeSessions } from '../auth/sessions.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { agentCredentialsText } from '../sms/texts.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Config } from '../../config.ts';
+import type { Mailer } from '../mail/mailer.ts';
 
-type AgentDeps = Pick<Deps, 'config' | 'database' | 'clock' | 'mailer'>;
+interface AgentDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  mailer: Mailer;
+}
 
 const agentColumns = {
   id: agents.id,

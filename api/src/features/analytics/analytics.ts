@@ -1,9 +1,13 @@
 import { type DailyFigures, DOWNLOAD_SIZES, type PlatformAnalytics } from '@filamu/shared';
 import { and, count, desc, eq, gte, isNull, sql, sum } from 'drizzle-orm';
 import { downloads, movies, payments, users } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Database } from '../../db/client.ts';
 
-type AnalyticsDeps = Pick<Deps, 'database' | 'clock'>;
+interface AnalyticsDeps {
+  database: Database;
+  clock: Clock;
+}
 
 const DAY_MS = 86_400_000;
 /** Africa/Kampala is UTC+3 all year: days are counted on Kampala's calendar. */

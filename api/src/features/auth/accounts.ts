@@ -12,18 +12,25 @@ import {
 import type { z } from 'zod';
 import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import { isUniqueViolation } from '../../db/client.ts';
+import { isUniqueViolation, type Database } from '../../db/client.ts';
 import { transactionRetrying } from '../../db/retry.ts';
 import { agents, sessions, users } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { AppError, conflict } from '../../http/errors.ts';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.ts';
 import type { Principal } from './principal.ts';
 import { agentProfile, userProfile } from './profile.ts';
 import { revokeSessions, startSession, type Subject } from './sessions.ts';
 import { guardedPasswordCheck } from './sign-in-guard.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Config } from '../../config.ts';
+import type { TokenService } from './tokens.ts';
 
-type AuthDeps = Pick<Deps, 'database' | 'clock' | 'tokens' | 'config'>;
+interface AuthDeps {
+  database: Database;
+  clock: Clock;
+  tokens: TokenService;
+  config: Config;
+}
 export interface RequestContext {
   ip: string;
   deviceId: string | undefined;

@@ -1,10 +1,12 @@
 import type { Access } from '@filamu/shared';
 import type { MiddlewareHandler } from 'hono';
-import type { Deps } from '../../deps.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { forbidden, unauthenticated } from '../../http/errors.ts';
 import { sessionEndedMessage } from './session-end.ts';
 import { loadPrincipal } from './sessions.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Database } from '../../db/client.ts';
+import type { TokenService } from './tokens.ts';
 
 /**
  * The server-side gate of every route. Missing, malformed, expired or revoked tokens are 401 (the client
@@ -14,7 +16,7 @@ import { loadPrincipal } from './sessions.ts';
 const AGENT_REFUSED = 'Agent accounts cannot do this. Agents already have full library access.';
 const USER_REFUSED = 'This is only available to agent accounts.';
 
-export function createAuthorize(deps: Pick<Deps, 'database' | 'tokens' | 'clock'>) {
+export function createAuthorize(deps: { database: Database; tokens: TokenService; clock: Clock }) {
   return (access: Access): MiddlewareHandler<AppEnv> =>
     async (c, next) => {
       if (access === 'public') return next();

@@ -8,9 +8,8 @@ import {
 } from '@filamu/shared';
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { isUniqueViolation } from '../../db/client.ts';
+import { isUniqueViolation, type Database } from '../../db/client.ts';
 import { phoneChangeCodes, users } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { AppError, conflict } from '../../http/errors.ts';
 import { hitLimits } from '../rate-limit/limiter.ts';
 import { phoneChange as limits } from '../rate-limit/limits.ts';
@@ -21,8 +20,18 @@ import type { Principal } from './principal.ts';
 import { userProfile } from './profile.ts';
 import { CODE_MAX_TRIES, CODE_TTL_MINUTES } from './recovery.ts';
 import { guardedPasswordCheck } from './sign-in-guard.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Config } from '../../config.ts';
+import type { Logger } from 'pino';
+import type { TokenService } from './tokens.ts';
 
-type PhoneChangeDeps = Pick<Deps, 'database' | 'clock' | 'tokens' | 'config' | 'logger'>;
+interface PhoneChangeDeps {
+  database: Database;
+  clock: Clock;
+  tokens: TokenService;
+  config: Config;
+  logger: Logger;
+}
 type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
 const WRONG_CODE = 'That code is wrong or has expired. Check the message, or ask for a new code.';
@@ -34,7 +43,7 @@ const phoneIssue = (message: string) =>
   new AppError('bad_request', message, { issues: [{ path: 'newPhone', message }] });
 
 /** Bound to the account and the number: a code sent to one number cannot move the account to another. */
-const codeDigest = (deps: Pick<Deps, 'tokens'>, userId: string, newPhone: string, code: string) =>
+const codeDigest = (deps: { tokens: TokenService }, userId: string, newPhone: string, code: string) =>
   deps.tokens.digest('phone-change-code', `${userId}:${newPhone}:${code}`);
 
 async function refuseTakenOrSame(deps: PhoneChangeDeps, user: UserPrincipal['user'], newPhone: string) {

@@ -4,7 +4,6 @@ import type { AuthResponse, RecoveryRequest, RecoveryStarted, ResetPasswordReque
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { passwordResetCodes, users } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { countHits, hitLimits } from '../rate-limit/limiter.ts';
 import { recovery as limits } from '../rate-limit/limits.ts';
@@ -14,8 +13,21 @@ import { hashPassword } from './passwords.ts';
 import { userProfile } from './profile.ts';
 import { revokeSessions } from './sessions.ts';
 import { guardedPasswordCheck } from './sign-in-guard.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { Logger } from 'pino';
+import type { Mailer } from '../mail/mailer.ts';
+import type { TokenService } from './tokens.ts';
 
-type RecoveryDeps = Pick<Deps, 'database' | 'clock' | 'tokens' | 'config' | 'mailer' | 'logger'>;
+interface RecoveryDeps {
+  database: Database;
+  clock: Clock;
+  tokens: TokenService;
+  config: Config;
+  mailer: Mailer;
+  logger: Logger;
+}
 
 /** Decision 0148: six digits, ten minutes, five tries, one use. */
 export const CODE_TTL_MINUTES = 10;
@@ -33,7 +45,7 @@ const STARTED: RecoveryStarted = {
 const WRONG_CODE = 'That code is wrong or has expired. Check the message, or ask for a new code.';
 const NOT_A_PHONE_OR_EMAIL = 'Enter the phone number (e.g., 0772 123 456) or the email of your account.';
 
-const codeDigest = (deps: Pick<Deps, 'tokens'>, userId: string, code: string) =>
+const codeDigest = (deps: { tokens: TokenService }, userId: string, code: string) =>
   deps.tokens.digest('password-reset-code', `${userId}:${code}`);
 
 function lookupOrRefuse(identifier: string) {

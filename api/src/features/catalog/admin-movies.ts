@@ -2,9 +2,8 @@ import type { AdminMovie, CreateMovieRequest } from '@filamu/shared';
 import { type AdminRendition, CERTIFICATE_DATE_INVALID, PLAN_REQUIRED, RENDITION_KINDS } from '@filamu/shared';
 import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
-import { type Executor, isUniqueViolation } from '../../db/client.ts';
+import { type Executor, isUniqueViolation, type Database } from '../../db/client.ts';
 import { downloads, movieRenditions, moviePlans, movies, subscriptionPlans } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
 import type { MovieRow } from '../downloads/records.ts';
@@ -12,12 +11,23 @@ import { isRasterImage, isVideo, SIGNATURE_BYTES } from '../storage/file-signatu
 import { lockObjectKeys } from '../storage/key-locks.ts';
 import { filesOf, sizesOf } from '../downloads/files.ts';
 import { POSTER_WIDTHS } from '../posters/make.ts';
-import { contentTypeOfKey, posterKey, renditionKey } from '../storage/storage.ts';
+import { contentTypeOfKey, posterKey, renditionKey, type ObjectStorage } from '../storage/storage.ts';
 import { cancelRenditions, planRenditions } from '../transcode/jobs.ts';
 import { probeUpload } from '../transcode/on-save.ts';
 import { toPublicMovie } from './movie-view.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Config } from '../../config.ts';
+import type { Logger } from 'pino';
+import type { TranscodeHub } from '../transcode/hub.ts';
 
-export type CatalogDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger' | 'transcode'>;
+export interface CatalogDeps {
+  database: Database;
+  storage: ObjectStorage;
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  transcode: TranscodeHub;
+}
 
 export const INACTIVE_PLAN = 'Choose active subscription plans only.';
 

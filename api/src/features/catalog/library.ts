@@ -1,7 +1,6 @@
 import type { PublicMovie, UserMovie, UserMovieList } from '@filamu/shared';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { catalogVersion, downloads, movies } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { absoluteUrl } from '../../http/origin.ts';
 import { posterSrcset, widestPosterKey } from '../posters/srcset.ts';
@@ -15,8 +14,12 @@ import {
   type ListingQuery,
   pageOf,
 } from './catalogue.ts';
+import type { Database } from '../../db/client.ts';
 
-type LibraryDeps = Pick<Deps, 'database' | 'catalogue'>;
+interface LibraryDeps {
+  database: Database;
+  catalogue: Catalogue;
+}
 type DownloadSummary = NonNullable<UserMovie['download']>;
 
 /** How often a request reloads the catalogue when it keeps changing under it before answering anyway. */

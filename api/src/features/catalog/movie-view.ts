@@ -1,10 +1,14 @@
 import type { MovieSize, PublicMovie } from '@filamu/shared';
-import type { Deps } from '../../deps.ts';
 import { absoluteUrl } from '../../http/origin.ts';
 import type { MovieRow } from '../downloads/records.ts';
 import { posterSrcset, widestPosterKey } from '../posters/srcset.ts';
+import type { Config } from '../../config.ts';
+import type { ObjectStorage } from '../storage/storage.ts';
 
-type ViewDeps = Pick<Deps, 'storage' | 'config'>;
+interface ViewDeps {
+  storage: ObjectStorage;
+  config: Config;
+}
 
 /**
  * A thumbnail's URL as clients use it as is (SPEC §2 Admin Movies): the CDN or the local public path

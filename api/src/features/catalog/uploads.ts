@@ -6,11 +6,22 @@ import {
   UploadUrlRequest,
 } from '@filamu/shared';
 import type { z } from 'zod';
-import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
-import { type Folder, type MultipartStorage, newObjectKey, UnknownUploadError } from '../storage/storage.ts';
+import {
+  type Folder,
+  type MultipartStorage,
+  newObjectKey,
+  UnknownUploadError,
+  type ObjectStorage,
+} from '../storage/storage.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Config } from '../../config.ts';
 
-type UploadDeps = Pick<Deps, 'storage' | 'config' | 'clock'>;
+interface UploadDeps {
+  storage: ObjectStorage;
+  config: Config;
+  clock: Clock;
+}
 
 const MIB = 1024 * 1024;
 /** S3 allows at most 10,000 parts (of at least 5 MiB); the configured part size grows only past that. */
@@ -24,7 +35,7 @@ const TYPE_NAMES: Record<Folder, string> = {
 const gigabytes = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 === 0 ? 0 : 1)} GB`;
 const megabytes = (bytes: number) => `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 1)} MB`;
 
-export function maxUploadBytes(deps: Pick<Deps, 'config'>, folder: Folder): number {
+export function maxUploadBytes(deps: { config: Config }, folder: Folder): number {
   return folder === 'movies' ? deps.config.storage.maxMovieBytes : deps.config.storage.maxThumbnailBytes;
 }
 

@@ -6,12 +6,11 @@ import {
   SUBSCRIPTION_REQUIRED,
 } from '@filamu/shared';
 import { and, eq, sql } from 'drizzle-orm';
-import { isUniqueViolation, type Tx } from '../../db/client.ts';
+import { isUniqueViolation, type Tx, type Database } from '../../db/client.ts';
 import { transactionRetrying } from '../../db/retry.ts';
 import { downloads, movies } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { AppError, conflict, forbidden, notFound, unauthenticated } from '../../http/errors.ts';
-import type { ObjectInfo } from '../storage/storage.ts';
+import type { ObjectInfo, ObjectStorage } from '../storage/storage.ts';
 import {
   decideAccess,
   type Downloader,
@@ -24,10 +23,19 @@ import {
 import { fileOfSize, filesOf, type MovieFile, readyRenditionsOf } from './files.ts';
 import type { DownloadRow, MovieRow } from './records.ts';
 import { redownloadAllowance, takeRedownload } from './redownloads.ts';
+import type { Catalogue } from '../catalog/catalogue.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Config } from '../../config.ts';
+import type { Metrics } from '../metrics/registry.ts';
 
-export type GrantDeps = Pick<Deps, 'database' | 'clock' | 'storage' | 'catalogue' | 'metrics'> & {
-  config: Pick<Deps['config'], 'redownloadsPerMonth'>;
-};
+export interface GrantDeps {
+  database: Database;
+  clock: Clock;
+  storage: ObjectStorage;
+  catalogue: Catalogue;
+  metrics: Metrics;
+  config: Pick<Config, 'redownloadsPerMonth'>;
+}
 
 export const NOT_IN_PLAN = 'This movie is not included in your plan.';
 export const FILE_MISSING = 'Movie file is missing. Cannot download.';

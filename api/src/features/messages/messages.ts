@@ -8,13 +8,19 @@ import {
   type SmsGatewayState,
 } from '@filamu/shared';
 import type { z } from 'zod';
-import type { Deps } from '../../deps.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { hitLimits, type Limit } from '../rate-limit/limiter.ts';
 import { type Cursor, emailSource, type Listed, type MessageSource, type Search, smsSource } from './sources.ts';
 import { PUSH_NOT_RESENT, pushSource } from './push-source.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Database } from '../../db/client.ts';
+import type { SmsGateway } from '../sms/adapter.ts';
+import type { SmsSimulator } from '../sms/simulator.ts';
 
-type MessageDeps = Pick<Deps, 'database' | 'clock'>;
+interface MessageDeps {
+  database: Database;
+  clock: Clock;
+}
 
 /** The channels the console lists, merged newest first (decision 0156). */
 export const SOURCES: MessageSource[] = [smsSource, emailSource, pushSource];
@@ -115,7 +121,11 @@ export async function resendMessage(
   return { message: `A copy to ${copy.to} is queued for ${where}.`, resent: publicView(copy) };
 }
 
-export async function smsGatewayState(deps: Pick<Deps, 'sms' | 'smsSimulator' | 'clock'>): Promise<SmsGatewayState> {
+export async function smsGatewayState(deps: {
+  sms: SmsGateway;
+  smsSimulator: SmsSimulator | null;
+  clock: Clock;
+}): Promise<SmsGatewayState> {
   const state = await deps.sms.state();
   return {
     gateway: deps.smsSimulator ? 'simulator' : 'africastalking',

@@ -14,22 +14,39 @@ import {
 } from '@filamu/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Executor } from '../../db/client.ts';
+import type { Executor, Database } from '../../db/client.ts';
 import { transactionRetrying } from '../../db/retry.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
-import { dpoCodeLabel } from '../metrics/registry.ts';
+import { dpoCodeLabel, type Metrics } from '../metrics/registry.ts';
 import { activateSubscription, isPurchasable } from '../plans/subscription.ts';
 import { queuePush } from '../push/outbox.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { receiptText } from '../sms/texts.ts';
 import { checkSoon, lookAtPayment } from './dpo-reads.ts';
-import { GatewayError, normaliseUgandaPhone, sameAmount, type VerifyResult } from './dpo/adapter.ts';
+import {
+  GatewayError,
+  normaliseUgandaPhone,
+  sameAmount,
+  type VerifyResult,
+  type PaymentGateway,
+} from './dpo/adapter.ts';
 import { assertHasMovies, assertMayBuy } from './purchase-rules.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Config } from '../../config.ts';
+import type { Logger } from 'pino';
+import type { Mailer } from '../mail/mailer.ts';
 
-export type PaymentDeps = Pick<Deps, 'config' | 'database' | 'clock' | 'logger' | 'mailer' | 'payments' | 'metrics'>;
+export interface PaymentDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  mailer: Mailer;
+  payments: PaymentGateway;
+  metrics: Metrics;
+}
 export type PaymentRow = typeof payments.$inferSelect;
 
 /** First reconciler look at a payment, and the cap of its back-off (doubling per check). */

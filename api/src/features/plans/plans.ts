@@ -8,14 +8,17 @@ import {
 } from '@filamu/shared';
 import { and, asc, count, eq, gt, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Executor } from '../../db/client.ts';
+import type { Executor, Database } from '../../db/client.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { hasActiveMovie, type MovieCount, movieCounts, replacePlanMovies } from './plan-movies.ts';
 import type { PlanRow } from './subscription.ts';
+import type { Clock } from '../../lib/clock.ts';
 
-type PlanDeps = Pick<Deps, 'database' | 'clock'>;
+interface PlanDeps {
+  database: Database;
+  clock: Clock;
+}
 
 export const PLAN_IN_USE =
   'This plan has subscribers or payments and cannot be deleted. Deactivate or hide it instead.';

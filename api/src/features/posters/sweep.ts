@@ -1,11 +1,13 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { claimJobRun, finishJobRun } from '../../db/job-runs.ts';
 import { movies } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
-import { posterKey } from '../storage/storage.ts';
+import { posterKey, type ObjectStorage } from '../storage/storage.ts';
 import { ffmpegAvailable } from './ffmpeg.ts';
 import { makePosters, NoFrameError, type PosterSource, posterFrameSeconds } from './make.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Database } from '../../db/client.ts';
+import type { Logger } from 'pino';
 
 /**
  * The poster sweep (decision 0143): every movie saved without poster variants gets them here, never in the admin's
@@ -24,7 +26,12 @@ const RETRY_AFTER_MS = 3_600_000;
 /** How long ffmpeg may use a presigned link to the source (S3). */
 const SOURCE_LINK_SECONDS = 600;
 
-type PosterDeps = Pick<Deps, 'database' | 'storage' | 'clock' | 'logger'>;
+interface PosterDeps {
+  database: Database;
+  storage: ObjectStorage;
+  clock: Clock;
+  logger: Logger;
+}
 
 export interface PosterSweepReport {
   made: number;

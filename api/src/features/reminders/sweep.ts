@@ -2,11 +2,15 @@ import { trimTrailingSlashes } from '@filamu/shared';
 import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { claimJobRun, finishJobRun } from '../../db/job-runs.ts';
 import { planReminders, REMINDER_KINDS, subscriptionPlans, users } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
 import { observedPass } from '../metrics/jobs.ts';
 import type { PlanReminder, ReminderChannel, ReminderKind } from './channels.ts';
 import { dueAt, dueEnds } from './windows.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { Logger } from 'pino';
+import type { Metrics } from '../metrics/registry.ts';
 
 /**
  * The plan reminder sweep (decision 0150): subscriptions whose end is in a reminder's window get that reminder once
@@ -21,10 +25,16 @@ const BATCH = 200;
 /** Bounds one pass (200 × 50 reminders); the rest waits for the next. */
 const MAX_BATCHES = 50;
 
-type ReminderDeps = Pick<Deps, 'config' | 'database' | 'clock' | 'logger' | 'metrics'>;
+interface ReminderDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  metrics: Metrics;
+}
 
 /** The renew link: PUBLIC_URL's plans page (the server's local address without it, as printed at start). */
-export function renewUrl(config: Pick<Deps['config'], 'publicUrl' | 'port'>): string {
+export function renewUrl(config: Pick<Config, 'publicUrl' | 'port'>): string {
   return `${trimTrailingSlashes(config.publicUrl ?? `http://localhost:${config.port}`)}/subscription`;
 }
 
@@ -131,7 +141,7 @@ export async function sendDueReminders(deps: ReminderDeps, channels: ReminderCha
 }
 
 /** Rows already recorded for these people (tests and the console read them). */
-export const remindersOf = (deps: Pick<Deps, 'database'>, userIds: string[]) =>
+export const remindersOf = (deps: { database: Database }, userIds: string[]) =>
   deps.database.db.select().from(planReminders).where(inArray(planReminders.userId, userIds));
 
 /** One pass for whichever replica claims the period (decision 0084); null for the others. */

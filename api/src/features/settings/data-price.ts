@@ -2,9 +2,13 @@ import type { DataPriceSetting } from '@filamu/shared';
 import { DEFAULT_DATA_PRICE_PER_GB_UGX } from '@filamu/shared';
 import { eq } from 'drizzle-orm';
 import { operatorSettings } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Database } from '../../db/client.ts';
 
-type SettingsDeps = Pick<Deps, 'database' | 'clock'>;
+interface SettingsDeps {
+  database: Database;
+  clock: Clock;
+}
 
 /** The one settings row (migration 0011 inserts it; a database restored without it still answers the default). */
 const SETTINGS_ROW = 1;

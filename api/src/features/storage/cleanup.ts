@@ -1,8 +1,7 @@
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import type { Executor, Database } from '../../db/client.ts';
 import { claimJobRun, finishJobRun } from '../../db/job-runs.ts';
 import { movieRenditions, movies } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
 import { lockObjectKeys } from './key-locks.ts';
 import {
@@ -11,7 +10,11 @@ import {
   type Removed,
   renditionKey,
   type StoredFolder,
+  type ObjectStorage,
 } from './storage.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Config } from '../../config.ts';
+import type { Logger } from 'pino';
 
 /**
  * The storage cleanup job (docs/decisions/0083-storage-debris.md): removes what crashed, cut or abandoned uploads
@@ -35,7 +38,13 @@ const FOLDERS: StoredFolder[] = ['movies', 'thumbnails', 'posters', 'renditions'
 /** Rendition states whose object is (or is about to be) in use. */
 const LIVE_RENDITION_STATES = ['queued', 'encoding', 'ready'] as const;
 
-type CleanupDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger'>;
+interface CleanupDeps {
+  database: Database;
+  storage: ObjectStorage;
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+}
 
 export interface StorageCleanupReport {
   /** Local `.uploads/*.part` files of cut or crashed uploads. */

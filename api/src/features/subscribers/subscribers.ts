@@ -7,9 +7,8 @@ import {
 } from '@filamu/shared';
 import { count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Executor } from '../../db/client.ts';
+import type { Executor, Database } from '../../db/client.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import { generatePassword, hashPassword } from '../auth/passwords.ts';
 import { isSubscribed } from '../auth/profile.ts';
@@ -19,8 +18,12 @@ import { revokeSessions } from '../auth/sessions.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { findPlan } from '../plans/plans.ts';
 import { activateSubscription, deactivateSubscription } from '../plans/subscription.ts';
+import type { Clock } from '../../lib/clock.ts';
 
-type SubscriberDeps = Pick<Deps, 'database' | 'clock'>;
+interface SubscriberDeps {
+  database: Database;
+  clock: Clock;
+}
 
 const PROTECTED = 'The protected admin account cannot be managed.';
 

@@ -1,6 +1,8 @@
-import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { NotAVideoError, type ProbeResult } from './transcoder.ts';
+import type { Logger } from 'pino';
+import type { ObjectStorage } from '../storage/storage.ts';
+import type { TranscodeHub } from './hub.ts';
 
 /** A probe of a file already sniffed as a video takes well under this, even over S3. */
 const PROBE_LINK_SECONDS = 3600;
@@ -14,7 +16,7 @@ export const NOT_PLAYABLE =
  * only sniffed; originals only).
  */
 export async function probeUpload(
-  deps: Pick<Deps, 'storage' | 'transcode' | 'logger'>,
+  deps: { storage: ObjectStorage; transcode: TranscodeHub; logger: Logger },
   key: string,
 ): Promise<ProbeResult | null> {
   const { transcoder } = deps.transcode;

@@ -1,11 +1,19 @@
 import type { RenditionKind } from '@filamu/shared';
 import { and, eq, isNull } from 'drizzle-orm';
 import { movieRenditions, movies } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { retryFailed } from './jobs.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Database } from '../../db/client.ts';
+import type { Logger } from 'pino';
+import type { TranscodeHub } from './hub.ts';
 
-type RetryDeps = Pick<Deps, 'database' | 'clock' | 'transcode' | 'logger'>;
+interface RetryDeps {
+  database: Database;
+  clock: Clock;
+  transcode: TranscodeHub;
+  logger: Logger;
+}
 
 /** An admin's "Try again" on a failed rendition: queued again, a new pg-boss job with fresh attempts; else 409. */
 export async function retryRendition(deps: RetryDeps, movieId: string, kind: RenditionKind): Promise<void> {

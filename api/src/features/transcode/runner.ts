@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RenditionKind } from '@filamu/shared';
-import type { Deps } from '../../deps.ts';
-import { renditionKey } from '../storage/storage.ts';
+import { renditionKey, type ObjectStorage } from '../storage/storage.ts';
 import type { Logger } from 'pino';
 import {
   claimRendition,
@@ -27,8 +26,19 @@ import {
 import { ladderStep } from './ladder.ts';
 import type { EncodeProgress } from './progress.ts';
 import type { Transcoder } from './transcoder.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { TranscodeHub } from './hub.ts';
 
-type RunnerDeps = Pick<Deps, 'database' | 'storage' | 'config' | 'clock' | 'logger' | 'transcode'>;
+interface RunnerDeps {
+  database: Database;
+  storage: ObjectStorage;
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  transcode: TranscodeHub;
+}
 
 /** How often an idle worker asks pg-boss for a job (a job sent by this process is fetched at once: hub wake). */
 const POLL_SECONDS = 2;
