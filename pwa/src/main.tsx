@@ -16,12 +16,25 @@ initTheme();
 void loadMeta();
 startSessionBootstrap();
 startServiceWorker();
-// Downloads pick up where they stopped as soon as the app opens, whatever the first screen.
-if (useSessionStore.getState().token) {
+startDownloadsWhenSignedIn();
+
+/**
+ * Downloads pick up where they stopped as soon as the app opens, whatever the first screen, and start with the
+ * first sign-in; the manager's chunk is never fetched for a visitor who has not signed in.
+ */
+function startDownloadsWhenSignedIn(): void {
   const resumeDownloads = () => void import('./features/downloads/autostart.ts').then((m) => m.ensureDownloadManager());
   // On a prerendered page this bundle itself arrives after the load event.
-  if (document.readyState === 'complete') resumeDownloads();
-  else window.addEventListener('load', resumeDownloads, { once: true });
+  const start = () => {
+    if (document.readyState === 'complete') resumeDownloads();
+    else window.addEventListener('load', resumeDownloads, { once: true });
+  };
+  if (useSessionStore.getState().token) return start();
+  const stopWatching = useSessionStore.subscribe((state) => {
+    if (!state.token) return;
+    stopWatching();
+    start();
+  });
 }
 
 // The landing and the policy pages arrive prerendered (docs/decisions/0076): those are hydrated, the rest rendered.

@@ -4,6 +4,7 @@ import { LandingPage } from '../features/landing/LandingPage.tsx';
 import { RequireAdmin, RequireAuth } from './guards.tsx';
 import { RootError } from './RootError.tsx';
 import { RootLayout } from './RootLayout.tsx';
+import { ErrorPanel } from '../components/ui/ErrorPanel.tsx';
 import { PageSpinner } from '../components/ui/Spinner.tsx';
 
 /** A lazily loaded route module whose default export is the screen. */
@@ -34,6 +35,8 @@ export const routes: RouteObject[] = [
       {
         // Everything below shares the query client (TanStack Query stays out of the landing chunk).
         lazy: page(() => import('./AppShell.tsx')),
+        // A screen that throws (or whose chunk fails to load) is replaced by this; the toasts and banners stay.
+        ErrorBoundary: ScreenError,
         children: [
           { path: 'login', lazy: page(() => import('../features/auth/LoginPage.tsx')) },
           { path: 'forgot-password', lazy: page(() => import('../features/auth/ForgotPasswordPage.tsx')) },
@@ -67,14 +70,23 @@ export const routes: RouteObject[] = [
                 // The console is its own lazy chunks: a subscriber never downloads any of it.
                 lazy: page(() => import('../features/admin/AdminLayout.tsx')),
                 children: [
-                  { index: true, lazy: page(() => import('../features/admin/overview/OverviewTab.tsx')) },
-                  { path: 'movies', lazy: page(() => import('../features/admin/movies/MoviesTab.tsx')) },
-                  { path: 'subscribers', lazy: page(() => import('../features/admin/subscribers/SubscribersTab.tsx')) },
-                  { path: 'payments', lazy: page(() => import('../features/admin/payments/PaymentsTab.tsx')) },
-                  { path: 'messages', lazy: page(() => import('../features/admin/messages/MessagesTab.tsx')) },
-                  { path: 'analytics', lazy: page(() => import('../features/admin/analytics/AnalyticsTab.tsx')) },
-                  { path: 'plans', lazy: page(() => import('../features/admin/plans/PlansTab.tsx')) },
-                  { path: 'agents', lazy: page(() => import('../features/admin/agents/AgentsTab.tsx')) },
+                  {
+                    // A tab that fails keeps the console's header and tab bar, so the admin can go on elsewhere.
+                    ErrorBoundary: ConsoleTabError,
+                    children: [
+                      { index: true, lazy: page(() => import('../features/admin/overview/OverviewTab.tsx')) },
+                      { path: 'movies', lazy: page(() => import('../features/admin/movies/MoviesTab.tsx')) },
+                      {
+                        path: 'subscribers',
+                        lazy: page(() => import('../features/admin/subscribers/SubscribersTab.tsx')),
+                      },
+                      { path: 'payments', lazy: page(() => import('../features/admin/payments/PaymentsTab.tsx')) },
+                      { path: 'messages', lazy: page(() => import('../features/admin/messages/MessagesTab.tsx')) },
+                      { path: 'analytics', lazy: page(() => import('../features/admin/analytics/AnalyticsTab.tsx')) },
+                      { path: 'plans', lazy: page(() => import('../features/admin/plans/PlansTab.tsx')) },
+                      { path: 'agents', lazy: page(() => import('../features/admin/agents/AgentsTab.tsx')) },
+                    ],
+                  },
                 ],
               },
             ],
@@ -87,3 +99,15 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+function ScreenError() {
+  return (
+    <main id="main">
+      <ErrorPanel title="This screen could not be shown" home={{ to: '/dashboard', label: 'Go to my dashboard' }} />
+    </main>
+  );
+}
+
+function ConsoleTabError() {
+  return <ErrorPanel title="This part of the console failed" home={{ to: '/admin', label: 'Back to Overview' }} />;
+}
