@@ -257,7 +257,7 @@ describe('Admin → Movies', () => {
     expect(sha256(stored)).toBe(sha256(bytes));
   });
 
-  it('deactivates, activates and deletes a movie (after a confirm), with the SPEC messages', async () => {
+  it('deactivates, activates and deletes a movie (after a confirm), with the product messages', async () => {
     const plan = await createPlan();
     const title = `Manage ${uniqueStamp()}`;
     await uploadMovie(movieBytes(4096), { title, category: 'English', vj: 'VJ Emmy', planIds: [plan.id] });

@@ -22,7 +22,7 @@ import { FaultProxy } from './support/fault-proxy.ts';
 /**
  * The download manager in a real Chromium against the built app, with a fault-injecting server in front of it
  * (the browser loads everything through it; only movie files misbehave). Criteria of
- * ../shared/reference/download-manager.md §8.
+ * docs/reference/download-platform.md §8.
  */
 const MiB = 1024 * 1024;
 const COMMIT_INTERVAL = MiB;
@@ -201,7 +201,7 @@ describe('download manager', () => {
       await page.reload();
       const resume = page.getByRole('button', { name: 'Resume' });
       await resume.waitFor();
-      // The server hears of the pause too (SPEC §4: progress saved, status paused). The report is sent in the
+      // The server hears of the pause too (product §4: progress saved, status paused). The report is sent in the
       // background, so a reload right after Pause may land first: the reloaded app sends it then.
       const auth = (await browserSession(page)).token;
       const serverStatus = () =>

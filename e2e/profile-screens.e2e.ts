@@ -440,7 +440,7 @@ describe('Small screens, titles and accessibility', () => {
   it('has no serious or critical axe violations in light and dark', async () => {
     const subscriber: SeededUser = await registerUser();
     await subscribeUser(subscriber.id, planId);
-    // A plan ending in 5 days: the red "days remaining" badge (SPEC §2, ≤ 7 days) is checked too.
+    // A plan ending in 5 days: the red "days remaining" badge (product §2, ≤ 7 days) is checked too.
     const soon = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
     const ending = await registerUser();
     await subscribeUser(ending.id, (await createPlan({ global_expiry_date: `${soon}T23:59` })).id);

@@ -8,13 +8,13 @@ import { type Operation, operationsOf } from './sweep/schema.ts';
 import { changedTables, snapshotTables } from './sweep/snapshot.ts';
 
 /**
- * The bad-input sweep (security bar C13): every operation of /api/openapi.json, as every persona, with generated
+ * The bad-input sweep (security C13): every operation of /api/openapi.json, as every persona, with generated
  * malformed and extreme requests. No answer is a 5xx; every refusal is the error envelope; no answer leaks a stack,
  * SQL, a path or a secret; and no refused request changes a row. SWEEP_SEED and SWEEP_RUNS change the sample.
  * On Postgres the requests of one operation go 8 at a time, so requests sharing rows run into each other.
  */
 const SEED = Number(process.env.SWEEP_SEED ?? 20261123);
-// 1,000 refused and 200 extreme requests per operation: security-bar C13's sample size.
+// 1,000 refused and 200 extreme requests per operation: security C13's sample size.
 const REFUSED_RUNS = Number(process.env.SWEEP_RUNS ?? 1000);
 const EXTREME_RUNS = Math.ceil(REFUSED_RUNS / 5);
 /**

@@ -52,7 +52,7 @@ let counter = 0;
 export function newUser() {
   counter += 1;
   const stamp = `${Date.now().toString(36)}${counter}`;
-  // 077 + 7 digits: a valid Uganda mobile number (SPEC §5), random per user.
+  // 077 + 7 digits: a valid Uganda mobile number (product §5), random per user.
   const digits = String(randomInt(0, 10_000_000)).padStart(7, '0');
   return {
     fullName: `Test User ${stamp}`,

@@ -1,4 +1,4 @@
-// Landing-route JavaScript budget (design.md: < 130 KB gzipped).
+// Landing-route JavaScript budget (docs/architecture.md: < 130 KB gzipped).
 // Reads dist/.vite/manifest.json, follows the static imports of the index.html entry (what the landing page
 // needs to render: the landing screen is part of the entry; every other route is a lazy chunk), and prints the
 // total as the server sends it: the precompressed .gz and .br copies (scripts/precompress.mjs), or the file

@@ -1,4 +1,4 @@
-/** Business constants from SPEC §9 and the contact details the static pages show. */
+/** Business constants from product §9 and the contact details the static pages show. */
 export const SUPPORT = {
   phone: '+256 772 000 111',
   phoneHref: 'tel:+256772000111',

@@ -5,7 +5,7 @@ export function formatUgx(amount: number | string): string {
   return `UGX ${new Intl.NumberFormat('en-UG', { maximumFractionDigits: 0 }).format(Number(amount))}`;
 }
 
-/** Dates are shown MM/DD/YYYY (SPEC §9) in Kampala time. */
+/** Dates are shown MM/DD/YYYY (product §9) in Kampala time. */
 export function formatDate(value: string | Date | null | undefined): string {
   if (!value) return 'N/A';
   const date = value instanceof Date ? value : new Date(value);

@@ -1,7 +1,7 @@
 /**
  * DPO's mobile-money instructions as steps a person can follow (docs/decisions/0025). The gateway sends one
  * string: steps joined by `;`, each numbered "1.", with entities that may lack their `;` (`don&#39t`,
- * `Shortly&#8218 you`) or arrive encoded twice (`&amp;#39`), sometimes a stray HTML tag (dpo-api3g.md P7).
+ * `Shortly&#8218 you`) or arrive encoded twice (`&amp;#39`), sometimes a stray HTML tag (dpo-protocol P7).
  */
 
 const NAMED: Record<string, string> = {

@@ -55,7 +55,7 @@ export const PHONE_EXAMPLE: Record<MoneyNetwork, string> = { mtn: '0772 123 456'
 
 /**
  * The nine-digit national number of a typed Uganda number (`0772…`, `256772…`, `+256 772 …`), or null.
- * Every non-digit is dropped (SPEC: spaces, dashes and brackets are how people type numbers); no regex.
+ * Every non-digit is dropped (product description: spaces, dashes and brackets are how people type numbers); no regex.
  */
 export function ugandaNationalNumber(raw: string): string | null {
   if (raw.length > PHONE_INPUT_MAX) return null;

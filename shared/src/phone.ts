@@ -1,5 +1,5 @@
 /**
- * Uganda mobile numbers (SPEC §5, §9): (256 or leading 0), then 7 and any digit or 20, then 7 digits.
+ * Uganda mobile numbers (product §5, §9): (256 or leading 0), then 7 and any digit or 20, then 7 digits.
  * Every accepted spelling — 0772…, 256772…, +256 772 … — maps to one canonical form, 256XXXXXXXXX,
  * so the same phone can never hold two accounts.
  */

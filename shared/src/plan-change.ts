@@ -49,7 +49,7 @@ export function planChangeRefusal(change: PlanChange, plan: { planName: string; 
   }
 }
 
-/** Staff never buy a plan (SPEC §6: agents count as subscribed; admins have full access). */
+/** Staff never buy a plan (product §6: agents count as subscribed; admins have full access). */
 export const STAFF_NEED_NO_PLAN = {
   agent: 'Agents have full access to the library — no subscription needed.',
   admin: 'Admins have full access to the library — no subscription needed.',

@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { useDocumentTitle } from '../lib/page.ts';
 
-/** Generic router fallback (SPEC §8: 'Unexpected Application Error!'). Also covers a failed chunk load. */
+/** Generic router fallback (product §8: 'Unexpected Application Error!'). Also covers a failed chunk load. */
 export function RootError() {
   const error = useRouteError();
   useDocumentTitle('Error');

@@ -27,7 +27,7 @@ function Loading() {
   return unreachable ? <Unreachable /> : <PageSpinner label="Loading your account" />;
 }
 
-/** Login required: guests go to /login (SPEC §2). */
+/** Login required: guests go to /login (product §2). */
 export function RequireAuth() {
   const { status } = useSession();
   const location = useLocation();

@@ -10,7 +10,7 @@ import { PageSpinner } from '../components/ui/Spinner.tsx';
 /** A lazily loaded route module whose default export is the screen. */
 const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
 
-/** Short addresses for the policy and contact pages, redirected to the SPEC's real routes. */
+/** Short addresses for the policy and contact pages, redirected to the product's real routes. */
 export const SHORT_URLS: Record<string, string> = {
   privacy: '/privacy-policy',
   refund: '/refund-cancellation',
@@ -23,7 +23,7 @@ export const SHORT_URLS: Record<string, string> = {
   'terms-of-use': '/terms',
 };
 
-/** SPEC §2 route table. Only the landing page is in the entry chunk; everything else loads on demand. */
+/** Product §2 route table. Only the landing page is in the entry chunk; everything else loads on demand. */
 export const routes: RouteObject[] = [
   {
     Component: RootLayout,

@@ -12,7 +12,7 @@ import { navigateTo } from './navigation.ts';
 import { useSessionStore } from './session.ts';
 import { toast } from './toast.ts';
 
-/** SPEC §9: default request timeout. */
+/** Product §9: default request timeout. */
 export const REQUEST_TIMEOUT_MS = 300_000;
 
 export class ApiError extends Error {
@@ -58,7 +58,7 @@ export interface CallOptions {
 }
 
 /**
- * Ends the local session after the server refused our token (SPEC §8: 401 → cleared, to /login), and says
+ * Ends the local session after the server refused our token (product §8: 401 → cleared, to /login), and says
  * why, so being sent to /login is never a mystery ("signed in on another device", "session expired").
  */
 function handleUnauthorized(redirect: boolean, reason: string): void {

@@ -1,4 +1,4 @@
-/** This browser's device id: a random UUID made once and kept in localStorage (SPEC §4, single-device login). */
+/** This browser's device id: a random UUID made once and kept in localStorage (product §4, single-device login). */
 const KEY = 'filamu.deviceId';
 
 function randomUuid(): string {

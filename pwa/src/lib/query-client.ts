@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api.ts';
 
-/** Server cache. Keys follow SPEC §7: userProfile, subscriptionPlans, movies, … */
+/** Server cache. Keys follow product §7: userProfile, subscriptionPlans, movies, … */
 export const queryKeys = {
   userProfile: ['userProfile'] as const,
   agentProfile: ['agentProfile'] as const,

@@ -10,7 +10,7 @@ let retryOnOnline = false;
 
 /**
  * Refreshes the profile behind the saved token. Only the server's 401 ends the session (the API client clears it,
- * SPEC §8); offline, a timeout or a 5xx keeps the saved session and tries again when the connection returns
+ * product §8); offline, a timeout or a 5xx keeps the saved session and tries again when the connection returns
  * (docs/decisions/0040).
  */
 export function bootstrapSession(): Promise<void> {

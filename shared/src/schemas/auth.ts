@@ -25,7 +25,7 @@ export function looksLikeSignInEmail(value: string): boolean {
 
 /**
  * What a sign-in identifier can be: an email, or a Uganda phone number in any spelling the account's could have
- * been stored from (the SPEC's rule, so no registered number is ever refused here).
+ * been stored from (the product's rule, so no registered number is ever refused here).
  */
 export function isSignInIdentifier(value: string): boolean {
   const trimmed = value.trim();

@@ -107,7 +107,7 @@ export const AdminPlan = z.object({
 });
 export type AdminPlan = z.infer<typeof AdminPlan>;
 
-/** A plan as customers see it: price as numeric text (SPEC §3). */
+/** A plan as customers see it: price as numeric text (product §3). */
 export const CustomerPlan = z.object({
   id: z.string(),
   plan_name: z.string(),

@@ -47,7 +47,7 @@ describe.each(testDatabases)('the profile’s current device on %s', (kind) => {
     const expected = { browser: 'Chrome', system: 'Android', signedInAt, lastActiveAt: signedInAt };
     expect(signedIn.user.currentDevice).toEqual(expected);
     expect((await profile(signedIn.token)).currentDevice).toEqual(expected);
-    // Kept for older clients (SPEC §3 deviceIDs).
+    // Kept for older clients (product §3 deviceIDs).
     expect(signedIn.user.deviceIDs).toEqual(['phone-1']);
 
     // Last active moves on as the session is used (at most every 5 minutes); sign-in time stays.

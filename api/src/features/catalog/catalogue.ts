@@ -92,7 +92,7 @@ export class Catalogue {
   }
 
   /**
-   * A thumbnail's link as clients use it (SPEC §2 Admin Movies): the CDN or local public path when storage has
+   * A thumbnail's link as clients use it (product §2 Admin Movies): the CDN or local public path when storage has
    * one, otherwise a signed link; null when the movie has none. Root-relative for the local driver.
    */
   async thumbnailLink(key: string | null): Promise<string | null> {
@@ -276,7 +276,7 @@ export function kinayugandaRequired(snapshot: CatalogueSnapshot, who: { staff: b
   return who.planId ? (snapshot.kinayuganda.perPlan.get(who.planId) ?? 0) : 0;
 }
 
-/** Whether the downloader may download this cached movie (SPEC §5: staff every live movie, subscribers their plan's). */
+/** Whether the downloader may download this cached movie (product §5: staff every live movie, subscribers their plan's). */
 export function entitledTo(movie: CachedMovie, who: { staff: boolean; planId: string | null }): boolean {
   return who.staff || (who.planId !== null && movie.planIds.has(who.planId));
 }

@@ -106,7 +106,7 @@ export function kinayugandaOutstandingSql(downloader: Downloader): SQL {
 }
 
 /**
- * The one place the download rules are decided (SPEC §1, §5): a movie downloaded once is never granted
+ * The one place the download rules are decided (product §1, §5): a movie downloaded once is never granted
  * again; downloads need a subscription in force (staff excepted) and a movie in the plan; English waits
  * until every entitled active Kinayuganda movie is downloaded.
  */

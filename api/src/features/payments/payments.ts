@@ -309,7 +309,7 @@ async function afterUnclearCharge(
   return { instructions, status: after.status };
 }
 
-/** Decides what a verifyToken answer means for this payment (security-bar R16). */
+/** Decides what a verifyToken answer means for this payment (security R16). */
 export function decide(
   payment: PaymentRow,
   result: VerifyResult,

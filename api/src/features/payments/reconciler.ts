@@ -15,7 +15,7 @@ export interface ReconcileReport {
 }
 
 /**
- * One reconciliation pass (security-bar R18, C3): re-verifies due pending payments with DPO and settles them.
+ * One reconciliation pass (security R18, C3): re-verifies due pending payments with DPO and settles them.
  * Claiming is a short transaction (SELECT … FOR UPDATE SKIP LOCKED LIMIT 20, then a lease on next_check_at), so
  * concurrent runs never take the same row and no lock is held while DPO is asked.
  */

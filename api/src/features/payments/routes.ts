@@ -68,7 +68,7 @@ export function paymentRoutes(router: ContractRouter, deps: Deps): void {
   notifyRoute(router.app, deps);
 }
 
-/** TransactionToken from DPO's push: XML per the docs; form-encoded or JSON parsed too (dpo-api3g.md §3.2). */
+/** TransactionToken from DPO's push: XML per the docs; form-encoded or JSON parsed too (dpo-protocol §3.2). */
 export function pushedToken(body: string): string | undefined {
   const trimmed = body.trim();
   if (trimmed.startsWith('<')) {

@@ -138,7 +138,7 @@ export async function createPlan(deps: PlanDeps, input: z.output<typeof PlanInpu
 
 /**
  * Partial update. A new expiry moves every current subscriber of the plan to it in the same
- * transaction: all subscribers of a plan end at that one moment (SPEC §3). `movieIds`, when sent,
+ * transaction: all subscribers of a plan end at that one moment (product §3). `movieIds`, when sent,
  * replaces the plan's movies in that transaction too.
  */
 export async function updatePlan(

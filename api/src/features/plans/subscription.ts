@@ -6,7 +6,7 @@ export type PlanRow = typeof subscriptionPlans.$inferSelect;
 
 /**
  * Puts a user on a plan from `now` until the plan's global expiry: every subscriber of a plan ends at
- * that one moment (SPEC §3). Used by payment activation and by admins; run it in the caller's transaction.
+ * that one moment (product §3). Used by payment activation and by admins; run it in the caller's transaction.
  */
 export async function activateSubscription(exec: Executor, userId: string, plan: PlanRow, now: Date): Promise<void> {
   await exec

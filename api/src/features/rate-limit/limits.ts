@@ -1,7 +1,7 @@
 import type { Limit } from './limiter.ts';
 
 /**
- * Every rate limit on a costly flow, in one place (security bar R19, ADR 0061). Chosen so a real person never meets
+ * Every rate limit on a costly flow, in one place (security R19, ADR 0061). Chosen so a real person never meets
  * them: per account they sit far above a normal session's use; per address they are generous because most
  * Ugandan subscribers share a few carrier NAT addresses.
  */

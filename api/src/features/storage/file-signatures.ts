@@ -1,5 +1,5 @@
 /**
- * What a file really is, from its first bytes (security-bar R24: check the container before a movie goes
+ * What a file really is, from its first bytes (security R24: check the container before a movie goes
  * live; thumbnails are raster images only — never SVG).
  */
 export const SIGNATURE_BYTES = 16;

@@ -104,7 +104,7 @@ const rangeCase: fc.Arbitrary<RangeCase> = fc.oneof(
   fc.constant<RangeCase>({ headers: {}, expected: { status: 200 } }),
 );
 
-describe('GET with Range over loopback (security-bar C17)', () => {
+describe('GET with Range over loopback (security C17)', () => {
   it('answers 300 random range requests with exact bytes, statuses and headers', async () => {
     await fc.assert(
       fc.asyncProperty(rangeCase, async ({ headers, expected }) => {

@@ -208,7 +208,7 @@ async function openObject(path: string): Promise<{ handle: FileHandle; stats: Bi
 
 /**
  * A named download saves under the movie's title (RFC 6266 with an RFC 5987 `filename*`); otherwise movies still
- * download (never render in place: security-bar R24) and thumbnails show inline.
+ * download (never render in place: security R24) and thumbnails show inline.
  */
 function dispositionOf(key: string, link: LinkFields | null): string {
   if (link?.downloadName) return attachmentDisposition(link.downloadName);
@@ -218,7 +218,7 @@ function dispositionOf(key: string, link: LinkFields | null): string {
   return 'inline';
 }
 
-/** PUT to a signed upload link (security-bar R24): type and size bound by the signature, object never overwritten. */
+/** PUT to a signed upload link (security R24): type and size bound by the signature, object never overwritten. */
 async function receiveObject(c: Context<AppEnv>, options: FileServerOptions): Promise<Response> {
   const key = keyOf(c);
   const finalPath = objectPath(options.dir, key);

@@ -118,7 +118,7 @@ function mutation(base: LinkFields): fc.Arbitrary<{ name: string; apply(request:
   );
 }
 
-describe('signed links (security-bar C16)', () => {
+describe('signed links (security C16)', () => {
   it('accepts an untouched download link and an untouched upload link', () => {
     expect(accepts(requestFor(download))).toBe(true);
     expect(accepts(requestFor(upload))).toBe(true);

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * HMAC-SHA256 capability URLs for the local driver (security-bar R22, R24): everything that decides what a link
+ * HMAC-SHA256 capability URLs for the local driver (security R22, R24): everything that decides what a link
  * may do is in the signed canonical string, and everything is in the query string, so a signed GET needs no
  * custom request header (no CORS preflight per chunk).
  */

@@ -10,7 +10,7 @@ import { eventually, type RunningLocalFiles, startLocalFiles } from './local.tes
 import { createLocalStorage } from './local.ts';
 import { newObjectKey } from './storage.ts';
 
-/** Signed PUT uploads over loopback (security-bar R24, C21): bound type and size, atomic, never half an object. */
+/** Signed PUT uploads over loopback (security R24, C21): bound type and size, atomic, never half an object. */
 
 let files: RunningLocalFiles;
 

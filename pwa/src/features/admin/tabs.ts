@@ -1,4 +1,4 @@
-/** The console's tabs in SPEC §2 order, plus Payments (issue 10); each is a route under /admin. */
+/** The console's tabs in product §2 order, plus Payments (issue 10); each is a route under /admin. */
 export const ADMIN_TABS = [
   { path: '/admin', label: 'Overview' },
   { path: '/admin/movies', label: 'Movies' },

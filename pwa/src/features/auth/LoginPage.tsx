@@ -26,7 +26,7 @@ interface Failure {
   message: string;
 }
 
-/** SPEC §8 wording for a failed sign-in. */
+/** Product §8 wording for a failed sign-in. */
 function describeFailure(mode: Mode, error: unknown): Failure {
   if (!(error instanceof ApiError)) {
     return { title: 'Login failed', message: 'An unexpected error occurred. Please try again.' };

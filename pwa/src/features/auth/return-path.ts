@@ -1,6 +1,6 @@
 /**
  * Where to go after signing in: back to the page that sent the person here (a guard, or a checkout result
- * opened signed out), if it is an in-app path other than /login; else the SPEC's /admin or /dashboard.
+ * opened signed out), if it is an in-app path other than /login; else the product's /admin or /dashboard.
  */
 export function returnPath(state: unknown, fallback: string): string {
   const from = (state as { from?: unknown } | null)?.from;

@@ -55,7 +55,7 @@ export function MovieCard({ movie, libraryUrl }: { movie: UserMovie; libraryUrl:
   );
 }
 
-/** SPEC §9: eight of these show while the library loads. */
+/** Product §9: eight of these show while the library loads. */
 export function MovieCardSkeleton() {
   return (
     <li aria-hidden="true" data-testid="movie-skeleton">

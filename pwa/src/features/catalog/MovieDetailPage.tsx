@@ -45,7 +45,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** The download control, or for people without a subscription the prompt to get one (SPEC §2). */
+/** The download control, or for people without a subscription the prompt to get one (product §2). */
 function DownloadPanel({ movie }: { movie: UserMovie }) {
   const action = useMovieAction(movie);
   if (action.kind === 'subscribe') {

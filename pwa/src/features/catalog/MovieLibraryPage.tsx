@@ -18,7 +18,7 @@ import { SearchBox } from './SearchBox.tsx';
 import { ContinueWatching } from '../watching/ContinueWatching.tsx';
 import { useDocumentTitle } from '../../lib/page.ts';
 
-/** SPEC §9: skeleton count. */
+/** Product §9: skeleton count. */
 export const SKELETON_COUNT = 8;
 
 /** All / Kinayuganda / English, as links (the section filter lives in the URL). */
@@ -59,7 +59,7 @@ function SectionFilter({
   );
 }
 
-/** Said once above the English section while Kinayuganda movies still lock English downloads (SPEC §8). */
+/** Said once above the English section while Kinayuganda movies still lock English downloads (product §8). */
 function EnglishLockedNotice({ search }: { search: string }) {
   const progress = useKinayugandaProgress(true);
   const figures = progress.data;

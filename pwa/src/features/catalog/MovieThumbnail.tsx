@@ -6,7 +6,7 @@ export const THUMBNAIL_FALLBACK = 'Thumbnail not available';
 
 /**
  * A movie's poster in a fixed 16:9 box (no layout shift while it loads on a slow link), lazily loaded;
- * a missing or broken image becomes a placeholder saying so (SPEC §2).
+ * a missing or broken image becomes a placeholder saying so (product §2).
  */
 export function MovieThumbnail({
   src,

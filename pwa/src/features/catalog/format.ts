@@ -1,9 +1,9 @@
-/** Display rules of the movie pages (SPEC §9). */
+/** Display rules of the movie pages (product §9). */
 
 const GIB = 1024 ** 3;
 const MIB = 1024 ** 2;
 
-/** SPEC §9: movie sizes in GB (bytes / 1024³) with two decimals: `1.50 GB`. */
+/** Product §9: movie sizes in GB (bytes / 1024³) with two decimals: `1.50 GB`. */
 export function formatGb(bytes: number): string {
   const value = Number.isFinite(bytes) && bytes > 0 ? bytes / GIB : 0;
   return `${value.toFixed(2)} GB`;

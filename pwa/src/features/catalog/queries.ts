@@ -6,7 +6,7 @@ import { useSessionStore } from '../../lib/session.ts';
 import type { LibraryRefine } from './library-url.ts';
 
 /**
- * The library's server state, all under `movies` so the invalidations of SPEC §7 (and the download manager's)
+ * The library's server state, all under `movies` so the invalidations of product §7 (and the download manager's)
  * refresh it. One request gives every card its verdict (`access`) and download summary: no per-card calls.
  */
 export const LIBRARY_PAGE_SIZE = 24;

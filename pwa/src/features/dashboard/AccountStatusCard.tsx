@@ -7,7 +7,7 @@ import { Row } from './Row.tsx';
 
 const ACCOUNT_TYPE: Record<Access, string> = { agent: 'Agent', staff: 'Admin', subscriber: 'User', free: 'User' };
 
-/** SPEC §2 Account Status: type, subscription, plan, end date, days remaining. */
+/** Product §2 Account Status: type, subscription, plan, end date, days remaining. */
 export function AccountStatusCard({
   access,
   plan,

@@ -89,7 +89,7 @@ export default function DashboardPage() {
                 icon={<DownloadIcon className="size-6" />}
                 tone="bg-violet-100 text-violet-700 dark:bg-violet-950 dark:text-violet-300"
               />
-              {/* SPEC §2: only for non-subscribers who are not agents; admins are staff and never buy either. */}
+              {/* Product §2: only for non-subscribers who are not agents; admins are staff and never buy either. */}
               {access === 'free' && (
                 <QuickCard
                   to="/subscription"

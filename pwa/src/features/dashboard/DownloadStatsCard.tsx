@@ -7,10 +7,10 @@ import { isOfflineError } from '../../lib/offline.ts';
 import { queryKeys } from '../../lib/query-client.ts';
 import { Row } from './Row.tsx';
 
-/** SPEC §2: agents get fixed empty stats and no stats call is made. */
+/** Product §2: agents get fixed empty stats and no stats call is made. */
 const AGENT_STATS: DownloadStats['summary'] = { totalMoviesDownloaded: 0, totalStorageUsed: 0, lastDownloadDate: null };
 
-/** SPEC §2 Download Stats: movies downloaded, storage used, last download (Never / 'N hours ago' / a date). */
+/** Product §2 Download Stats: movies downloaded, storage used, last download (Never / 'N hours ago' / a date). */
 export function DownloadStatsCard({ isAgent }: { isAgent: boolean }) {
   const stats = useQuery({
     queryKey: queryKeys.downloadStats,

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cn } from '../../components/ui/cn.ts';
 
-/** One of the dashboard's quick links (SPEC §2): an icon, a title and a line of text. */
+/** One of the dashboard's quick links (product §2): an icon, a title and a line of text. */
 export function QuickCard({
   to,
   title,

@@ -13,7 +13,7 @@ const STAFF_WORDING: Record<'staff' | 'agent', { title: string; text: string }> 
 };
 
 /**
- * SPEC §2: plan, end date and days remaining (red at DAYS_REMAINING_WARNING or fewer); a Subscribe CTA for
+ * product §2: plan, end date and days remaining (red at DAYS_REMAINING_WARNING or fewer); a Subscribe CTA for
  * people without a subscription. Staff and agents are told they have full access and offered nothing to buy.
  */
 export function SubscriptionStatusCard({

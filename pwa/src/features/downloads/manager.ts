@@ -233,7 +233,7 @@ function recordInput(ownerId: string, movie: DownloadableMovie, size?: DownloadS
 
 /**
  * Download Now / Resume from a movie card: checks space, asks the server for the grant (its refusals become the
- * SPEC's toasts), records the download and wakes the engine. Offline, the download waits for the network.
+ * the product's toasts), records the download and wakes the engine. Offline, the download waits for the network.
  * `redownload`: Download again, a movie downloaded before whose file is not here (takes one re-download); it needs
  * the server's yes, so it never waits for the network. Resolves true when the download was recorded.
  */

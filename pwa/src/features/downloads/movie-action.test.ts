@@ -52,7 +52,7 @@ describe('movieAction from the server verdict alone', () => {
     expect(action({ access: 'subscription_required' })).toEqual({ kind: 'subscribe', label: 'Subscribe Now' });
   });
 
-  it('Download Locked with the SPEC reason while Kinayuganda movies are left', () => {
+  it('Download Locked with the product reason while Kinayuganda movies are left', () => {
     expect(action({ access: 'locked' })).toEqual({
       kind: 'locked',
       label: 'Download Locked',

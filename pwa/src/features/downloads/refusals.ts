@@ -1,6 +1,6 @@
 import { isApiError } from '../../lib/api.ts';
 
-/** SPEC §8: the toast for a refused or failed download grant. */
+/** Product §8: the toast for a refused or failed download grant. */
 export function grantRefusal(error: unknown): { title: string; description: string } {
   if (isApiError(error)) {
     switch (error.code) {

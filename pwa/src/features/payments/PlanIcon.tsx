@@ -44,7 +44,7 @@ const paths: Record<Kind, ReactNode> = {
   other: <path d="m12 2 3.1 6.3 6.9 1-5 4.9 1.2 6.8L12 17.8 5.8 21l1.2-6.8-5-4.9 6.9-1L12 2z" />,
 };
 
-/** An icon chosen by plan name (SPEC §2: basic, premium, enterprise, other). */
+/** An icon chosen by plan name (product §2: basic, premium, enterprise, other). */
 export function PlanIcon({ name, className }: { name: string; className?: string }) {
   const kind = planKind(name);
   return (

@@ -10,7 +10,7 @@ import { AGENT_BENEFITS } from './benefits.ts';
 import { BenefitList } from './BenefitList.tsx';
 import { ChangePasswordCard } from './ChangePasswordCard.tsx';
 
-/** The agent's profile (SPEC §2): read-only details, and a Security section to change the password. */
+/** The agent's profile (product §2): read-only details, and a Security section to change the password. */
 export function AgentProfileView() {
   useDocumentTitle('Agent Profile');
   const { agent } = useSession();

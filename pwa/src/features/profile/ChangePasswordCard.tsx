@@ -11,7 +11,7 @@ type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
 type Errors = Partial<Record<Field, string>>;
 const FIELDS: Field[] = ['currentPassword', 'newPassword', 'confirmPassword'];
 
-/** SPEC §5 checks, shown on the fields (wording from SPEC §5/§8). */
+/** Product §5 checks, shown on the fields (wording from product §5/§8). */
 function validate(values: Record<Field, string>): { fields: Errors; form: string | null } {
   if (!values.currentPassword || !values.newPassword) {
     return {

@@ -119,7 +119,7 @@ function HistoryRow({ entry }: { entry: DownloadHistoryEntry }) {
   );
 }
 
-/** Profile → Downloads (SPEC §2): this account's download history, from the server. */
+/** Profile → Downloads (product §2): this account's download history, from the server. */
 export function DownloadsTab() {
   const history = useQuery({
     queryKey: queryKeys.downloadHistory,

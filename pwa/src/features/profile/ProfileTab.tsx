@@ -68,7 +68,7 @@ function focusFirstError(form: HTMLFormElement | null, errors: Errors): boolean 
 }
 
 /**
- * Profile → Profile (SPEC §2, §4): read-only until Edit Profile, then Save Changes or Cancel. Errors appear
+ * Profile → Profile (product §2, §4): read-only until Edit Profile, then Save Changes or Cancel. Errors appear
  * where the person is looking — on the field, or beside the buttons — not in a toast as well.
  */
 export function ProfileTab({ user }: { user: UserProfile }) {

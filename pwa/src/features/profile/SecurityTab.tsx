@@ -27,7 +27,7 @@ function RecoveryCard({ user }: { user: UserProfile }) {
   );
 }
 
-/** Profile → Security (SPEC §2): change password, where recovery codes go, the signed-in device, notifications. */
+/** Profile → Security (product §2): change password, where recovery codes go, the signed-in device, notifications. */
 export function SecurityTab({ user }: { user: UserProfile }) {
   return (
     <div className="space-y-6">

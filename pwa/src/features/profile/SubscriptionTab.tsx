@@ -19,7 +19,7 @@ function Term({ children }: { children: string }) {
 }
 
 /**
- * Profile → Subscription (SPEC §2). Subscribers get a way to renew or change plan (/subscription), others
+ * Profile → Subscription (product §2). Subscribers get a way to renew or change plan (/subscription), others
  * Upgrade to Premium; admins are staff with full access and are offered nothing to buy (decision 0035).
  */
 export function SubscriptionTab({ user }: { user: UserProfile }) {
@@ -74,7 +74,7 @@ export function SubscriptionTab({ user }: { user: UserProfile }) {
         {access !== 'staff' && (
           <div className="mt-6">
             {access === 'subscriber' ? (
-              // SPEC's "Manage Subscription" had no action; renewing or changing plan happens on /subscription.
+              // The product's "Manage Subscription" had no action; renewing or changing plan happens on /subscription.
               <LinkButton to="/subscription">Renew or change plan</LinkButton>
             ) : (
               <LinkButton to="/subscription">Upgrade to Premium</LinkButton>

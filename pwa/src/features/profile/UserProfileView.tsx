@@ -20,7 +20,7 @@ function Panel({ children }: { children: ReactNode }) {
   return <TabPanel className="rounded-2xl focus-visible:outline-offset-4">{children}</TabPanel>;
 }
 
-/** The ordinary user's (and admin's) profile: SPEC §2, with the membership badge under the title. */
+/** The ordinary user's (and admin's) profile: product §2, with the membership badge under the title. */
 export function UserProfileView() {
   useDocumentTitle('My Profile');
   const profile = useUserProfile();

@@ -1,4 +1,4 @@
-/** Benefit lists as SPEC §1 presents them. */
+/** Benefit lists as product §1 presents them. */
 export const SUBSCRIBER_BENEFITS = ['Unlimited downloads', '4K quality', 'Priority support', 'Early access'];
 export const FREE_BENEFITS = ['Limited access', 'Standard quality', 'Basic support'];
 export const AGENT_BENEFITS = [

@@ -10,7 +10,7 @@ const HOUR = 60 * MINUTE;
 
 /**
  * When the session was last used, in words. The server records it at most every 5 minutes, so anything
- * under that is "just now"; past a day it is a date (MM/DD/YYYY, SPEC §9).
+ * under that is "just now"; past a day it is a date (MM/DD/YYYY, product §9).
  */
 export function lastActive(iso: string, now: Date): string {
   const ago = now.getTime() - new Date(iso).getTime();

@@ -17,7 +17,7 @@ import {
 
 export type { MobileOption } from './xml.ts';
 
-/** DPO's Uganda mobile-money identifiers (dpo-api3g.md §4.4). Prefer `paymentName` from getMobilePaymentOptions. */
+/** DPO's Uganda mobile-money identifiers (dpo-protocol §4.4). Prefer `paymentName` from getMobilePaymentOptions. */
 export const UGANDA_MNO = { mtn: 'MTNmobilemoney', airtel: 'Mobile_Airtel_UG' } as const;
 
 export type DpoOperation =
@@ -78,7 +78,7 @@ export interface ChargeMobileResult {
 }
 
 /**
- * The normalised verifyToken outcome (security-bar R16):
+ * The normalised verifyToken outcome (security R16):
  * only `paid` may grant, and only after the amount, currency and CompanyRef are checked; `review` is never granted.
  */
 export type VerifyOutcome = 'paid' | 'review' | 'pending' | 'declined' | 'expired' | 'cancelled' | 'error';
@@ -221,7 +221,7 @@ export class GatewayError extends AppError {
   }
 }
 
-/** verifyToken codes → outcome (dpo-api3g.md §6.3; R16). Anything unknown is `error`, which never grants. */
+/** verifyToken codes → outcome (dpo-protocol §6.3; R16). Anything unknown is `error`, which never grants. */
 export function verifyOutcome(code: string): VerifyOutcome {
   switch (code) {
     case '000':

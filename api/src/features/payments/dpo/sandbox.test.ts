@@ -6,7 +6,7 @@ import { createDpoSandbox, type DpoSandbox } from './sandbox.ts';
 import { listen, MovableClock, type Running } from './testing.ts';
 import { parseApi3g, readStatus, text } from './xml.ts';
 
-/** The sandbox spoken to in raw XML over HTTP, the way DPO would be: error codes and shapes from dpo-api3g.md. */
+/** The sandbox spoken to in raw XML over HTTP, the way DPO would be: error codes and shapes from dpo-protocol. */
 
 const TOKEN = 'C0FFEE00-1111-2222-3333-444444444444';
 let sandbox: DpoSandbox;

@@ -12,7 +12,7 @@ import { dpoSandboxRequests } from '../../rate-limit/limits.ts';
 import { buildResponseXml, child, isRepeated, parseXml, RawXml, text, type XmlObject, type XmlTree } from './xml.ts';
 
 /**
- * A protocol-faithful DPO API3G v6 simulator (dpo-api3g.md), meant to be mounted at `/sandbox/dpo/API/v6/`.
+ * A protocol-faithful DPO API3G v6 simulator (dpo-protocol), meant to be mounted at `/sandbox/dpo/API/v6/`.
  *
  * One POST endpoint; the operation is named in `<Request>` (exact, documented spelling). It answers DPO's XML shapes,
  * including its quirks: `StatusCode` for ChargeTokenMobile but `Result` for generic errors, a GetMobilePaymentOptions

@@ -4,7 +4,7 @@ import { XMLParser } from 'fast-xml-parser';
 /**
  * DPO API3G v6 XML: building requests and reading responses.
  *
- * Reading rules (dpo-api3g.md P5–P7):
+ * Reading rules (dpo-protocol P5–P7):
  * - every value is a string; '000' stays '000' (fast-xml-parser's number parsing is off);
  * - entities are decoded by us, leniently: a bare `&` stays as it is and numeric entities without the
  *   trailing `;` (`Shortly&#8218 you will…`) are decoded anyway, so DPO's sloppy XML never fails the parse;

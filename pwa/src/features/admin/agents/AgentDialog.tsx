@@ -29,7 +29,7 @@ export type AgentDialogState =
 
 const TITLES = { create: 'Add Agent', edit: 'Edit Agent', credentials: 'Agent Credentials' } as const;
 
-/** SPEC §4 Agent dialog: create, edit or show-credentials; closing it forgets any shown password. */
+/** Product §4 Agent dialog: create, edit or show-credentials; closing it forgets any shown password. */
 export function AgentDialog({
   state,
   onClose,

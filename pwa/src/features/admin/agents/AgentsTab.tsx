@@ -12,12 +12,12 @@ import type { Channel } from './agent-form.ts';
 import { useAgents, useDeleteAgent, useResetAgentPassword, useUpdateAgent } from './queries.ts';
 import { LoadFailure } from '../components/LoadFailure.tsx';
 
-/** SPEC §8: the new password stays on screen for 10 seconds. */
+/** Product §8: the new password stays on screen for 10 seconds. */
 const RESET_TOAST_MS = 10_000;
 
 type Pending = { kind: 'delete' | 'reset'; agent: AdminAgent };
 
-/** SPEC §2 Agents: create, edit, switch on/off, reset the password of, or delete agent logins. */
+/** Product §2 Agents: create, edit, switch on/off, reset the password of, or delete agent logins. */
 export default function AgentsTab() {
   const agents = useAgents();
   const update = useUpdateAgent();

@@ -14,7 +14,7 @@ export interface ShownCredentials {
 }
 
 /**
- * The generated password, shown once (SPEC §2/§4): the server keeps only its hash, so closing the dialog
+ * The generated password, shown once (product §2/§4): the server keeps only its hash, so closing the dialog
  * is the last chance to copy it.
  */
 export function CredentialsPanel({ credentials, onDone }: { credentials: ShownCredentials; onDone: () => void }) {

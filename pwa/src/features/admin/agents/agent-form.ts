@@ -59,7 +59,7 @@ const firstIssue = (schema: z.ZodType, value: string) => {
   return result.success ? undefined : result.error.issues[0]?.message;
 };
 
-/** SPEC §5 Agent form, with the API's own messages: name, phone and a valid email are required. */
+/** Product §5 Agent form, with the API's own messages: name, phone and a valid email are required. */
 export function validateAgent(values: AgentValues, editing: boolean): AgentErrors {
   const errors: AgentErrors = {
     full_name: firstIssue(FullName, values.full_name),

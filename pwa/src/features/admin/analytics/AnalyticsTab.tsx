@@ -9,7 +9,7 @@ import { TopDownloads } from './TopDownloads.tsx';
 import { TrendCharts } from './TrendCharts.tsx';
 import { LoadFailure } from '../components/LoadFailure.tsx';
 
-/** SPEC §2 Analytics (issue 10): the cards, daily/weekly charts for 7/30/90 days (`?days=`) and Top Downloaded. */
+/** Product §2 Analytics (issue 10): the cards, daily/weekly charts for 7/30/90 days (`?days=`) and Top Downloaded. */
 export default function AnalyticsTab() {
   const [params, setParams] = useSearchParams();
   const days = parseRange(params.get('days'));

@@ -3,7 +3,7 @@ import { DownloadIcon, UserIcon, SparklesIcon } from '../../../components/ui/ico
 import { StatCard } from '../components/StatCard.tsx';
 import { formatCount } from './format.ts';
 
-/** SPEC §2 Analytics cards; dashes while the figures load. */
+/** Product §2 Analytics cards; dashes while the figures load. */
 export function AnalyticsCards({ data }: { data: PlatformAnalytics | undefined }) {
   const show = (n: number | undefined) => (n === undefined ? '—' : formatCount(n));
   return (

@@ -34,7 +34,7 @@ const columns: Column<Row>[] = [
   },
 ];
 
-/** SPEC §2 Analytics: the ten most downloaded movies, ranked. */
+/** Product §2 Analytics: the ten most downloaded movies, ranked. */
 export function TopDownloads() {
   const top = useTopDownloads();
   const rows = (top.data ?? []).map((stat, i) => ({ ...stat, rank: i + 1 }));

@@ -2,7 +2,7 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { errorMessage } from '../../../lib/api.ts';
 
-/** SPEC §8 'Failed to load {what}: {message}', said where the data would be, with a way to try again. */
+/** Product §8 'Failed to load {what}: {message}', said where the data would be, with a way to try again. */
 export function LoadFailure({
   what,
   error,

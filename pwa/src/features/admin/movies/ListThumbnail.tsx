@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { FilmIcon } from '../../../components/ui/icons.tsx';
 import { thumbnailSource } from './thumbnail.ts';
 
-/** Content-delivery domain for `/thumbnails/…` values (SPEC §2); the API sends full URLs, so it is rarely needed. */
+/** Content-delivery domain for `/thumbnails/…` values (product §2); the API sends full URLs, so it is rarely needed. */
 const CDN_BASE_URL: string | null = (import.meta.env.VITE_CDN_BASE_URL as string | undefined) ?? null;
 
 /** The list's small thumbnail: 'No Img' without one, a placeholder when the image fails to load. */

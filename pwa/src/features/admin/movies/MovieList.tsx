@@ -14,7 +14,7 @@ import { RenditionStates } from './RenditionStates.tsx';
 import { useAdminMovies, useDeleteMovie, useToggleMovie, useUpdateMovie } from './queries.ts';
 import { uploadDate } from './thumbnail.ts';
 
-/** 'Manage Movies (count)': search, then one row per movie with Activate/Deactivate and Delete (SPEC §2). */
+/** 'Manage Movies (count)': search, then one row per movie with Activate/Deactivate and Delete (product §2). */
 export function MovieList() {
   const movies = useAdminMovies();
   const all = movies.data;

@@ -18,7 +18,7 @@ const CATEGORIES: { category: Category; label: string }[] = [
   { category: 'Kinayuganda', label: 'Upload Kinayuganda' },
 ];
 
-/** The two upload sub-tabs (SPEC §2): English needs a VJ and has a description; Kinayuganda has neither rule. */
+/** The two upload sub-tabs (product §2): English needs a VJ and has a description; Kinayuganda has neither rule. */
 export function UploadForms() {
   return (
     <Card>

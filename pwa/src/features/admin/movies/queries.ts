@@ -4,7 +4,7 @@ import { api } from '../../../lib/api.ts';
 import { queryClient, queryKeys } from '../../../lib/query-client.ts';
 import { anyEncoding } from './renditions.ts';
 
-/** The Movies tab's server data; after every change both the admin list and the library refresh (SPEC §7). */
+/** The Movies tab's server data; after every change both the admin list and the library refresh (product §7). */
 
 /** Every ~3 s while a rendition is queued or encoding, so the console shows the encode's progress. */
 export const ENCODING_POLL_MS = 3_000;
@@ -26,7 +26,7 @@ export function useAdminSystemStatus() {
   });
 }
 
-/** Only active plans are offered on the upload form (SPEC §5). */
+/** Only active plans are offered on the upload form (product §5). */
 export function useActivePlans() {
   return useQuery({
     queryKey: queryKeys.adminSubscriptionPlans,

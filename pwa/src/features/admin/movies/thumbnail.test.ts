@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { thumbnailSource, uploadDate } from './thumbnail.ts';
 
-describe('movie list thumbnails and dates (SPEC §2)', () => {
+describe('movie list thumbnails and dates (product §2)', () => {
   it('uses a full URL as is, puts /thumbnails/ paths on the CDN, and otherwise has no image', () => {
     expect(thumbnailSource('https://cdn.filamu.ug/thumbnails/a.jpg', null)).toBe(
       'https://cdn.filamu.ug/thumbnails/a.jpg',

@@ -1,7 +1,7 @@
 import { formatDate, trimTrailingSlashes } from '@filamu/shared';
 
 /**
- * Where a movie's thumbnail comes from (SPEC §2 Movies): a full URL is used as is; a path starting `/thumbnails/`
+ * Where a movie's thumbnail comes from (product §2 Movies): a full URL is used as is; a path starting `/thumbnails/`
  * is put on the content-delivery domain; anything else has no image. The API resolves thumbnails to full URLs
  * (CDN, local /files or a signed link), so the second rule only matters for values stored by an older backend.
  */
@@ -12,7 +12,7 @@ export function thumbnailSource(value: string | null | undefined, cdnBaseUrl: st
   return null;
 }
 
-/** Upload date as the lists show it (SPEC §9 MM/DD/YYYY); 'N/A Date' for a value that is not a date (SPEC §2). */
+/** Upload date as the lists show it (product §9 MM/DD/YYYY); 'N/A Date' for a value that is not a date (product §2). */
 export function uploadDate(value: string | null | undefined): string {
   const formatted = formatDate(value);
   return formatted === 'N/A' ? 'N/A Date' : formatted;

@@ -11,12 +11,12 @@ const ok: UploadDraft = {
   planIds: ['p1'],
 };
 
-describe('upload form rules (SPEC §5)', () => {
+describe('upload form rules (product §5)', () => {
   it('accepts a complete form', () => {
     expect(uploadProblems(ok)).toEqual([]);
   });
 
-  it('names each missing piece with the SPEC texts', () => {
+  it('names each missing piece with the product texts', () => {
     expect(uploadProblems({ ...ok, title: ' ' })).toEqual([
       'Validation Error: Please fill out the movie title and select a movie file.',
     ]);

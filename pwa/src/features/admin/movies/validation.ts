@@ -1,6 +1,6 @@
 import { MOVIE_TITLE_REQUIRED, PLAN_REQUIRED, RATING_REQUIRED, VJ_REQUIRED } from '@filamu/shared';
 
-/** The upload form's rules (SPEC §5), first unmet one first; the submit button stays disabled while any is. */
+/** The upload form's rules (product §5), first unmet one first; the submit button stays disabled while any is. */
 
 export interface UploadDraft {
   category: 'English' | 'Kinayuganda';

@@ -9,7 +9,7 @@ import { RecentMovies } from './RecentMovies.tsx';
 import { SmsGatewayCard } from './SmsGatewayCard.tsx';
 import { LoadFailure } from '../components/LoadFailure.tsx';
 
-/** SPEC §2 Overview: four cards, each opening the tab behind it, the five most recent movies and the data price. */
+/** Product §2 Overview: four cards, each opening the tab behind it, the five most recent movies and the data price. */
 export default function OverviewTab() {
   // The Analytics tab's default range: opening Analytics next reuses this answer.
   const analytics = usePlatformAnalytics(DEFAULT_RANGE);

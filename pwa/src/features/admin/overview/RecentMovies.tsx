@@ -5,7 +5,7 @@ import { errorMessage } from '../../../lib/api.ts';
 import { uploadDate } from '../movies/thumbnail.ts';
 import { useRecentMovies } from './queries.ts';
 
-/** SPEC §2 Overview: the first five movies of the admin list (newest first) with category and upload date. */
+/** Product §2 Overview: the first five movies of the admin list (newest first) with category and upload date. */
 export function RecentMovies() {
   const movies = useRecentMovies();
   const recent = movies.data?.slice(0, 5) ?? [];

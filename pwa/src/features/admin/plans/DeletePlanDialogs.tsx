@@ -77,7 +77,7 @@ function PlanInUseDialog({ plan, reason, onClose }: { plan: AdminPlan; reason: s
   );
 }
 
-/** Delete → the SPEC's confirm question; a plan in use → the explanation above instead of a bare error. */
+/** Delete → the product's confirm question; a plan in use → the explanation above instead of a bare error. */
 export function DeletePlanDialogs({
   plan,
   onClose,

@@ -21,7 +21,7 @@ function localValue({ expiryDate, hour, minute, period }: ExpiryValues): string 
 }
 
 /**
- * Expiry date and a 12-hour time with AM/PM (SPEC §5), read as Kampala wall-clock time whatever the admin's
+ * Expiry date and a 12-hour time with AM/PM (product §5), read as Kampala wall-clock time whatever the admin's
  * own time zone: the API stores `YYYY-MM-DDThh:mm` as Africa/Kampala (UTC+3, shared/src/kampala-time.ts).
  */
 export function ExpiryField({

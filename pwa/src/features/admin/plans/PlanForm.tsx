@@ -36,7 +36,7 @@ const API_FIELDS: Record<string, PlanField> = {
 const NO_MOVIES = new Set<string>();
 
 /**
- * Create mode, or edit mode filled from `plan` (SPEC §4). Remount it (a `key`) to switch plans. Cancel or a
+ * Create mode, or edit mode filled from `plan` (product §4). Remount it (a `key`) to switch plans. Cancel or a
  * successful save resets it; failures are said inline under the form (decision 0044), successes as toasts.
  */
 export function PlanForm({ plan, onFinished }: { plan: AdminPlan | null; onFinished: () => void }) {

@@ -78,7 +78,7 @@ function PlanItem({
 
 /**
  * The plans by display order (ties by name, as the API sends them) in a scrolling region under a heading with the count
- * (decision 0057: taller than the SPEC's 12rem, which fits about one plan).
+ * (decision 0057: taller than the product's 12rem, which fits about one plan).
  */
 export function PlanList({
   plans,

@@ -6,7 +6,7 @@ import { PlanForm } from './PlanForm.tsx';
 import { PlanList } from './PlanList.tsx';
 import { useAdminPlans } from './queries.ts';
 
-/** Admin → Plans (SPEC §2, §4, §5): the create/edit form above the list of every plan. */
+/** Admin → Plans (product §2, §4, §5): the create/edit form above the list of every plan. */
 export default function PlansTab() {
   const plans = useAdminPlans();
   const [editing, setEditing] = useState<AdminPlan | null>(null);

@@ -34,7 +34,7 @@ export const PLAN_FIELDS: PlanField[] = [
   'description',
 ];
 
-/** SPEC §5/§9: time defaults to 12:00 AM, order to 0, both flags on. */
+/** Product §5/§9: time defaults to 12:00 AM, order to 0, both flags on. */
 export const EMPTY_PLAN_FORM: PlanFormValues = {
   planName: '',
   price: '',
@@ -68,7 +68,7 @@ export function valuesFromPlan(plan: AdminPlan): PlanFormValues {
   };
 }
 
-/** SPEC §5: split by line, trimmed, empty lines dropped. */
+/** Product §5: split by line, trimmed, empty lines dropped. */
 export function parseFeatures(text: string): string[] {
   return text
     .split(/\r?\n/)
@@ -80,7 +80,7 @@ const MAX_PRICE = 100_000_000;
 const MAX_ORDER = 100_000;
 
 /**
- * The SPEC §5 checks, with the same limits the API enforces (`shared/src/schemas/plans.ts`), so a form that
+ * The product §5 checks, with the same limits the API enforces (`shared/src/schemas/plans.ts`), so a form that
  * passes here is not refused for its shape. Returns the request body when every field is fine.
  */
 export function validatePlanForm(values: PlanFormValues): { errors: PlanFormErrors; input: PlanInput | null } {

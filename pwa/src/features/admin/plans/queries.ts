@@ -12,7 +12,7 @@ export function useAdminPlans() {
 }
 
 /**
- * SPEC §7: after a plan changes, both the admin list and the customers' plan list are stale; so are the movie
+ * product §7: after a plan changes, both the admin list and the customers' plan list are stale; so are the movie
  * lists, whose movies may have joined or left the plan.
  */
 function invalidatePlans(): Promise<unknown> {

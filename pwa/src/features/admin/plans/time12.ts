@@ -1,5 +1,5 @@
 /**
- * The plan form's expiry time is typed on a 12-hour clock with AM/PM (SPEC §5) but stored as Kampala
+ * The plan form's expiry time is typed on a 12-hour clock with AM/PM (product §5) but stored as Kampala
  * `hh:mm` on a 24-hour clock: 12 AM is hour 0 and PM adds 12 (12 PM stays 12).
  */
 export type Period = 'AM' | 'PM';
@@ -37,7 +37,7 @@ export function formatTime12({ hour, minute, period }: Time12): string {
 
 /**
  * A plan's Kampala expiry `YYYY-MM-DDThh:mm` as the list shows it, `12/31/2027, 11:59 PM`: MM/DD/YYYY like
- * every date in the app (SPEC §9), and the time on the same 12-hour clock the form uses. Pure text, so the
+ * every date in the app (product §9), and the time on the same 12-hour clock the form uses. Pure text, so the
  * admin's own time zone never shifts it.
  */
 export function formatKampalaLocal(local: string): string {

@@ -12,7 +12,7 @@ import { SelectField } from '../components/SelectField.tsx';
 
 type Action = 'activate_extend' | 'deactivate';
 
-/** SPEC §2 Manage Subscription: activate/extend on a plan, or deactivate; shows where the subscriber stands now. */
+/** Product §2 Manage Subscription: activate/extend on a plan, or deactivate; shows where the subscriber stands now. */
 export function ManageSubscriptionDialog({
   subscriber,
   onClose,

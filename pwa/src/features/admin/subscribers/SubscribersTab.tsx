@@ -25,7 +25,7 @@ function useDebounced(value: string, ms: number): string {
   return settled;
 }
 
-/** SPEC §2 Subscribers: every account with its subscription; manage or delete anyone but the protected admin. */
+/** Product §2 Subscribers: every account with its subscription; manage or delete anyone but the protected admin. */
 export default function SubscribersTab() {
   const [typed, setTyped] = useState('');
   const search = useDebounced(typed.trim(), 300);

@@ -29,7 +29,7 @@ export function useAdminPlans(enabled: boolean) {
   });
 }
 
-/** SPEC §7: a subscriber change refreshes the subscribers list and the (possibly own) profile. */
+/** Product §7: a subscriber change refreshes the subscribers list and the (possibly own) profile. */
 function useInvalidateSubscribers() {
   const client = useQueryClient();
   return () =>

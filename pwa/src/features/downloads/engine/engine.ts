@@ -301,7 +301,7 @@ export class Engine {
     if (record.state === 'failed') {
       if (record.downloadId) void reportFailure(auth.session, record.downloadId, message);
     } else {
-      // SPEC §9: wait 2 s × attempt before the next try.
+      // Product §9: wait 2 s × attempt before the next try.
       this.retry.set(key, { failures: 0, at: Date.now() + 2000 * record.attempts });
     }
   }

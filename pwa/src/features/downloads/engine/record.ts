@@ -35,7 +35,7 @@ export const RUNNABLE_STATES: ReadonlySet<LocalState> = new Set([
 /** States from which the person can press Resume. */
 export const RESUMABLE_STATES: ReadonlySet<LocalState> = new Set(['paused', 'needs-space', 'failed']);
 
-/** SPEC §9: a hard error (not a network drop) is tried at most 3 times, 2 s × attempt apart. */
+/** Product §9: a hard error (not a network drop) is tried at most 3 times, 2 s × attempt apart. */
 export const MAX_HARD_ATTEMPTS = 3;
 
 export interface LocalDownload {
@@ -116,7 +116,7 @@ export function transition(record: LocalDownload, event: DownloadEvent, now: num
   const { state } = record;
   switch (event.type) {
     case 'start':
-      // Picking up from bytes already on disk is a resume (the "Resumed N times" of SPEC §8).
+      // Picking up from bytes already on disk is a resume (the "Resumed N times" of product §8).
       return ACTIVE.has(state)
         ? next({
             state: 'downloading',

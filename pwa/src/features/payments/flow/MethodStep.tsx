@@ -16,7 +16,7 @@ import { InstructionList } from './InstructionList.tsx';
 import { NetworkBadge } from './NetworkBadge.tsx';
 import { STEP_HEADING } from './steps.ts';
 
-/** Both Uganda networks without the gateway's texts, shown when the options cannot be loaded (SPEC §8). */
+/** Both Uganda networks without the gateway's texts, shown when the options cannot be loaded (product §8). */
 const DEFAULT_OPTIONS: PaymentOption[] = (Object.keys(MOBILE_MONEY) as MobileNetwork[]).map((network) => ({
   paymentname: network,
   logo: '',
@@ -65,7 +65,7 @@ export function MethodStep({
   });
 
   const offered = (options.data ?? []).filter((o) => isMobileNetwork(o.paymentname));
-  // SPEC §8: when the gateway's list fails, both Uganda networks are offered anyway; said here, not in a toast.
+  // Product §8: when the gateway's list fails, both Uganda networks are offered anyway; said here, not in a toast.
   const fallback = options.isError || (options.isSuccess && offered.length === 0);
   const list = fallback ? DEFAULT_OPTIONS : offered;
 

@@ -1,11 +1,11 @@
 import type { MobileNetwork } from '@filamu/shared';
 
-/** SPEC §4 / §9: auto-verification every 5 s, at most 6 attempts; redirect 2 s after success. */
+/** Product §4 / §9: auto-verification every 5 s, at most 6 attempts; redirect 2 s after success. */
 export const VERIFY_INTERVAL_MS = 5000;
 export const VERIFY_MAX_ATTEMPTS = 6;
 export const SUCCESS_REDIRECT_MS = 2000;
 
-/** The wizard's four steps (SPEC §4), and `review` for a payment held for a person to look at. */
+/** The wizard's four steps (product §4), and `review` for a payment held for a person to look at. */
 export type Step = 'payment-method' | 'phone-input' | 'processing' | 'success';
 export type Phase = Step | 'review';
 

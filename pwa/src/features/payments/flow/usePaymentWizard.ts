@@ -32,7 +32,7 @@ function chargeError(error: unknown): ChargeError {
 }
 
 /**
- * The payment wizard's state (SPEC §4): the chosen network, the charge, auto-verification every 5 s for at most
+ * The payment wizard's state (product §4): the chosen network, the charge, auto-verification every 5 s for at most
  * 6 attempts, and where a settled payment goes. The server decides how a payment ended; this only follows it.
  */
 export function usePaymentWizard(initial: StoredPayment) {
@@ -99,7 +99,7 @@ export function usePaymentWizard(initial: StoredPayment) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per mount
   }, []);
 
-  // Auto-verification while processing; its errors are only logged (SPEC §8).
+  // Auto-verification while processing; its errors are only logged (product §8).
   useEffect(() => {
     if (phase !== 'processing') return;
     const controller = new AbortController();

@@ -5,7 +5,7 @@ import { ChatIcon, CheckIcon, DownloadIcon, XIcon } from '../../../components/ui
 import { SupportContacts } from '../SupportContacts.tsx';
 import { OutcomeMark, ResultRow, ResultRows } from './ResultRows.tsx';
 
-/** A payment the server says completed (SPEC §2 Checkout success). */
+/** A payment the server says completed (product §2 Checkout success). */
 export function SuccessView({ result, name }: { result: VerifyPaymentResponse; name: string }) {
   return (
     <Card className="text-center">
@@ -41,7 +41,7 @@ export function SuccessView({ result, name }: { result: VerifyPaymentResponse; n
   );
 }
 
-/** A payment the server says failed or expired (SPEC §2 Checkout failure), in the server's words. */
+/** A payment the server says failed or expired (product §2 Checkout failure), in the server's words. */
 export function FailedView({ result }: { result: VerifyPaymentResponse }) {
   return (
     <Card>

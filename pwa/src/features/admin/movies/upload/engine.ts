@@ -6,7 +6,7 @@ import type { UploadRecords } from './store.ts';
 import type { PutBlob, PutResult } from './transport.ts';
 
 /**
- * Runs one upload item to the end (SPEC §4): thumbnail, movie (one PUT, or parts 3 at a time), then the metadata
+ * Runs one upload item to the end (product §4): thumbnail, movie (one PUT, or parts 3 at a time), then the metadata
  * with its plans. Every finished step and part is written to the record first, so a run that stops anywhere
  * (drop, reload, Cancel) carries on from there. Side effects come in through `UploadDeps` (tests use fakes).
  */

@@ -1,5 +1,5 @@
 /**
- * One upload item's life (SPEC §3 "Upload item", §4): queued → uploading (thumbnail, then movie) → processing
+ * One upload item's life (product §3 "Upload item", §4): queued → uploading (thumbnail, then movie) → processing
  * (metadata saved with its plans) → completed, or failed with a message and a Retry. After a reload an upload
  * whose file the browser no longer has waits in `needs-file` until the admin picks the same file again.
  * Pure: the engine feeds events, the screen renders the state, and an event that makes no sense is ignored.
