@@ -1,8 +1,8 @@
 import type { MovieRating } from '@filamu/shared';
-import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Card } from '../../../components/ui/Card.tsx';
+import { Tabs } from '../../../components/ui/Tabs.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { fieldClasses, Input, FieldLabel } from '../../../components/ui/Input.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
@@ -22,32 +22,12 @@ const CATEGORIES: { category: Category; label: string }[] = [
 export function UploadForms() {
   return (
     <Card>
-      <TabGroup>
-        <TabList aria-label="Upload a movie" className="mb-5 flex flex-wrap gap-2">
-          {CATEGORIES.map(({ category, label }) => (
-            <Tab
-              key={category}
-              className={({ selected }) =>
-                cn(
-                  'min-h-11 rounded-xl px-4 text-sm font-semibold',
-                  selected
-                    ? 'bg-brand-700 text-white dark:bg-brand-400 dark:text-stone-950'
-                    : 'bg-stone-100 text-stone-800 hover:bg-stone-200 dark:bg-stone-800 dark:text-stone-200 dark:hover:bg-stone-700',
-                )
-              }
-            >
-              {label}
-            </Tab>
-          ))}
-        </TabList>
-        <TabPanels>
-          {CATEGORIES.map(({ category }) => (
-            <TabPanel key={category}>
-              <UploadForm category={category} />
-            </TabPanel>
-          ))}
-        </TabPanels>
-      </TabGroup>
+      <Tabs
+        look="pills"
+        label="Upload a movie"
+        panelsClassName="mt-5"
+        tabs={CATEGORIES.map(({ category, label }) => ({ name: label, panel: <UploadForm category={category} /> }))}
+      />
     </Card>
   );
 }

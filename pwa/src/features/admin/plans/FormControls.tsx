@@ -1,4 +1,3 @@
-import { Description, Field, Label, Switch } from '@headlessui/react';
 import { useId, type TextareaHTMLAttributes } from 'react';
 import { cn } from '../../../components/ui/cn.ts';
 import { FieldLabel, fieldClasses } from '../../../components/ui/Input.tsx';
@@ -39,34 +38,5 @@ export function TextArea({
         )
       )}
     </div>
-  );
-}
-
-/** An on/off switch with its label and what it means (Headless UI: Space toggles, role="switch"). */
-export function LabelledSwitch({
-  label,
-  description,
-  checked,
-  onChange,
-}: {
-  label: string;
-  description: string;
-  checked: boolean;
-  onChange: (value: boolean) => void;
-}) {
-  return (
-    <Field className="flex items-start justify-between gap-4 rounded-xl border border-stone-200 p-3 dark:border-stone-800">
-      <span>
-        <Label className="font-semibold">{label}</Label>
-        <Description className="mt-0.5 text-sm text-stone-600 dark:text-stone-400">{description}</Description>
-      </span>
-      <Switch
-        checked={checked}
-        onChange={onChange}
-        className="group relative inline-flex h-7 w-12 shrink-0 items-center rounded-full bg-stone-400 transition-colors data-checked:bg-brand-700 dark:bg-stone-600 dark:data-checked:bg-brand-500"
-      >
-        <span className="inline-block size-5 translate-x-1 rounded-full bg-white shadow transition-transform group-data-checked:translate-x-6" />
-      </Switch>
-    </Field>
   );
 }

@@ -7,7 +7,8 @@ import { errorMessage, isApiError } from '../../../lib/api.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useAdminMovies } from '../movies/queries.ts';
 import { ExpiryField } from './ExpiryField.tsx';
-import { LabelledSwitch, TextArea } from './FormControls.tsx';
+import { TextArea } from './FormControls.tsx';
+import { LabelledSwitch } from '../../../components/ui/Switch.tsx';
 import { MovieChooser } from './MovieChooser.tsx';
 import {
   EMPTY_PLAN_FORM,
@@ -227,12 +228,14 @@ export function PlanForm({ plan, onFinished }: { plan: AdminPlan | null; onFinis
             description="Inactive plans are not sold and movies cannot be attached to them."
             checked={values.isActive}
             onChange={(isActive) => change({ isActive })}
+            boxed
           />
           <LabelledSwitch
             label="Visible to customers"
             description="Hidden plans stay off the subscription page; admins can still assign them."
             checked={values.isVisible}
             onChange={(isVisible) => change({ isVisible })}
+            boxed
           />
         </div>
         <div className="flex flex-wrap items-center gap-3 lg:col-span-4">
