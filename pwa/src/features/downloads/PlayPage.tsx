@@ -1,9 +1,11 @@
-import { formatBytes } from '@filamu/shared';
+import { formatBytes, type MovieRating } from '@filamu/shared';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
 import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
+import { RatingBadge } from '../../components/ui/RatingBadge.tsx';
+import { useMovie } from '../catalog/queries.ts';
 import { ArrowLeftIcon, FilmIcon } from '../../components/ui/icons.tsx';
 import { PageSpinner } from '../../components/ui/Spinner.tsx';
 import type { LocalDownload } from './engine/record.ts';
@@ -60,6 +62,16 @@ function Player({ record }: { record: LocalDownload }) {
   return <VideoPlayer src={src} movie={record} />;
 }
 
+/** A record made before it kept the rating asks the server (online); offline it shows none rather than a guess. */
+function ServerRating({ movieId }: { movieId: string }) {
+  const rating = useMovie(movieId).data?.rating;
+  return rating ? <RatingBadge rating={rating} /> : null;
+}
+
+function PlayRating({ movieId, rating }: { movieId: string; rating: MovieRating | undefined }) {
+  return rating ? <RatingBadge rating={rating} /> : <ServerRating movieId={movieId} />;
+}
+
 /** /downloads/:movieId/play: watch a downloaded movie offline. */
 export default function PlayPage() {
   const { movieId = '' } = useParams();
@@ -98,9 +110,14 @@ export default function PlayPage() {
         <h1 className="mt-3 break-words text-2xl font-extrabold tracking-tight sm:text-3xl">
           {record?.title ?? 'Play'}
         </h1>
-        {record?.state === 'complete' && (
-          <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-            {record.category} · {formatBytes(record.size)} · on this phone
+        {record && record.state !== 'cancelled' && (
+          <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-stone-600 dark:text-stone-400">
+            <PlayRating movieId={record.movieId} rating={record.rating} />
+            {record.state === 'complete' && (
+              <span>
+                {record.category} · {formatBytes(record.size)} · on this phone
+              </span>
+            )}
           </p>
         )}
         <div className="mt-5">{body}</div>
