@@ -1,7 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
 import { ensureDownloadManager } from '../features/downloads/autostart.ts';
-import { PushPrompt } from '../features/push/PushPrompt.tsx';
 import { queryClient } from '../lib/query-client.ts';
 
 // Not while prerendering pages at build time: there is nobody to download for.
@@ -12,7 +11,6 @@ export default function AppShell() {
   return (
     <QueryClientProvider client={queryClient}>
       <Outlet />
-      <PushPrompt />
     </QueryClientProvider>
   );
 }
