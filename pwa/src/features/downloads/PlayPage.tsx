@@ -9,9 +9,11 @@ import { useMovie } from '../catalog/queries.ts';
 import { ArrowLeftIcon, FilmIcon } from '../../components/ui/icons.tsx';
 import { PageSpinner } from '../../components/ui/Spinner.tsx';
 import type { LocalDownload } from './engine/record.ts';
+import { removeAfterWatching } from './after-watching.ts';
 import { useLocalDownload } from './hooks.ts';
 import { openMovieFile, useDownloadsStore } from './manager.ts';
 import { percentOf } from './movie-action.ts';
+import { useDownloadSettings } from './settings.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { VideoPlayer } from '../watching/player/VideoPlayer.tsx';
 
@@ -59,7 +61,7 @@ function Player({ record }: { record: LocalDownload }) {
     );
   }
   if (!src) return <PageSpinner label="Opening the movie" />;
-  return <VideoPlayer src={src} movie={record} />;
+  return <VideoPlayer src={src} movie={record} onLeave={(left) => void removeAfterWatching(record, left)} />;
 }
 
 /** A record made before it kept the rating asks the server (online); offline it shows none rather than a guess. */
@@ -77,6 +79,7 @@ export default function PlayPage() {
   const { movieId = '' } = useParams();
   const record = useLocalDownload(movieId);
   const loaded = useDownloadsStore((s) => s.loaded);
+  const { deleteWatched } = useDownloadSettings();
   useDocumentTitle(record ? `Play ${record.title}` : loaded ? 'Play' : undefined);
 
   let body;
@@ -118,6 +121,12 @@ export default function PlayPage() {
                 {record.category} · {formatBytes(record.size)} · on this phone
               </span>
             )}
+          </p>
+        )}
+        {deleteWatched && record?.state === 'complete' && (
+          <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+            Delete after watching is on: once you have watched past 90%, this movie leaves the phone when you close the
+            player.
           </p>
         )}
         <div className="mt-5">{body}</div>
