@@ -143,7 +143,17 @@ describe('push notifications', () => {
 
       await tapDownload(page, id);
       await waitForRecord(page, id, isComplete);
+      // Never over the movie's page, where Play has just appeared; in the flow of the dashboard and My Downloads.
+      await page.getByRole('link', { name: /^Play/ }).waitFor();
+      expect(await offer.count()).toBe(0);
+      await page.goto('/dashboard');
       await offer.waitFor();
+      await page.goto('/downloads');
+      await offer.waitFor();
+      // With the offer on screen, Play is still the thing under the finger (a covered button fails Playwright's click).
+      await page.getByRole('link', { name: /^Play/ }).click();
+      await page.waitForURL(`**/downloads/${id}/play`);
+      await page.goto('/downloads');
       await offer.getByRole('button', { name: 'Not now' }).click();
       await offer.waitFor({ state: 'detached' });
       await page.reload();
@@ -165,6 +175,7 @@ describe('push notifications', () => {
     try {
       await tapDownload(page, id);
       await waitForRecord(page, id, isComplete);
+      await page.goto('/dashboard');
       await offer.waitFor();
       expect(await page.evaluate(() => Notification.permission)).toBe('default');
       // The person allows it in the browser's prompt: Playwright grants it with DevTools' Browser.grantPermissions

@@ -40,6 +40,7 @@ async function movie() {
     title,
     category: 'Kinayuganda',
     vj: 'VJ Junior',
+    rating: '13',
     planIds: [planId],
     thumbnail: posterPng(title),
   });
@@ -98,6 +99,10 @@ describe('resume where you stopped', () => {
         artwork: navigator.mediaSession.metadata?.artwork.length,
       }));
       expect(metadata).toEqual({ title, artist: 'VJ Junior', artwork: 1 });
+      // The rating the library showed goes with the film to the player (kept on the phone with the download).
+      const rating = page.locator('main').getByText('Rated 13+', { exact: true });
+      await rating.waitFor();
+      expect(await rating.isVisible()).toBe(true);
       // Never watched: no question, the film starts at the beginning.
       await page.getByRole('button', { name: 'Play', exact: true }).click();
       await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.5);
@@ -242,6 +247,7 @@ describe('the player on a phone', () => {
         expect(remembered).toEqual({ muted: true, rate: 1.5 });
         expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+        expect(await page.locator('main').getByText('Rated 13+', { exact: true }).isVisible()).toBe(true);
         const violations = await axeViolations(page);
         expect(violations, describeViolations(violations)).toEqual([]);
         expect((await browserSession(page)).userId).toBeTruthy();

@@ -1,6 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
-import { PushPrompt } from '../features/push/PushPrompt.tsx';
 import { queryClient } from '../lib/query-client.ts';
 
 /** Layout for every route except the landing page: provides the server cache. */
@@ -8,7 +7,6 @@ export default function AppShell() {
   return (
     <QueryClientProvider client={queryClient}>
       <Outlet />
-      <PushPrompt />
     </QueryClientProvider>
   );
 }

@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { useSession } from '../../lib/session.ts';
 import { accessOf, STAFF_ACCESS_LABEL } from '../profile/access.ts';
+import { PushPrompt } from '../push/PushPrompt.tsx';
 import { ContinueWatching } from '../watching/ContinueWatching.tsx';
 import { AccountStatusCard } from './AccountStatusCard.tsx';
 import { DownloadStatsCard } from './DownloadStatsCard.tsx';
@@ -61,6 +62,8 @@ export default function DashboardPage() {
           ))}
 
         {(isAgent || user) && <SubscriptionStatusCard access={access} plan={plan} endDate={endDate} days={days} />}
+
+        <PushPrompt className="mt-6" />
 
         <ContinueWatching className="mt-8" />
 

@@ -10,6 +10,7 @@ import { displayOrder } from './describe.ts';
 import { useLocalDownloads } from './hooks.ts';
 import { useDownloadsStore } from './manager.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
+import { PushPrompt } from '../push/PushPrompt.tsx';
 
 /** /downloads: every download on this phone, from IndexedDB — works without a connection. */
 export default function DownloadsPage() {
@@ -53,6 +54,9 @@ export default function DownloadsPage() {
             ))}
           </ul>
         )}
+
+        {/* Below the list: the offer comes after a finished download, and never stands between it and Play. */}
+        <PushPrompt className="mt-6" />
 
         <DownloadSettingsCard />
       </main>

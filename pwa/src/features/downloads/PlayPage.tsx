@@ -1,15 +1,19 @@
-import { formatBytes } from '@filamu/shared';
+import { formatBytes, type MovieRating } from '@filamu/shared';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
 import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
+import { RatingBadge } from '../../components/ui/RatingBadge.tsx';
+import { useMovie } from '../catalog/queries.ts';
 import { ArrowLeftIcon, FilmIcon } from '../../components/ui/icons.tsx';
 import { PageSpinner } from '../../components/ui/Spinner.tsx';
 import type { LocalDownload } from './engine/record.ts';
+import { removeAfterWatching } from './after-watching.ts';
 import { useLocalDownload } from './hooks.ts';
 import { openMovieFile, useDownloadsStore } from './manager.ts';
 import { percentOf } from './movie-action.ts';
+import { useDownloadSettings } from './settings.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { VideoPlayer } from '../watching/player/VideoPlayer.tsx';
 
@@ -57,7 +61,17 @@ function Player({ record }: { record: LocalDownload }) {
     );
   }
   if (!src) return <PageSpinner label="Opening the movie" />;
-  return <VideoPlayer src={src} movie={record} />;
+  return <VideoPlayer src={src} movie={record} onLeave={(left) => void removeAfterWatching(record, left)} />;
+}
+
+/** A record made before it kept the rating asks the server (online); offline it shows none rather than a guess. */
+function ServerRating({ movieId }: { movieId: string }) {
+  const rating = useMovie(movieId).data?.rating;
+  return rating ? <RatingBadge rating={rating} /> : null;
+}
+
+function PlayRating({ movieId, rating }: { movieId: string; rating: MovieRating | undefined }) {
+  return rating ? <RatingBadge rating={rating} /> : <ServerRating movieId={movieId} />;
 }
 
 /** /downloads/:movieId/play: watch a downloaded movie offline. */
@@ -65,6 +79,7 @@ export default function PlayPage() {
   const { movieId = '' } = useParams();
   const record = useLocalDownload(movieId);
   const loaded = useDownloadsStore((s) => s.loaded);
+  const { deleteWatched } = useDownloadSettings();
   useDocumentTitle(record ? `Play ${record.title}` : loaded ? 'Play' : undefined);
 
   let body;
@@ -98,9 +113,20 @@ export default function PlayPage() {
         <h1 className="mt-3 break-words text-2xl font-extrabold tracking-tight sm:text-3xl">
           {record?.title ?? 'Play'}
         </h1>
-        {record?.state === 'complete' && (
-          <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-            {record.category} · {formatBytes(record.size)} · on this phone
+        {record && record.state !== 'cancelled' && (
+          <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-stone-600 dark:text-stone-400">
+            <PlayRating movieId={record.movieId} rating={record.rating} />
+            {record.state === 'complete' && (
+              <span>
+                {record.category} · {formatBytes(record.size)} · on this phone
+              </span>
+            )}
+          </p>
+        )}
+        {deleteWatched && record?.state === 'complete' && (
+          <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+            Delete after watching is on: once you have watched past 90%, this movie leaves the phone when you close the
+            player.
           </p>
         )}
         <div className="mt-5">{body}</div>

@@ -21,8 +21,8 @@ export function useChecking(movieId: string): boolean {
   return useDownloadsStore((s) => !!s.checking[movieId]);
 }
 
-/** Storage used by Filamu and free space, refreshed every `refreshMs`. */
-export function useStorageFigures(refreshMs = 5000): StorageFigures | null {
+/** Storage used by Filamu and free space, refreshed every `refreshMs` and whenever `version` changes (space freed). */
+export function useStorageFigures(refreshMs = 5000, version = 0): StorageFigures | null {
   const [figures, setFigures] = useState<StorageFigures | null>(null);
   useEffect(() => {
     let alive = true;
@@ -36,6 +36,6 @@ export function useStorageFigures(refreshMs = 5000): StorageFigures | null {
       alive = false;
       window.clearInterval(timer);
     };
-  }, [refreshMs]);
+  }, [refreshMs, version]);
   return figures;
 }

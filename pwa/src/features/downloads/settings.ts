@@ -4,8 +4,8 @@ import type { SizePreference } from './sizes.ts';
 
 /**
  * The person's download preferences on this phone (localStorage): hand downloads to the browser's Background
- * Fetch so they continue with the app closed (opt-in: the browser shows its own notification), and wait for
- * Wi-Fi instead of using mobile data where the browser tells the network type.
+ * Fetch so they continue with the app closed (opt-in: the browser shows its own notification), wait for
+ * Wi-Fi instead of using mobile data where the browser tells the network type, and remove a film once watched.
  */
 export interface DownloadSettings {
   background: boolean;
@@ -14,13 +14,16 @@ export interface DownloadSettings {
   defaultSize: SizePreference;
   /** "My bundle costs UGX … per GB": overrides the operator's price in the size choice; null = the operator's. */
   bundlePricePerGbUgx: number | null;
+  /** "Delete after watching" (off unless turned on): leaving the player past 90 % removes the file (decision 0174). */
+  deleteWatched: boolean;
 }
 
-export type Switches = 'background' | 'wifiOnly';
+export type Switches = 'background' | 'wifiOnly' | 'deleteWatched';
 
 const KEYS: Record<Switches, string> = {
   background: 'filamu.backgroundDownloads',
   wifiOnly: 'filamu.wifiOnlyDownloads',
+  deleteWatched: 'filamu.deleteAfterWatching',
 };
 
 const SIZE_KEY = 'filamu.defaultDownloadSize';
@@ -58,6 +61,7 @@ let current: DownloadSettings = {
   wifiOnly: read('wifiOnly'),
   defaultSize: readSize(),
   bundlePricePerGbUgx: readPrice(),
+  deleteWatched: read('deleteWatched'),
 };
 const listeners = new Set<() => void>();
 

@@ -1,14 +1,17 @@
 import { useId, useState } from 'react';
 import { Button } from '../../components/ui/Button.tsx';
+import { cn } from '../../components/ui/cn.ts';
 import { useHydrated } from '../../lib/hydration.ts';
 import { useSession } from '../../lib/session.ts';
 import { declineNotifications, enableNotifications, pushSupported, usePushOffer } from './push-client.ts';
 
 /**
  * The in-app offer of notifications (decision 0152): after a first finished download or a confirmed payment, never on
- * a first visit; what they are for first, and the browser's own prompt only on "Turn on".
+ * a first visit; what they are for first, and the browser's own prompt only on "Turn on". A card in the page's flow on
+ * the dashboard and My Downloads, never floating over the screen (decision 0175): a fixed card covered the Play button
+ * of the download that had just made it appear.
  */
-export function PushPrompt() {
+export function PushPrompt({ className }: { className?: string }) {
   const { status } = useSession();
   const { eligible, notNow } = usePushOffer();
   const hydrated = useHydrated();
@@ -35,7 +38,10 @@ export function PushPrompt() {
   return (
     <section
       aria-labelledby={titleId}
-      className="fixed inset-x-3 bottom-20 z-40 mx-auto max-w-md rounded-2xl border border-stone-200 bg-white p-4 shadow-lg lg:bottom-6 dark:border-stone-800 dark:bg-stone-900"
+      className={cn(
+        'rounded-2xl border border-brand-200 bg-brand-50 p-4 dark:border-brand-900 dark:bg-brand-950/40',
+        className,
+      )}
     >
       <h2 id={titleId} className="font-semibold text-stone-900 dark:text-stone-50">
         Get notifications from Filamu?

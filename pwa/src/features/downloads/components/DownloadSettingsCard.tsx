@@ -1,5 +1,6 @@
 import { Description, Field, Label, Switch } from '@headlessui/react';
 import { Card, CardTitle } from '../../../components/ui/Card.tsx';
+import { useSession } from '../../../lib/session.ts';
 import { backgroundSupported } from '../background.ts';
 import { knowsNetworkType, setDownloadSetting, useDownloadSettings, type Switches } from '../settings.ts';
 import { DataSettings } from './DataSettings.tsx';
@@ -25,12 +26,14 @@ function SettingSwitch({ name, label, description }: { name: Switches; label: st
 }
 
 /**
- * How downloads behave on this phone: the size and data price everywhere; a switch only where the browser can
- * honour it.
+ * How downloads behave on this phone: the size, the data price and "Delete after watching" everywhere; a switch that
+ * needs the browser's help only where the browser can honour it.
  */
 export function DownloadSettingsCard() {
   const background = backgroundSupported();
   const wifi = knowsNetworkType();
+  // Agents have no re-downloads (decision 0121): for them a removed film is gone from this phone for good.
+  const agent = useSession().status === 'agent';
   return (
     <Card className="mt-6">
       <CardTitle>Download settings</CardTitle>
@@ -50,6 +53,15 @@ export function DownloadSettingsCard() {
             description="Downloads wait while you are on mobile data and carry on by themselves on Wi-Fi."
           />
         )}
+        <SettingSwitch
+          name="deleteWatched"
+          label="Delete after watching"
+          description={
+            agent
+              ? 'A movie you watch to the end (past 90%) is removed from this phone when you leave the player, to free space. Agent accounts cannot download a movie again.'
+              : 'A movie you watch to the end (past 90%) is removed from this phone when you leave the player, to free space. Getting it back later uses one of your monthly re-downloads.'
+          }
+        />
       </div>
     </Card>
   );

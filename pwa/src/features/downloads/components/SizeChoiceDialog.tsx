@@ -10,17 +10,21 @@ import { useStorageFigures } from '../hooks.ts';
 import { measuredSpeed, startDownload } from '../manager.ts';
 import { connectionInfo, setDefaultSize, useDownloadSettings } from '../settings.ts';
 import { costText, preselectSize } from '../sizes.ts';
+import { FreeUpSpace } from './FreeUpSpace.tsx';
 
 /**
  * Download Now asks which size first (issue 10/14 §4): each size with its bytes, what it costs in data at the
  * person's price, the time at the speed this phone last measured (when it measured one) and whether it fits in the
- * space left — a warning, never a refusal (decision 0139). Data Saver, or mobile data without "Wi-Fi only",
- * pre-selects Small.
+ * space left — a warning, never a refusal (decision 0139), with watched movies to delete when it may not fit
+ * (decision 0174). Data Saver, or mobile data without "Wi-Fi only", pre-selects Small.
  */
 export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; open: boolean; onClose: () => void }) {
   const settings = useDownloadSettings();
   const price = useDataPrice();
-  const storage = useStorageFigures();
+  /** Bumped when movies were deleted here: the free space is asked again at once. */
+  const [freedTimes, setFreedTimes] = useState(0);
+  const [freedNote, setFreedNote] = useState<string | null>(null);
+  const storage = useStorageFigures(5000, freedTimes);
   const [speed] = useState(() => measuredSpeed());
   const [picked, setPicked] = useState<DownloadSize | null>(null);
   const [remember, setRemember] = useState(false);
@@ -106,15 +110,29 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
             </p>
           )}
           {tooBig && chosenSize && (
-            <p
-              role="status"
+            <div
               data-testid="size-space-warning"
               className="mt-3 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
             >
-              <strong className="font-semibold">It may not fit.</strong> This size needs {formatBytes(chosenSize.bytes)}{' '}
-              and this phone has {formatBytes(free ?? 0)} free for Filamu. Free up space, or choose a smaller size.
-            </p>
+              <p role="status">
+                <strong className="font-semibold">It may not fit.</strong> This size needs{' '}
+                {formatBytes(chosenSize.bytes)} and this phone has {formatBytes(free ?? 0)} free for Filamu. Free up
+                space, or choose a smaller size.
+              </p>
+              <FreeUpSpace
+                needed={chosenSize.bytes}
+                free={free}
+                onFreed={(count, bytes) => {
+                  setFreedNote(`Deleted ${count} ${count === 1 ? 'movie' : 'movies'}: ${formatBytes(bytes)} freed.`);
+                  setFreedTimes((n) => n + 1);
+                }}
+              />
+            </div>
           )}
+          {/* Outside the warning, which may go once the space is there: the person still learns what was done. */}
+          <p role="status" className="mt-2 text-sm font-medium text-green-800 empty:hidden dark:text-green-300">
+            {freedNote}
+          </p>
           {movie.sizes.length > 1 && (
             <label className="mt-3 flex items-start gap-2 text-sm">
               <input

@@ -1,4 +1,4 @@
-import type { DownloadSize } from '@filamu/shared';
+import type { DownloadSize, MovieRating } from '@filamu/shared';
 
 /**
  * The one state machine of a download on this device, shared by the engine worker, the screens and the
@@ -49,6 +49,8 @@ export interface LocalDownload {
   category: 'Kinayuganda' | 'English';
   vj: string;
   thumbnailUrl: string | null;
+  /** The movie's maturity rating, for the player's badge offline; absent on records made before ratings reached it. */
+  rating?: MovieRating;
   /** Exact byte size of the file (from the catalogue, confirmed by the grant). */
   size: number;
   /**
@@ -209,6 +211,7 @@ export interface NewDownloadInput {
   category: 'Kinayuganda' | 'English';
   vj: string;
   thumbnailUrl: string | null;
+  rating?: MovieRating;
   size: number;
   sizeChoice?: DownloadSize;
   fileName: string;

@@ -18,12 +18,29 @@ export interface PlayerMovie extends SessionMovie {
   movieId: string;
 }
 
+/** Where the film was when the player closed (another screen, Back). */
+export interface PlayerLeft {
+  /** False when it was opened and closed without playing. */
+  started: boolean;
+  positionSeconds: number;
+  durationSeconds: number;
+}
+
 /**
  * The player of a downloaded film (decision 0165): plays an object URL of the file on the phone (no network), offers
  * to resume where it was left, saves the position as it goes, and adds what a phone needs — lock-screen controls,
  * full screen in landscape, ±10 s buttons and double taps, speed, a remembered volume and desktop shortcuts.
  */
-export function VideoPlayer({ src, movie }: { src: string; movie: PlayerMovie }) {
+export function VideoPlayer({
+  src,
+  movie,
+  onLeave,
+}: {
+  src: string;
+  movie: PlayerMovie;
+  /** Told once, as the player closes: the screen decides what leaving means (decision 0174). */
+  onLeave?: (left: PlayerLeft) => void;
+}) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const playRef = useRef<HTMLButtonElement>(null);
@@ -39,6 +56,12 @@ export function VideoPlayer({ src, movie }: { src: string; movie: PlayerMovie })
     fullscreen: false,
   });
   const [started, setStarted] = useState(false);
+  const startedRef = useRef(false);
+  const onLeaveRef = useRef(onLeave);
+  useEffect(() => {
+    startedRef.current = started;
+    onLeaveRef.current = onLeave;
+  });
   const { loaded, positions } = useWatchPositions();
   const resumeAt = loaded && !started ? resumePoint(positions[movie.movieId]) : null;
 
@@ -108,6 +131,18 @@ export function VideoPlayer({ src, movie }: { src: string; movie: PlayerMovie })
       void done.catch(() => undefined);
     },
   };
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    return () => {
+      onLeaveRef.current?.({
+        started: startedRef.current,
+        positionSeconds: video.ended ? video.duration : video.currentTime,
+        durationSeconds: video.duration,
+      });
+    };
+  }, []);
 
   useMediaSession(videoRef, movie, skip);
   usePlayerKeys(actions);
