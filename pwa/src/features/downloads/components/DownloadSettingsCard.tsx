@@ -1,5 +1,5 @@
-import { Description, Field, Label, Switch } from '@headlessui/react';
 import { Card, CardTitle } from '../../../components/ui/Card.tsx';
+import { LabelledSwitch } from '../../../components/ui/Switch.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { backgroundSupported } from '../background.ts';
 import { knowsNetworkType, setDownloadSetting, useDownloadSettings, type Switches } from '../settings.ts';
@@ -7,21 +7,13 @@ import { DataSettings } from './DataSettings.tsx';
 
 function SettingSwitch({ name, label, description }: { name: Switches; label: string; description: string }) {
   const settings = useDownloadSettings();
-  const on = settings[name];
   return (
-    <Field className="flex items-start justify-between gap-4 py-3">
-      <span>
-        <Label className="font-semibold">{label}</Label>
-        <Description className="mt-0.5 text-sm text-stone-600 dark:text-stone-400">{description}</Description>
-      </span>
-      <Switch
-        checked={on}
-        onChange={(value) => setDownloadSetting(name, value)}
-        className="group relative inline-flex h-7 w-12 shrink-0 items-center rounded-full bg-stone-300 transition-colors data-checked:bg-brand-700 dark:bg-stone-600 dark:data-checked:bg-brand-500"
-      >
-        <span className="inline-block size-5 translate-x-1 rounded-full bg-white shadow transition-transform group-data-checked:translate-x-6" />
-      </Switch>
-    </Field>
+    <LabelledSwitch
+      label={label}
+      description={description}
+      checked={settings[name]}
+      onChange={(value) => setDownloadSetting(name, value)}
+    />
   );
 }
 
