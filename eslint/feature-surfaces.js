@@ -37,6 +37,6 @@ export const featureSurfaces = {
     payments: ['PaymentHistoryList.tsx'],
     profile: ['access.ts'],
     push: ['NotificationsCard.tsx', 'push-client.ts'],
-    watching: ['ContinueWatching.tsx', 'WatchNote.tsx', 'player/VideoPlayer.tsx'],
+    watching: ['ContinueWatching.tsx', 'WatchNote.tsx', 'hooks.ts', 'player/VideoPlayer.tsx'],
   },
 };

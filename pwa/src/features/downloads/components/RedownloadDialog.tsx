@@ -1,8 +1,8 @@
-import { Description, Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
 import { contracts } from '@filamu/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { Modal, ModalDescription, ModalTitle } from '../../../components/ui/Modal.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { api, errorMessage } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-client.ts';
@@ -43,46 +43,39 @@ export function RedownloadDialog({
   };
 
   return (
-    <Dialog open={open} onClose={() => !busy && onClose()} className="relative z-50">
-      <DialogBackdrop className="fixed inset-0 bg-stone-950/60" />
-      <div className="fixed inset-0 flex items-end justify-center p-4 sm:items-center">
-        <DialogPanel className="w-full max-w-md rounded-2xl border border-stone-200 bg-white p-6 shadow-xl dark:border-stone-800 dark:bg-stone-900">
-          <DialogTitle className="text-lg font-bold break-words">
-            {noneLeft ? 'No re-downloads left' : `Download ${movie.title} again?`}
-          </DialogTitle>
-          <Description as="div" className="mt-2 space-y-2 text-sm text-stone-700 dark:text-stone-300">
-            <p>{movie.title} was downloaded before, but the file is not on this phone.</p>
-            {allowance.isPending && <p>Checking your re-downloads...</p>}
-            {allowance.isError && (
-              <p role="alert" className="text-red-700 dark:text-red-400">
-                {errorMessage(allowance.error, 'Could not check your re-downloads. Please try again.')}
-              </p>
-            )}
-            {cost && <p className="font-semibold text-stone-900 dark:text-stone-100">{cost}</p>}
-            {noneLeft && (
-              <p>
-                {noRedownloadsLeft(allowance.data)}{' '}
-                <Link
-                  to="/contact-us"
-                  className="font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300"
-                >
-                  Contact support
-                </Link>
-              </p>
-            )}
-          </Description>
-          <div className="mt-6 flex flex-wrap justify-end gap-3">
-            <Button variant="outline" onClick={onClose} disabled={busy}>
-              {cost ? 'Not now' : 'Close'}
-            </Button>
-            {cost && (
-              <Button onClick={() => void confirm()} loading={busy}>
-                Download again
-              </Button>
-            )}
-          </div>
-        </DialogPanel>
+    <Modal open={open} onClose={() => !busy && onClose()}>
+      <ModalTitle>{noneLeft ? 'No re-downloads left' : `Download ${movie.title} again?`}</ModalTitle>
+      <ModalDescription as="div" className="mt-2 space-y-2">
+        <p>{movie.title} was downloaded before, but the file is not on this phone.</p>
+        {allowance.isPending && <p>Checking your re-downloads...</p>}
+        {allowance.isError && (
+          <p role="alert" className="text-red-700 dark:text-red-400">
+            {errorMessage(allowance.error, 'Could not check your re-downloads. Please try again.')}
+          </p>
+        )}
+        {cost && <p className="font-semibold text-stone-900 dark:text-stone-100">{cost}</p>}
+        {noneLeft && (
+          <p>
+            {noRedownloadsLeft(allowance.data)}{' '}
+            <Link
+              to="/contact-us"
+              className="font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300"
+            >
+              Contact support
+            </Link>
+          </p>
+        )}
+      </ModalDescription>
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
+        <Button variant="outline" onClick={onClose} disabled={busy}>
+          {cost ? 'Not now' : 'Close'}
+        </Button>
+        {cost && (
+          <Button onClick={() => void confirm()} loading={busy}>
+            Download again
+          </Button>
+        )}
       </div>
-    </Dialog>
+    </Modal>
   );
 }
