@@ -21,7 +21,7 @@ export const featureSurfaces = {
     transcode: ['hub.ts', 'jobs.ts', 'on-save.ts', 'retry.ts'],
   },
   pwa: {
-    catalog: ['MovieThumbnail.tsx'],
+    catalog: ['MovieThumbnail.tsx', 'queries.ts'],
     downloads: [
       'components/RedownloadDialog.tsx',
       'components/SizeChoiceDialog.tsx',
@@ -36,7 +36,7 @@ export const featureSurfaces = {
     ],
     payments: ['PaymentHistoryList.tsx'],
     profile: ['access.ts'],
-    push: ['NotificationsCard.tsx', 'push-client.ts'],
+    push: ['NotificationsCard.tsx', 'PushPrompt.tsx', 'push-client.ts'],
     watching: ['ContinueWatching.tsx', 'WatchNote.tsx', 'hooks.ts', 'player/VideoPlayer.tsx'],
   },
 };
