@@ -5,12 +5,11 @@ import {
   looksLikeSignInEmail,
   SIGN_IN_IDENTIFIER_HINT,
 } from '@filamu/shared';
-import { Radio, RadioGroup } from '@headlessui/react';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/Button.tsx';
-import { cn } from '../../components/ui/cn.ts';
 import { Input, PasswordInput } from '../../components/ui/Input.tsx';
+import { SegmentedChoice } from '../../components/ui/SegmentedChoice.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { getDeviceId } from '../../lib/device-id.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
@@ -20,6 +19,11 @@ import { AuthLayout, FormAlert } from './AuthLayout.tsx';
 import { returnPath } from './return-path.ts';
 
 type Mode = 'user' | 'agent';
+
+const ACCOUNT_TYPES = [
+  { value: 'user', label: 'User Login' },
+  { value: 'agent', label: 'Agent Login' },
+] as const satisfies readonly { value: Mode; label: string }[];
 
 interface Failure {
   title: string;
@@ -102,33 +106,17 @@ export default function LoginPage() {
 
   return (
     <AuthLayout title="Welcome back" pageTitle="Login" subtitle="Sign in to keep watching.">
-      <RadioGroup
+      <SegmentedChoice
+        label="Account type"
         value={mode}
-        onChange={(value: Mode) => {
+        options={ACCOUNT_TYPES}
+        onChange={(value) => {
           setMode(value);
           setErrors({});
           setFailure(null);
         }}
-        aria-label="Account type"
-        className="mb-6 grid grid-cols-2 gap-1 rounded-xl bg-stone-100 p-1 dark:bg-stone-800"
-      >
-        {(['user', 'agent'] as const).map((value) => (
-          <Radio
-            key={value}
-            value={value}
-            className={({ checked }) =>
-              cn(
-                'cursor-pointer rounded-lg px-3 py-2 text-center text-sm font-semibold transition-colors',
-                checked
-                  ? 'bg-white text-stone-950 shadow dark:bg-stone-950 dark:text-white'
-                  : 'text-stone-600 hover:text-stone-900 dark:text-stone-300 dark:hover:text-white',
-              )
-            }
-          >
-            {value === 'user' ? 'User Login' : 'Agent Login'}
-          </Radio>
-        ))}
-      </RadioGroup>
+        className="mb-6"
+      />
 
       {failure && <FormAlert title={failure.title} message={failure.message} />}
 
