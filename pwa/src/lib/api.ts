@@ -9,6 +9,7 @@ import {
 } from '@filamu/shared';
 import { getDeviceId, regenerateDeviceId } from './device-id.ts';
 import { navigateTo } from './navigation.ts';
+import { readErrorEnvelope } from './transfer/error-envelope.ts';
 import { useSessionStore } from './session.ts';
 import { toast } from './toast.ts';
 
@@ -88,11 +89,11 @@ function parseErrorBody(status: number, json: unknown, retryAfter: number | null
     return new ApiError({ status, code, message, issues, requestId, retryAfter });
   }
   // Tolerate codes this client does not know yet.
-  const loose = (json as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const loose = readErrorEnvelope(json);
   return new ApiError({
     status,
-    code: typeof loose?.code === 'string' ? loose.code : 'unknown',
-    message: typeof loose?.message === 'string' ? loose.message : `Request failed (${status}).`,
+    code: loose.code,
+    message: loose.message ?? `Request failed (${status}).`,
     retryAfter,
   });
 }

@@ -3,7 +3,7 @@ import {
   type BackgroundFetchRegistration,
   type WithBackgroundFetch,
 } from './engine/background-fetch-types.ts';
-import { SpeedMeter } from './engine/progress-throttle.ts';
+import { SpeedMeter } from '../../lib/transfer/speed-meter.ts';
 import type { LocalDownload } from './engine/record.ts';
 import { announce, dispatch, listDownloads } from './engine/store.ts';
 import { downloadSettings } from './settings.ts';
@@ -76,7 +76,7 @@ function watch(record: LocalDownload, registration: BackgroundFetchRegistration)
       type: 'live',
       key: record.key,
       received: registration.downloaded,
-      speedBps: speed.add(registration.downloaded, Date.now()),
+      speedBps: speed.sample(Date.now(), registration.downloaded),
     });
     if (registration.result) stop();
   };

@@ -1,6 +1,7 @@
 import { movieFileHandle } from './opfs.ts';
-import { ProgressThrottle, SpeedMeter } from './progress-throttle.ts';
-import { backoffMs } from './http-range.ts';
+import { ProgressThrottle } from './progress-throttle.ts';
+import { backoffMs, DOWNLOAD_RETRY } from '../../../lib/transfer/backoff.ts';
+import { SpeedMeter } from '../../../lib/transfer/speed-meter.ts';
 import { RUNNABLE_STATES, type LocalDownload } from './record.ts';
 import { mintLink, reportComplete, reportFailure, reportProgress, type Session } from './server.ts';
 import { announce, dispatch, getDownload, listDownloads } from './store.ts';
@@ -123,7 +124,7 @@ export class Engine {
 
   private networkTrouble(key: string): void {
     const failures = (this.retry.get(key)?.failures ?? 0) + 1;
-    this.retry.set(key, { failures, at: Date.now() + backoffMs(failures) });
+    this.retry.set(key, { failures, at: Date.now() + backoffMs(failures, DOWNLOAD_RETRY) });
   }
 
   private async work(auth: Auth, key: string): Promise<void> {
@@ -220,7 +221,7 @@ export class Engine {
           },
           onBytes: (position) => {
             const now = Date.now();
-            const bps = speed.add(position, now);
+            const bps = speed.sample(now, position);
             if (now - lastLive >= LIVE_EVERY_MS || position === record.size) {
               lastLive = now;
               announce({ type: 'live', key, received: position, speedBps: bps });

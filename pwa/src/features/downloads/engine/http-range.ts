@@ -31,12 +31,3 @@ export function strongEtag(header: string | null): string | null {
   const value = header.trim();
   return value.startsWith('W/') || !value ? null : value;
 }
-
-/**
- * Waits before the next try after a network failure: 1 s doubling to a 60 s cap, with full jitter so a whole
- * neighbourhood coming back online does not retry in step.
- */
-export function backoffMs(failures: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(60_000, 1000 * 2 ** Math.max(0, failures - 1));
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}

@@ -31,22 +31,3 @@ export class ProgressThrottle {
     return due;
   }
 }
-
-/** Bytes per second over the last few seconds of samples. */
-export class SpeedMeter {
-  private samples: Array<{ at: number; bytes: number }> = [];
-
-  constructor(private readonly windowMs = 5000) {}
-
-  add(bytes: number, at: number): number {
-    this.samples.push({ at, bytes });
-    while (this.samples.length > 2 && at - this.samples[0]!.at > this.windowMs) this.samples.shift();
-    const first = this.samples[0]!;
-    const elapsed = at - first.at;
-    return elapsed > 0 ? ((bytes - first.bytes) / elapsed) * 1000 : 0;
-  }
-
-  reset(): void {
-    this.samples = [];
-  }
-}

@@ -1,4 +1,4 @@
-import { backoffMs } from './http-range.ts';
+import { backoffMs, DOWNLOAD_RETRY } from '../../../lib/transfer/backoff.ts';
 
 /** `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
 export function parseRetryAfter(header: string | null, now: number): number | null {
@@ -15,7 +15,7 @@ export function parseRetryAfter(header: string | null, now: number): number | nu
  * less than the usual back-off; the download is not failed, it waits and asks again.
  */
 export function waitAfterRateLimit(failures: number, retryAfterMs: number | null, random: () => number = Math.random) {
-  return Math.max(retryAfterMs ?? 0, backoffMs(failures, random));
+  return Math.max(retryAfterMs ?? 0, backoffMs(failures, DOWNLOAD_RETRY, random));
 }
 
 /** What the download shows meanwhile. */

@@ -7,6 +7,7 @@ import {
   type RequestOf,
   type ResponseOf,
 } from '@filamu/shared';
+import { readErrorEnvelope } from '../../../lib/transfer/error-envelope.ts';
 import { parseRetryAfter } from './retry-after.ts';
 
 /**
@@ -49,12 +50,12 @@ export async function callApi<C extends Contract>(
   }
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const error = (json as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    const error = readErrorEnvelope(json);
     return {
       ok: false,
       status: response.status,
-      code: typeof error?.code === 'string' ? error.code : 'unknown',
-      message: typeof error?.message === 'string' ? error.message : `HTTP status: ${response.status}`,
+      code: error.code,
+      message: error.message ?? `HTTP status: ${response.status}`,
       retryAfterMs: parseRetryAfter(response.headers.get('Retry-After'), Date.now()),
     };
   }

@@ -1,6 +1,8 @@
 import type { UploadUrlResponse } from '@filamu/shared';
 import { transition, type UploadEvent } from './machine.ts';
-import { backoffMs, finishedBytes, partRange, pool, remainingParts, SpeedMeter, type FinishedPart } from './parts.ts';
+import { backoffMs, UPLOAD_RETRY } from '../../../../lib/transfer/backoff.ts';
+import { SpeedMeter } from '../../../../lib/transfer/speed-meter.ts';
+import { finishedBytes, partRange, pool, remainingParts, type FinishedPart } from './parts.ts';
 import type { StoredUpload } from './record.ts';
 import type { UploadRecords } from './store.ts';
 import type { PutBlob, PutResult } from './transport.ts';
@@ -259,7 +261,7 @@ async function uploadMovie(deps: UploadDeps, item: ItemContext, file: File, sign
       if (result.status === 404) throw new UploadEnded();
       if (retryable(result.status) && ++attempts < MAX_ATTEMPTS) {
         report();
-        await deps.sleep(backoffMs(attempts), signal);
+        await deps.sleep(backoffMs(attempts, UPLOAD_RETRY), signal);
         continue;
       }
       throw new UploadFailure(
@@ -327,7 +329,7 @@ async function putWithRetries(
     }
     if (attempt >= MAX_ATTEMPTS) throw new UploadFailure(NETWORK_MESSAGE);
     progress(0, 0);
-    await deps.sleep(backoffMs(attempt), signal);
+    await deps.sleep(backoffMs(attempt, UPLOAD_RETRY), signal);
   }
 }
 

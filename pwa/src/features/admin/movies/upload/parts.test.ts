@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, finishedBytes, partRange, pool, remainingParts, sameFile, SpeedMeter } from './parts.ts';
+import { finishedBytes, partRange, pool, remainingParts, sameFile } from './parts.ts';
 
 describe('part helpers', () => {
   it('slices a file into parts, the last one short', () => {
@@ -18,25 +18,11 @@ describe('part helpers', () => {
     ).toBe(15);
   });
 
-  it('backs off 1, 2, 4 s… with jitter, never past 30 s', () => {
-    expect(backoffMs(1, () => 0.5)).toBe(1000);
-    expect(backoffMs(3, () => 0.5)).toBe(4000);
-    expect(backoffMs(20, () => 1)).toBe(36_000);
-    expect(backoffMs(20, () => 0)).toBe(24_000);
-  });
-
   it('knows the same file by name, size and last-modified time', () => {
     const file = { name: 'a.mp4', size: 10, lastModified: 5 };
     expect(sameFile(file, { ...file })).toBe(true);
     expect(sameFile(file, { ...file, lastModified: 6 })).toBe(false);
     expect(sameFile(file, { ...file, size: 11 })).toBe(false);
-  });
-
-  it('measures speed over a sliding window', () => {
-    const meter = new SpeedMeter(1000);
-    expect(meter.sample(0, 0)).toBe(0);
-    expect(meter.sample(500, 500)).toBe(1000);
-    expect(meter.sample(3000, 500)).toBeLessThan(300);
   });
 
   it('runs at most `limit` jobs at once and stops starting new ones after a failure', async () => {

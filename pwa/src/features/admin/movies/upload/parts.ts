@@ -25,12 +25,6 @@ export function finishedBytes(finished: FinishedPart[], partSize: number, fileSi
   }, 0);
 }
 
-/** Wait before retry `attempt` (1-based): 1 s, 2 s, 4 s… capped at 30 s, with ±20 % jitter so parts spread out. */
-export function backoffMs(attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(30_000, 1000 * 2 ** (attempt - 1));
-  return Math.round(base * (0.8 + 0.4 * random()));
-}
-
 export interface FileIdentity {
   name: string;
   size: number;
@@ -44,22 +38,6 @@ export function identityOf(file: File): FileIdentity {
 /** The file picked again after a reload must be the one the upload started with. */
 export function sameFile(a: FileIdentity, b: FileIdentity): boolean {
   return a.name === b.name && a.size === b.size && a.lastModified === b.lastModified;
-}
-
-/** Bytes per second over a sliding window of samples, so one stalled part does not read as zero. */
-export class SpeedMeter {
-  private samples: { at: number; bytes: number }[] = [];
-
-  constructor(private readonly windowMs = 5000) {}
-
-  /** `bytes` is the running total sent; returns the current speed. */
-  sample(at: number, bytes: number): number {
-    this.samples.push({ at, bytes });
-    while (this.samples.length > 2 && at - this.samples[0]!.at > this.windowMs) this.samples.shift();
-    const first = this.samples[0]!;
-    const elapsed = at - first.at;
-    return elapsed > 0 ? Math.max(0, ((bytes - first.bytes) * 1000) / elapsed) : 0;
-  }
 }
 
 /** Runs `worker` over `items` with at most `limit` at once; the first failure stops new starts and is thrown. */

@@ -1,3 +1,4 @@
+import { readErrorEnvelopeText } from '../../../../lib/transfer/error-envelope.ts';
 /**
  * One PUT of a Blob with upload progress. `fetch` cannot report upload progress, so this is XMLHttpRequest.
  * Never throws for HTTP answers: status 0 means the request never got an answer (network down, connection cut).
@@ -45,19 +46,14 @@ export const xhrPut: PutBlob = ({ url, body, headers, onProgress, signal }) =>
       onProgress(event.loaded);
     };
     xhr.onload = () =>
-      finish({ status: xhr.status, etag: xhr.getResponseHeader('ETag'), message: messageOf(xhr.responseText) });
+      finish({
+        status: xhr.status,
+        etag: xhr.getResponseHeader('ETag'),
+        message: readErrorEnvelopeText(xhr.responseText).message,
+      });
     xhr.onerror = () => finish(null);
     xhr.onabort = () => finish(null);
     xhr.ontimeout = () => finish(null);
     signal.addEventListener('abort', onAbort, { once: true });
     xhr.send(body);
   });
-
-function messageOf(text: string): string | null {
-  try {
-    const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
-    return typeof message === 'string' ? message : null;
-  } catch {
-    return null;
-  }
-}
