@@ -88,4 +88,17 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // IndexedDB through idb only in a feature's store.ts: one place per database for its name, version and upgrades.
+    // Headless UI only inside the app's own primitives (components/ui), so every dialog, switch and tab looks and
+    // behaves the same and an upgrade of the library touches one folder.
+    files: ['pwa/src/**/*.{ts,tsx}'],
+    ignores: ['pwa/src/**/store.ts', 'pwa/src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'idb', message: "Open IndexedDB in the feature's store.ts." }] },
+      ],
+    },
+  },
 );
