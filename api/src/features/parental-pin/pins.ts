@@ -2,7 +2,6 @@ import {
   PARENTAL_PIN_LOCK_MINUTES,
   PARENTAL_PIN_MAX_TRIES,
   PARENTAL_UNLOCK_MINUTES,
-  type ParentalHides,
   type ParentalPinStatus,
   type RemoveParentalPinRequest,
   type SetParentalPinRequest,
@@ -10,7 +9,6 @@ import {
 } from '@filamu/shared';
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Executor } from '../../db/client.ts';
 import { parentalPins, sessions } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
