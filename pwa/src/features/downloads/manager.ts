@@ -1,4 +1,4 @@
-import { contracts, type DownloadSize, type MovieSize, type UserMovie } from '@filamu/shared';
+import { contracts, type DownloadSize, type MovieRating, type MovieSize, type UserMovie } from '@filamu/shared';
 import { create } from 'zustand';
 import { api, isApiError } from '../../lib/api.ts';
 import { getDeviceId } from '../../lib/device-id.ts';
@@ -200,6 +200,8 @@ function setChecking(movieId: string, on: boolean): void {
 export type DownloadableMovie = Pick<UserMovie, 'id' | 'title' | 'category' | 'vj' | 'thumbnail_url' | 'size'> & {
   /** The sizes on offer, when the caller knows them (the catalogue does; a history entry does not). */
   sizes?: MovieSize[];
+  /** Kept with the file for the parental PIN; a history entry does not know it. */
+  rating?: MovieRating;
 };
 
 export interface StartOptions {
@@ -224,6 +226,7 @@ function recordInput(ownerId: string, movie: DownloadableMovie, size?: DownloadS
     movieId: movie.id,
     title: movie.title,
     category: movie.category,
+    rating: movie.rating,
     vj: movie.vj,
     thumbnailUrl: movie.thumbnail_url,
     size: chosen?.bytes ?? movie.size,

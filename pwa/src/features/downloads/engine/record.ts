@@ -1,4 +1,4 @@
-import type { DownloadSize } from '@filamu/shared';
+import type { DownloadSize, MovieRating } from '@filamu/shared';
 
 /**
  * The one state machine of a download on this device, shared by the engine worker, the screens and the
@@ -47,6 +47,11 @@ export interface LocalDownload {
   downloadId: string | null;
   title: string;
   category: 'Kinayuganda' | 'English';
+  /**
+   * The movie's rating when it was downloaded, for the parental PIN (decision 0170); absent on records made before
+   * it was kept, which the PIN treats as 18+ like movies saved before ratings existed.
+   */
+  rating?: MovieRating;
   vj: string;
   thumbnailUrl: string | null;
   /** Exact byte size of the file (from the catalogue, confirmed by the grant). */
@@ -207,6 +212,7 @@ export interface NewDownloadInput {
   movieId: string;
   title: string;
   category: 'Kinayuganda' | 'English';
+  rating?: MovieRating;
   vj: string;
   thumbnailUrl: string | null;
   size: number;
