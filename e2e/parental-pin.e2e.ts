@@ -95,6 +95,14 @@ describe('parental PIN', () => {
       await page.getByTestId('hidden-by-pin').waitFor();
       expect(await page.getByTestId('movie-card').count()).toBe(0);
 
+      // My Downloads keeps the title, with a lock.
+      await page.goto('/downloads');
+      await page
+        .getByRole('article', { name: adult.title })
+        .getByTestId('pin-lock-note')
+        .getByText('Asks for the parental PIN to play')
+        .waitFor();
+
       // Offline, its download asks for the PIN: a wrong one is refused, the right one plays.
       await page.evaluate(() => navigator.serviceWorker.ready);
       await context.setOffline(true);
@@ -111,6 +119,22 @@ describe('parental PIN', () => {
       await page.locator('video').waitFor();
       await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 1);
       expect(await gate.count()).toBe(0);
+
+      // Passing lasts while that screen is open. Five wrong tries lock it on this phone, with the time left said.
+      await page.goto(`/downloads/${adult.id}/play`);
+      await gate.getByText('18+ — enter the parental PIN to play').waitFor();
+      for (const left of [4, 3, 2, 1]) {
+        await gate.getByLabel('Parental PIN', { exact: true }).fill('9999');
+        await gate.getByRole('button', { name: 'Play' }).click();
+        await gate.getByText(`Wrong PIN. ${left} ${left === 1 ? 'try' : 'tries'} left.`).waitFor();
+      }
+      await gate.getByLabel('Parental PIN', { exact: true }).fill('9999');
+      await gate.getByRole('button', { name: 'Play' }).click();
+      await gate.getByText('Too many wrong PINs. Try again in 15 minutes.').first().waitFor();
+      await page.reload();
+      await gate.getByText(/^Too many wrong PINs\. Try again in 1[45] minutes\.$/).waitFor();
+      expect(await gate.getByLabel('Parental PIN', { exact: true }).count()).toBe(0);
+      expect(await page.locator('video').count()).toBe(0);
     } finally {
       await context.close();
     }
