@@ -5,11 +5,12 @@
  */
 export const featureSurfaces = {
   api: {
-    auth: ['client-ip.ts', 'passwords.ts', 'principal.ts', 'profile.ts', 'sessions.ts'],
+    auth: ['accounts.ts', 'client-ip.ts', 'passwords.ts', 'principal.ts', 'profile.ts', 'sessions.ts', 'tokens.ts'],
     catalog: ['catalogue.ts'],
     downloads: ['entitlement.ts', 'files.ts', 'records.ts', 'redownloads.ts', 'stale.ts'],
     mail: ['mailer.ts'],
     metrics: ['jobs.ts', 'registry.ts', 'routes.ts'],
+    'parental-pin': ['status.ts'],
     payments: ['gateway.ts'],
     plans: ['plan-movies.ts', 'plans.ts', 'subscription.ts'],
     posters: ['make.ts', 'srcset.ts'],
@@ -34,6 +35,7 @@ export const featureSurfaces = {
       'settings.ts',
       'sizes.ts',
     ],
+    'parental-pin': ['HiddenByPinNotice.tsx', 'ParentalPinCard.tsx', 'PinLockNote.tsx', 'PlayPinGate.tsx'],
     payments: ['PaymentHistoryList.tsx'],
     profile: ['access.ts'],
     push: ['NotificationsCard.tsx', 'PushPrompt.tsx', 'push-client.ts'],

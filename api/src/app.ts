@@ -6,6 +6,7 @@ import { analyticsRoutes } from './features/analytics/routes.ts';
 import { createAuthorize } from './features/auth/authorize.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { catalogRoutes } from './features/catalog/routes.ts';
+import { parentalPinRoutes } from './features/parental-pin/routes.ts';
 import { downloadRoutes } from './features/downloads/routes.ts';
 import { messageRoutes } from './features/messages/routes.ts';
 import { httpMetrics } from './features/metrics/http.ts';
@@ -93,6 +94,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   pushRoutes(router, deps);
   messageRoutes(router, deps);
   watchingRoutes(router, deps);
+  parentalPinRoutes(router, deps);
   api.all('*', (c) => errorResponse(c, new AppError('not_found', 'No such API route.')));
   app.route('/api', api);
 

@@ -12,6 +12,10 @@ export const ERROR_STATUS = {
   subscription_required: 403,
   /** English downloads wait until every entitled Kinayuganda movie is downloaded. */
   download_locked: 403,
+  /** A title hidden by the parental PIN: enter the PIN first (decision 0170). */
+  pin_required: 403,
+  /** The parental PIN entered is not the one set; the message says how many tries are left. */
+  pin_wrong: 403,
   not_found: 404,
   method_not_allowed: 405,
   /** The request did not arrive in time (answered before the app runs). */
@@ -28,6 +32,8 @@ export const ERROR_STATUS = {
   throttled: 429,
   /** A rate limit on a costly flow (registration, payments, download links); Retry-After says when. */
   rate_limited: 429,
+  /** Too many wrong parental PINs; Retry-After says when it can be tried again. */
+  pin_locked: 429,
   internal: 500,
   unavailable: 503,
 } as const;

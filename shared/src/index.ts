@@ -12,6 +12,7 @@ export * from './schemas/common.ts';
 export * from './schemas/downloads.ts';
 export * from './schemas/messages.ts';
 export * from './schemas/movies.ts';
+export * from './schemas/parental-pin.ts';
 export * from './schemas/ratings.ts';
 export * from './schemas/payments.ts';
 export * from './schemas/plans.ts';

@@ -16,7 +16,13 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-import { DOWNLOAD_SIZES, PUSH_NOTIFICATION_KINDS, RENDITION_KINDS, RENDITION_STATES } from '@filamu/shared';
+import {
+  DOWNLOAD_SIZES,
+  PARENTAL_HIDES,
+  PUSH_NOTIFICATION_KINDS,
+  RENDITION_KINDS,
+  RENDITION_STATES,
+} from '@filamu/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -112,6 +118,8 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     revokedReason: text('revoked_reason'),
+    /** Until when this session shows titles the parental PIN hides (a right PIN was entered; decision 0170). */
+    parentalUnlockedUntil: timestamp('parental_unlocked_until', { withTimezone: true }),
   },
   (t) => [
     check('sessions_one_subject', sql`(${t.userId} is null) <> (${t.agentId} is null)`),
@@ -306,6 +314,32 @@ export const phoneChangeCodes = pgTable(
     index('phone_change_codes_open')
       .on(t.userId)
       .where(sql`${t.usedAt} is null`),
+  ],
+);
+
+/**
+ * A user's parental PIN (decision 0170): PBKDF2-SHA256 with a random salt, the same verifier the device keeps for
+ * offline checks. Wrong tries are counted here by one conditional update each, and the fifth locks it.
+ */
+export const parentalPins = pgTable(
+  'parental_pins',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** '18' hides 18+; '13' hides 13+ and 18+. */
+    hides: text('hides', { enum: PARENTAL_HIDES }).notNull(),
+    salt: text('salt').notNull(),
+    pinHash: text('pin_hash').notNull(),
+    iterations: integer('iterations').notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('parental_pins_hides_known', sql`${t.hides} in ('18', '13')`),
+    check('parental_pins_attempts_in_range', sql`${t.failedAttempts} >= 0 and ${t.failedAttempts} <= 100`),
   ],
 );
 

@@ -6,6 +6,7 @@ import * as auth from './auth.ts';
 import * as downloads from './downloads.ts';
 import * as messages from './messages.ts';
 import * as movies from './movies.ts';
+import * as parentalPin from './parental-pin.ts';
 import * as payments from './payments.ts';
 import * as plans from './plans.ts';
 import * as push from './push.ts';
@@ -15,7 +16,7 @@ import * as system from './system.ts';
 import * as watching from './watching.ts';
 
 export { agents, analytics, auth, downloads, messages, movies, payments, plans, settings, subscribers, system };
-export { adminPayments, push, watching };
+export { adminPayments, parentalPin, push, watching };
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
 export const allContracts: Contract[] = [
@@ -33,4 +34,5 @@ export const allContracts: Contract[] = [
   ...Object.values(push),
   ...Object.values(messages),
   ...Object.values(watching),
+  ...Object.values(parentalPin),
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { canonicalUgandaPhone } from '../phone.ts';
+import { ParentalPinStatus } from './parental-pin.ts';
 import { DeviceId, Email, FullName, GivenPassword, IsoDateTime, NewPassword, UgandaPhone } from './common.ts';
 
 export const AGENT_PLAN_LABEL = 'Agent Access';
@@ -90,6 +91,8 @@ export const UserProfile = z.object({
   deviceIDs: z.array(z.string()),
   /** The session this profile was loaded with; absent from older servers and sessions saved before it existed. */
   currentDevice: SessionDevice.nullable().optional(),
+  /** The parental PIN (decision 0170), kept with the session so the device can ask for it offline; absent from older servers. */
+  parentalPin: ParentalPinStatus.optional(),
 });
 export type UserProfile = z.infer<typeof UserProfile>;
 

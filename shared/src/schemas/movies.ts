@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, IsoDateTime } from './common.ts';
 import { AdminRendition, DownloadSize, MovieSize } from './renditions.ts';
+import { ParentalHides } from './parental-pin.ts';
 import { CERTIFICATE_NUMBER_MAX, CertificateDate, MovieRating } from './ratings.ts';
 
 export const MOVIE_CATEGORY_NAMES = ['Kinayuganda', 'English'] as const;
@@ -277,6 +278,8 @@ export const UserMovieList = z.object({
   subscribed: z.boolean(),
   /** False while an entitled Kinayuganda movie is still to download (English is locked). */
   hasDownloadedAllKinayuganda: z.boolean(),
+  /** What the parental PIN hides from this session ('18' or '13'), null when nothing is (decision 0170). */
+  hiddenByParentalPin: ParentalHides.nullable().optional(),
 });
 export type UserMovieList = z.infer<typeof UserMovieList>;
 

@@ -3,6 +3,7 @@ import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { sessions, subscriptionPlans, users } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
+import { parentalPinStatus } from '../parental-pin/status.ts';
 import type { AgentRow, UserRow } from './principal.ts';
 import { describeUserAgent } from './user-agent.ts';
 
@@ -39,6 +40,7 @@ export async function userProfile(
     .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
     .orderBy(asc(sessions.createdAt));
   const subscribed = isSubscribed(user, now);
+  const parentalPin = await parentalPinStatus(exec, user.id, currentSessionId, now);
   const current = devices.find((d) => d.id === currentSessionId);
   return {
     kind: 'user',
@@ -62,6 +64,7 @@ export async function userProfile(
           lastActiveAt: current.lastSeenAt.toISOString(),
         }
       : null,
+    parentalPin,
   };
 }
 

@@ -219,6 +219,8 @@ export interface ListingQuery {
   sort?: MovieSort;
   page: number;
   pageSize: number;
+  /** Ratings the caller's parental PIN hides (decision 0170); set by the server, never read from the request. */
+  hiddenRatings?: readonly MovieRating[];
 }
 
 export interface ListingPage {
@@ -240,9 +242,11 @@ export function pageOf(snapshot: CatalogueSnapshot, query: ListingQuery, counts?
     downloaded(b) - downloaded(a) || newestFirst(a.row, b.row);
   const search = searchQueryOf(query.search);
   const vj = query.vj ? query.vj.toLowerCase() : null;
-  const filtered = search !== null || vj !== null || query.rating !== undefined;
+  const hidden = query.hiddenRatings ?? [];
+  const filtered = search !== null || vj !== null || query.rating !== undefined || hidden.length > 0;
   const keep = (m: CachedMovie) =>
     (query.rating === undefined || m.row.rating === query.rating) &&
+    !hidden.includes(m.row.rating) &&
     (vj === null || m.vjKey === vj) &&
     (search === null || matchesQuery(m.searchable, search));
   const order =

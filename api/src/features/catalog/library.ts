@@ -1,7 +1,14 @@
-import type { PublicMovie, UserMovie, UserMovieList } from '@filamu/shared';
+import {
+  type ParentalHides,
+  type PublicMovie,
+  type UserMovie,
+  type UserMovieList,
+  isRatingHiddenBy,
+  ratingsHiddenBy,
+} from '@filamu/shared';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { catalogVersion, downloads, movies } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import { absoluteUrl } from '../../http/origin.ts';
 import { posterSrcset, widestPosterKey } from '../posters/srcset.ts';
 import { decideAccess, type Downloader, entitledMovie, liveMovie, ownDownloads } from '../downloads/entitlement.ts';
@@ -171,23 +178,29 @@ async function toUserMovies(
 const kinayugandaOutstanding = (snapshot: CatalogueSnapshot, caller: Downloader, facts: CallerFacts) =>
   kinayugandaRequired(snapshot, caller) > facts.kinayugandaCompleted;
 
-/** The library as the caller sees it: every live movie, with what they may do with each. */
+/**
+ * The library as the caller sees it: every live movie, with what they may do with each, less the ratings their
+ * parental PIN hides (`hides`, null when nothing is hidden from this session).
+ */
 export async function listUserMovies(
   deps: LibraryDeps,
   caller: Downloader,
   query: ListingQuery,
   origin: string,
+  hides: ParentalHides | null = null,
 ): Promise<UserMovieList> {
   const counts = query.sort === 'popular' ? await deps.catalogue.downloadCounts() : undefined;
+  const listing = { ...query, hiddenRatings: hides ? ratingsHiddenBy(hides) : [] };
   return withFacts(
     deps,
     caller,
-    (snapshot) => pageOf(snapshot, query, counts),
+    (snapshot) => pageOf(snapshot, listing, counts),
     async (snapshot, facts, page) => ({
       ...page,
       movies: await toUserMovies(deps, caller, snapshot, facts, page.movies, origin),
       subscribed: caller.subscribed,
       hasDownloadedAllKinayuganda: !kinayugandaOutstanding(snapshot, caller, facts),
+      hiddenByParentalPin: hides,
     }),
   );
 }
@@ -197,6 +210,7 @@ export function getUserMovie(
   caller: Downloader,
   id: string,
   origin: string,
+  hides: ParentalHides | null = null,
 ): Promise<{ movie: UserMovie }> {
   return withFacts(
     deps,
@@ -204,6 +218,9 @@ export function getUserMovie(
     (snapshot) => ({ movies: [snapshot.byId.get(id)].filter((m) => m !== undefined) }),
     async (snapshot, facts, { movies: [movie] }) => {
       if (!movie) throw notFound('Movie');
+      if (isRatingHiddenBy(hides, movie.row.rating)) {
+        throw new AppError('pin_required', 'This title is hidden by your parental PIN. Enter the PIN to show it.');
+      }
       const [view] = await toUserMovies(deps, caller, snapshot, facts, [movie], origin);
       return { movie: view! };
     },

@@ -16,6 +16,7 @@ import {
   setMovieActive,
 } from './admin-movies.ts';
 import { updateMovie } from './edit-movie.ts';
+import { hiddenForSession } from '../parental-pin/status.ts';
 import { retryRendition } from '../transcode/retry.ts';
 import { getUserMovie, listPublicMovies, listUserMovies } from './library.ts';
 import { abortMultipart, completeMultipart, createUploadUrl, refreshPartUrls } from './uploads.ts';
@@ -25,6 +26,7 @@ const { movies } = contracts;
 export function catalogRoutes(router: ContractRouter, deps: Deps): void {
   const origin = (c: Context<AppEnv>) => publicOrigin(c, deps.config);
   const caller = (c: Context<AppEnv>) => downloaderOf(c.get('principal'), deps.clock.now());
+  const hidden = (c: Context<AppEnv>) => hiddenForSession(deps.database.db, c.get('principal'), deps.clock.now());
   const admin = (c: Context<AppEnv>) => {
     const principal = c.get('principal');
     if (principal.kind !== 'user') throw forbidden();
@@ -62,10 +64,10 @@ export function catalogRoutes(router: ContractRouter, deps: Deps): void {
     })
     // The library answers carry an ETag and are revalidated by the browser (docs/decisions/0066-library-etags.md).
     .on(movies.userMovies, async ({ query }, c) =>
-      revalidatedJson(c, await listUserMovies(deps, caller(c), query, origin(c))),
+      revalidatedJson(c, await listUserMovies(deps, caller(c), query, origin(c), await hidden(c))),
     )
     .on(movies.userMovie, async ({ params }, c) =>
-      revalidatedJson(c, await getUserMovie(deps, caller(c), params.id, origin(c))),
+      revalidatedJson(c, await getUserMovie(deps, caller(c), params.id, origin(c), await hidden(c))),
     )
     .on(movies.publicMovies, async ({ query }, c) =>
       revalidatedJson(c, await listPublicMovies(deps, query, origin(c))),

@@ -1,7 +1,9 @@
 import {
   ALREADY_DOWNLOADED,
   type DownloadSize,
+  isRatingHiddenBy,
   KINAYUGANDA_FIRST,
+  type ParentalHides,
   type RedownloadAllowance,
   SUBSCRIPTION_REQUIRED,
 } from '@filamu/shared';
@@ -62,6 +64,8 @@ export interface GrantRef {
 export interface GrantOptions {
   /** The grant hands out a link (generate-download-url), not only a download id (start). */
   mintsLink?: boolean;
+  /** What the caller's parental PIN hides from their session: such a movie is refused until the PIN is entered. */
+  hiddenByPin?: ParentalHides | null;
 }
 
 export interface Grant {
@@ -190,7 +194,7 @@ export async function grantDownload(
   options: GrantOptions = {},
 ): Promise<Grant> {
   try {
-    const { result, ...grant } = await decideGrant(deps, caller, ref, options.mintsLink ?? false);
+    const { result, ...grant } = await decideGrant(deps, caller, ref, options);
     deps.metrics.downloadGrants.inc({ result });
     return grant;
   } catch (error) {
@@ -206,9 +210,12 @@ async function decideGrant(
   deps: GrantDeps,
   caller: Downloader,
   ref: GrantRef,
-  mintsLink: boolean,
+  { mintsLink = false, hiddenByPin = null }: GrantOptions,
 ): Promise<Grant & { result: GrantResult }> {
   const movie = await findGrantedMovie(deps, ref);
+  if (isRatingHiddenBy(hiddenByPin, movie.rating)) {
+    throw new AppError('pin_required', 'This title is hidden by your parental PIN. Enter the PIN to download it.');
+  }
   const chosen = await chooseFile(deps, caller, movie, ref);
   // Storage is asked before any lock is taken; a missing file refuses the grant below, in rule order.
   const stored = chosen instanceof AppError ? null : await deps.storage.head(chosen.key);

@@ -15,6 +15,7 @@ import {
   reportProgress,
 } from './bookkeeping.ts';
 import { clientIp } from '../auth/client-ip.ts';
+import { hiddenForSession } from '../parental-pin/status.ts';
 import { hitLimits } from '../rate-limit/limiter.ts';
 import { downloadLinks } from '../rate-limit/limits.ts';
 import { backgroundLinkSeconds, canUseBackgroundFetch, refuseBackground } from './background-links.ts';
@@ -28,6 +29,7 @@ const { downloads } = contracts;
 
 export function downloadRoutes(router: ContractRouter, deps: Deps): void {
   const caller = (c: Context<AppEnv>) => downloaderOf(c.get('principal'), deps.clock.now());
+  const hiddenByPin = (c: Context<AppEnv>) => hiddenForSession(deps.database.db, c.get('principal'), deps.clock.now());
   router
     .on(downloads.downloadUrl, async ({ body }, c): Promise<DownloadUrlResponse> => {
       const downloader = caller(c);
@@ -37,7 +39,7 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
         { limit: downloadLinks.perAccount, subject: `${downloader.kind}:${downloader.id}` },
         { limit: downloadLinks.perIp, subject: clientIp(c, deps.config.trustProxy) },
       ]);
-      const grant = await grantDownload(deps, downloader, body, { mintsLink: true });
+      const grant = await grantDownload(deps, downloader, body, { mintsLink: true, hiddenByPin: await hiddenByPin(c) });
       const { download, movie, file } = grant;
       const { storage: config } = deps.config;
       const ttl = background
@@ -67,7 +69,7 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
       };
     })
     .on(downloads.startDownload, async ({ body }, c) => {
-      const { download } = await grantDownload(deps, caller(c), body);
+      const { download } = await grantDownload(deps, caller(c), body, { hiddenByPin: await hiddenByPin(c) });
       return {
         downloadId: download.id,
         status: download.status,

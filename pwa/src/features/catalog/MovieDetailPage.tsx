@@ -9,6 +9,8 @@ import { RatingBadge } from '../../components/ui/RatingBadge.tsx';
 import { libraryHref } from './library-url.ts';
 import { PageSpinner } from '../../components/ui/Spinner.tsx';
 import { isApiError } from '../../lib/api.ts';
+import { useSessionStore } from '../../lib/session.ts';
+import { HiddenByPinNotice } from '../parental-pin/HiddenByPinNotice.tsx';
 import { DownloadButton, useMovieAction } from './DownloadButton.tsx';
 import { DownloadFacts } from './DownloadFacts.tsx';
 import { fromSizeText } from '../downloads/sizes.ts';
@@ -131,6 +133,8 @@ export default function MovieDetailPage() {
   const libraryUrl = useLibraryUrl();
   const movie = useMovie(id);
   const missing = isApiError(movie.error) && (movie.error.status === 404 || movie.error.status === 400);
+  const hiddenByPin = isApiError(movie.error) && movie.error.code === 'pin_required';
+  const pinHides = useSessionStore((s) => s.user?.parentalPin?.hides) ?? '18';
   useDocumentTitle(movie.data ? movie.data.title : missing ? 'Movie Not Found' : movie.isError ? 'Movie' : undefined);
 
   let content: ReactNode;
@@ -143,6 +147,15 @@ export default function MovieDetailPage() {
     );
   } else if (movie.isPending) {
     content = <PageSpinner label="Loading movie" />;
+  } else if (hiddenByPin) {
+    // The server keeps the title back until the PIN is entered; entering it here asks for the movie again.
+    content = (
+      <>
+        <BackLink to={libraryUrl} />
+        <h1 className="mt-6 text-2xl font-extrabold tracking-tight">Hidden by your parental PIN</h1>
+        <HiddenByPinNotice hidden={pinHides} />
+      </>
+    );
   } else if (missing) {
     // 400: the id is not even an id (a mistyped link); for the person it is the same missing movie.
     content = (

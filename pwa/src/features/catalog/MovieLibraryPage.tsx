@@ -8,6 +8,7 @@ import { cn } from '../../components/ui/cn.ts';
 import { LockIcon } from '../../components/ui/icons.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { libraryHref, type LibraryRefine, parseCategory, parseRefine, parseSearch } from './library-url.ts';
+import { HiddenByPinNotice } from '../parental-pin/HiddenByPinNotice.tsx';
 import { RefineControls } from './RefineControls.tsx';
 import { useOnline } from '../../lib/online.ts';
 import { MOVIE_GRID, MovieCardSkeleton } from './MovieCard.tsx';
@@ -177,6 +178,8 @@ export default function MovieLibraryPage() {
             </Link>
           </Card>
         )}
+
+        {list && <HiddenByPinNotice hidden={list.hiddenByParentalPin} />}
 
         <p role="status" className="sr-only">
           {library.isPending || searching ? 'Loading movies' : list && search ? resultsSummary(list, category) : ''}

@@ -15,6 +15,7 @@ import { openMovieFile, useDownloadsStore } from './manager.ts';
 import { percentOf } from './movie-action.ts';
 import { useDownloadSettings } from './settings.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
+import { PlayPinGate } from '../parental-pin/PlayPinGate.tsx';
 import { VideoPlayer } from '../watching/player/VideoPlayer.tsx';
 
 function NotHere({ title, text }: { title: string; text: string }) {
@@ -98,7 +99,13 @@ export default function PlayPage() {
         text={`${record.title} is ${percentOf(record.committed, record.size)}% downloaded. It plays here once it is finished.`}
       />
     );
-  } else body = <Player key={record.key} record={record} />;
+  } else {
+    body = (
+      <PlayPinGate key={record.key} rating={record.rating}>
+        <Player record={record} />
+      </PlayPinGate>
+    );
+  }
 
   return (
     <div className="min-h-screen">

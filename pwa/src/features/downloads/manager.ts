@@ -200,7 +200,7 @@ function setChecking(movieId: string, on: boolean): void {
 export type DownloadableMovie = Pick<UserMovie, 'id' | 'title' | 'category' | 'vj' | 'thumbnail_url' | 'size'> & {
   /** The sizes on offer, when the caller knows them (the catalogue does; a history entry does not). */
   sizes?: MovieSize[];
-  /** Kept on the record so the player shows the badge offline (a history entry does not know it). */
+  /** Kept with the file so the player shows the badge and the parental PIN guards it offline (a history entry does not know it). */
   rating?: MovieRating;
 };
 
@@ -226,9 +226,9 @@ function recordInput(ownerId: string, movie: DownloadableMovie, size?: DownloadS
     movieId: movie.id,
     title: movie.title,
     category: movie.category,
+    rating: movie.rating,
     vj: movie.vj,
     thumbnailUrl: movie.thumbnail_url,
-    rating: movie.rating,
     size: chosen?.bytes ?? movie.size,
     fileName: fileNameFor(movie),
   };

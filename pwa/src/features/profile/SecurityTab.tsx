@@ -1,5 +1,6 @@
 import { displayUgandaPhone, type UserProfile } from '@filamu/shared';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
+import { ParentalPinCard } from '../parental-pin/ParentalPinCard.tsx';
 import { NotificationsCard } from '../push/NotificationsCard.tsx';
 import { ChangePasswordCard } from './ChangePasswordCard.tsx';
 import { DeviceCard } from './DeviceCard.tsx';
@@ -27,11 +28,12 @@ function RecoveryCard({ user }: { user: UserProfile }) {
   );
 }
 
-/** Profile → Security (product §2): change password, where recovery codes go, the signed-in device, notifications. */
+/** Profile → Security (product §2): change password, the parental PIN, where recovery codes go, the signed-in device, notifications. */
 export function SecurityTab({ user }: { user: UserProfile }) {
   return (
     <div className="space-y-6">
       <ChangePasswordCard />
+      <ParentalPinCard status={user.parentalPin} />
       <RecoveryCard user={user} />
       <DeviceCard user={user} />
       <NotificationsCard />

@@ -1,5 +1,6 @@
 import { DOWNLOAD_SIZE_LABELS, formatBytes } from '@filamu/shared';
 import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
+import { PinLockNote } from '../../parental-pin/PinLockNote.tsx';
 import { WatchNote } from '../../watching/WatchNote.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { formatSpeed, formatTimeLeft, stateWords } from '../describe.ts';
@@ -39,6 +40,7 @@ export function DownloadItem({ record }: { record: LocalDownload }) {
           {stateWords(record)}
         </p>
         {complete && <WatchNote movieId={record.movieId} className="mt-1" />}
+        {complete && <PinLockNote rating={record.rating} className="mt-1" />}
 
         <ProgressBar
           percent={percent}

@@ -47,10 +47,13 @@ export interface LocalDownload {
   downloadId: string | null;
   title: string;
   category: 'Kinayuganda' | 'English';
+  /**
+   * The movie's rating when it was downloaded, for the player's badge and the parental PIN offline (decisions 0166,
+   * 0170); absent on records made before it was kept, which the PIN treats as 18+ like movies saved before ratings.
+   */
+  rating?: MovieRating;
   vj: string;
   thumbnailUrl: string | null;
-  /** The movie's maturity rating, for the player's badge offline; absent on records made before ratings reached it. */
-  rating?: MovieRating;
   /** Exact byte size of the file (from the catalogue, confirmed by the grant). */
   size: number;
   /**
@@ -209,9 +212,9 @@ export interface NewDownloadInput {
   movieId: string;
   title: string;
   category: 'Kinayuganda' | 'English';
+  rating?: MovieRating;
   vj: string;
   thumbnailUrl: string | null;
-  rating?: MovieRating;
   size: number;
   sizeChoice?: DownloadSize;
   fileName: string;

@@ -1,0 +1,57 @@
+import { isRatingHiddenBy, type MovieRating, type ParentalHides, type ParentalPinStatus } from '@filamu/shared';
+import { eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { parentalPins, sessions } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import type { Principal } from '../auth/principal.ts';
+
+const iso = (date: Date) => date.toISOString();
+
+/** The PIN as the user and their device see it: never the PIN, only the verifier the device checks offline. */
+export async function parentalPinStatus(
+  exec: Executor,
+  userId: string,
+  sessionId: string | undefined,
+  now: Date,
+): Promise<ParentalPinStatus> {
+  const [pin] = await exec.select().from(parentalPins).where(eq(parentalPins.userId, userId));
+  if (!pin) return { pinSet: false, hides: null, offlineVerifier: null, unlockedUntil: null, lockedUntil: null };
+  const [session] = sessionId
+    ? await exec.select({ until: sessions.parentalUnlockedUntil }).from(sessions).where(eq(sessions.id, sessionId))
+    : [];
+  const unlockedUntil = session?.until && session.until > now ? iso(session.until) : null;
+  return {
+    pinSet: true,
+    hides: pin.hides,
+    offlineVerifier: { salt: pin.salt, hash: pin.pinHash, iterations: pin.iterations },
+    unlockedUntil,
+    lockedUntil: pin.lockedUntil && pin.lockedUntil > now ? iso(pin.lockedUntil) : null,
+  };
+}
+
+/**
+ * What the PIN hides from this session now: its setting while a PIN is set and no right PIN was entered on
+ * this session in the last 30 minutes; null when nothing is hidden.
+ */
+export async function hiddenForSession(exec: Executor, principal: Principal, now: Date): Promise<ParentalHides | null> {
+  if (principal.kind !== 'user') return null;
+  const [row] = await exec
+    .select({ hides: parentalPins.hides, unlockedUntil: sessions.parentalUnlockedUntil })
+    .from(parentalPins)
+    .leftJoin(sessions, eq(sessions.id, principal.sessionId))
+    .where(eq(parentalPins.userId, principal.user.id));
+  if (!row) return null;
+  return row.unlockedUntil && row.unlockedUntil > now ? null : row.hides;
+}
+
+/** Refuses a title the PIN hides from this session (its detail, its download). */
+export async function requireShown(
+  exec: Executor,
+  principal: Principal,
+  rating: MovieRating,
+  now: Date,
+): Promise<void> {
+  if (isRatingHiddenBy(await hiddenForSession(exec, principal, now), rating)) {
+    throw new AppError('pin_required', 'This title is hidden by your parental PIN. Enter the PIN to show it.');
+  }
+}

@@ -1,0 +1,78 @@
+import { PARENTAL_PIN_LOCK_MINUTES, PARENTAL_PIN_MAX_TRIES, type ParentalPinVerifier } from '@filamu/shared';
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+
+/**
+ * The PIN checked on the phone, without the network (decision 0170): PBKDF2-SHA256 of what was typed against the
+ * verifier kept with the session. Wrong tries are counted in IndexedDB, 5 lock it for 15 minutes. Whoever can clear
+ * the browser's storage can clear the count: this keeps a child out, not a determined adult.
+ */
+interface TriesDb extends DBSchema {
+  tries: { key: string; value: { userId: string; failures: number; lockedUntil: number } };
+}
+
+let dbPromise: Promise<IDBPDatabase<TriesDb>> | undefined;
+const db = () =>
+  (dbPromise ??= openDB<TriesDb>('filamu-parental-pin', 1, {
+    upgrade(database) {
+      database.createObjectStore('tries', { keyPath: 'userId' });
+    },
+  }));
+
+export type OfflineCheck =
+  { ok: true } | { ok: false; locked: false; triesLeft: number } | { ok: false; locked: true; lockedUntil: number };
+
+function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
+  const base64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  const binary = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+async function pinMatches(verifier: ParentalPinVerifier, pin: string): Promise<boolean> {
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(pin), 'PBKDF2', false, ['deriveBits']);
+  const expected = fromBase64Url(verifier.hash);
+  const bits = await crypto.subtle.deriveBits(
+    { name: 'PBKDF2', salt: fromBase64Url(verifier.salt), iterations: verifier.iterations, hash: 'SHA-256' },
+    key,
+    expected.length * 8,
+  );
+  const actual = new Uint8Array(bits);
+  let difference = 0;
+  for (let i = 0; i < expected.length; i++) difference |= actual[i]! ^ expected[i]!;
+  return difference === 0;
+}
+
+/** When this phone's wrong tries lock the PIN for this person (ms), or null when they do not. */
+export async function offlineLockedUntil(userId: string, now = Date.now()): Promise<number | null> {
+  const row = await (await db()).get('tries', userId);
+  return row && row.lockedUntil > now ? row.lockedUntil : null;
+}
+
+export async function checkPinOffline(
+  userId: string,
+  verifier: ParentalPinVerifier,
+  pin: string,
+  now = Date.now(),
+): Promise<OfflineCheck> {
+  const store = await db();
+  const row = await store.get('tries', userId);
+  if (row && row.lockedUntil > now) return { ok: false, locked: true, lockedUntil: row.lockedUntil };
+  if (await pinMatches(verifier, pin)) {
+    await store.delete('tries', userId);
+    return { ok: true };
+  }
+  // An expired lock starts the count again.
+  const failures = (row && row.lockedUntil === 0 ? row.failures : 0) + 1;
+  const lockedUntil = failures >= PARENTAL_PIN_MAX_TRIES ? now + PARENTAL_PIN_LOCK_MINUTES * 60_000 : 0;
+  await store.put('tries', { userId, failures, lockedUntil });
+  return lockedUntil
+    ? { ok: false, locked: true, lockedUntil }
+    : { ok: false, locked: false, triesLeft: PARENTAL_PIN_MAX_TRIES - failures };
+}
+
+/** "Try again in 12 minutes" for a lock ending at `until` (ms). */
+export function lockedWords(until: number, now = Date.now()): string {
+  const minutes = Math.max(1, Math.ceil((until - now) / 60_000));
+  return `Too many wrong PINs. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
