@@ -1,23 +1,11 @@
 import { PARENTAL_PIN_LOCK_MINUTES, PARENTAL_PIN_MAX_TRIES, type ParentalPinVerifier } from '@filamu/shared';
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { clearTries, readTries, writeTries } from './store.ts';
 
 /**
  * The PIN checked on the phone, without the network (decision 0170): PBKDF2-SHA256 of what was typed against the
  * verifier kept with the session. Wrong tries are counted in IndexedDB, 5 lock it for 15 minutes. Whoever can clear
  * the browser's storage can clear the count: this keeps a child out, not a determined adult.
  */
-interface TriesDb extends DBSchema {
-  tries: { key: string; value: { userId: string; failures: number; lockedUntil: number } };
-}
-
-let dbPromise: Promise<IDBPDatabase<TriesDb>> | undefined;
-const db = () =>
-  (dbPromise ??= openDB<TriesDb>('filamu-parental-pin', 1, {
-    upgrade(database) {
-      database.createObjectStore('tries', { keyPath: 'userId' });
-    },
-  }));
-
 export type OfflineCheck =
   { ok: true } | { ok: false; locked: false; triesLeft: number } | { ok: false; locked: true; lockedUntil: number };
 
@@ -45,7 +33,7 @@ async function pinMatches(verifier: ParentalPinVerifier, pin: string): Promise<b
 
 /** When this phone's wrong tries lock the PIN for this person (ms), or null when they do not. */
 export async function offlineLockedUntil(userId: string, now = Date.now()): Promise<number | null> {
-  const row = await (await db()).get('tries', userId);
+  const row = await readTries(userId);
   return row && row.lockedUntil > now ? row.lockedUntil : null;
 }
 
@@ -55,17 +43,16 @@ export async function checkPinOffline(
   pin: string,
   now = Date.now(),
 ): Promise<OfflineCheck> {
-  const store = await db();
-  const row = await store.get('tries', userId);
+  const row = await readTries(userId);
   if (row && row.lockedUntil > now) return { ok: false, locked: true, lockedUntil: row.lockedUntil };
   if (await pinMatches(verifier, pin)) {
-    await store.delete('tries', userId);
+    await clearTries(userId);
     return { ok: true };
   }
   // An expired lock starts the count again.
   const failures = (row && row.lockedUntil === 0 ? row.failures : 0) + 1;
   const lockedUntil = failures >= PARENTAL_PIN_MAX_TRIES ? now + PARENTAL_PIN_LOCK_MINUTES * 60_000 : 0;
-  await store.put('tries', { userId, failures, lockedUntil });
+  await writeTries({ userId, failures, lockedUntil });
   return lockedUntil
     ? { ok: false, locked: true, lockedUntil }
     : { ok: false, locked: false, triesLeft: PARENTAL_PIN_MAX_TRIES - failures };
