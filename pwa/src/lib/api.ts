@@ -139,7 +139,9 @@ export async function api<C extends Contract>(
 
   const text = await response.text();
   let json: unknown = null;
-  if (text) {
+  // A text answer (subtitles are text/vtt) is the value itself; the contract's schema checks it like JSON.
+  if (response.ok && response.headers.get('content-type')?.startsWith('text/')) json = text;
+  else if (text) {
     try {
       json = JSON.parse(text);
     } catch {

@@ -12,6 +12,7 @@ import { openMovieFile, useDownloadsStore } from './manager.ts';
 import { percentOf } from './movie-action.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { VideoPlayer } from '../watching/player/VideoPlayer.tsx';
+import { useSubtitleTracks } from './subtitles.ts';
 
 function NotHere({ title, text }: { title: string; text: string }) {
   return (
@@ -30,6 +31,7 @@ function NotHere({ title, text }: { title: string; text: string }) {
 function Player({ record }: { record: LocalDownload }) {
   const [src, setSrc] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
+  const subtitles = useSubtitleTracks(record.key, record.movieId);
 
   useEffect(() => {
     let url: string | null = null;
@@ -57,7 +59,7 @@ function Player({ record }: { record: LocalDownload }) {
     );
   }
   if (!src) return <PageSpinner label="Opening the movie" />;
-  return <VideoPlayer src={src} movie={record} />;
+  return <VideoPlayer src={src} movie={record} subtitles={subtitles} />;
 }
 
 /** /downloads/:movieId/play: watch a downloaded movie offline. */
