@@ -139,8 +139,8 @@ export async function api<C extends Contract>(
 
   const text = await response.text();
   let json: unknown = null;
-  // A text answer (subtitles are text/vtt) is the value itself; the contract's schema checks it like JSON.
-  if (response.ok && response.headers.get('content-type')?.startsWith('text/')) json = text;
+  // A contract answered in text (subtitles, text/vtt): the text is the value, checked by its schema like JSON.
+  if (response.ok && contract.contentType) json = text;
   else if (text) {
     try {
       json = JSON.parse(text);

@@ -36,4 +36,5 @@ export const movieSubtitles = defineContract({
   access: 'account',
   params: SubtitleParams,
   response: SubtitleFile,
+  contentType: 'text/vtt',
 });

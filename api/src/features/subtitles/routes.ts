@@ -19,7 +19,7 @@ export function subtitleRoutes(router: ContractRouter, deps: Deps): void {
     .on(subtitles.movieSubtitles, async ({ params }, c) => {
       const caller = downloaderOf(c.get('principal'), deps.clock.now());
       const vtt = await readSubtitles(deps, caller, params.id, params.language);
-      c.header('Content-Type', 'text/vtt; charset=utf-8');
+      c.header('Content-Type', `${subtitles.movieSubtitles.contentType}; charset=utf-8`);
       // Personal (the access rule is per person); the phone keeps its own copy in IndexedDB.
       c.header('Cache-Control', 'private, no-store');
       return c.body(vtt, 200);
