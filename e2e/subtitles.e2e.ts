@@ -110,10 +110,10 @@ describe('subtitles', () => {
       await admin.getByRole('button', { name: `Edit ${title}` }).click();
       const dialog = admin.getByRole('dialog', { name: 'Edit movie' });
       await dialog.getByText('No subtitles yet.').waitFor();
-      await dialog.getByLabel('Subtitle language').selectOption('lg');
+      await dialog.getByLabel('Language', { exact: true }).selectOption('lg');
 
       // A file that is not subtitles: the server refuses it and the console says why; nothing is attached.
-      await dialog.getByLabel('Subtitle file').setInputFiles({
+      await dialog.getByLabel('File (.srt or .vtt)').setInputFiles({
         name: 'notes.srt',
         mimeType: 'application/x-subrip',
         buffer: Buffer.from('Shopping list\nmatooke\n'),
@@ -122,7 +122,7 @@ describe('subtitles', () => {
       await dialog.getByRole('alert').filter({ hasText: 'no cues' }).waitFor();
       expect(await dialog.getByText('No subtitles yet.').count()).toBe(1);
 
-      await dialog.getByLabel('Subtitle file').setInputFiles({
+      await dialog.getByLabel('File (.srt or .vtt)').setInputFiles({
         name: 'boda.srt',
         mimeType: 'application/x-subrip',
         buffer: Buffer.from(SRT),

@@ -100,7 +100,7 @@ export function SubtitlesSection({ movie }: { movie: AdminMovie }) {
       )}
       <div className="grid gap-3 sm:grid-cols-2">
         <div>
-          <FieldLabel htmlFor={`${id}-language`} label="Subtitle language" />
+          <FieldLabel htmlFor={`${id}-language`} label="Language" />
           <select
             id={`${id}-language`}
             value={choice}
@@ -126,7 +126,7 @@ export function SubtitlesSection({ movie }: { movie: AdminMovie }) {
         )}
       </div>
       <div>
-        <FieldLabel htmlFor={`${id}-file`} label="Subtitle file" />
+        <FieldLabel htmlFor={`${id}-file`} label="File (.srt or .vtt)" />
         <input
           ref={fileRef}
           id={`${id}-file`}
