@@ -12,20 +12,9 @@ import { FieldLabel, fieldClasses, Input } from '../../../components/ui/Input.ts
 import { errorMessage } from '../../../lib/api.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useDeleteSubtitles, usePutSubtitles } from './queries.ts';
+import { subtitleFileProblem } from './subtitle-file.ts';
 
 const OTHER = 'other';
-
-/** Checks the console can make before sending; the server checks everything again (and the file's content). */
-export function subtitleFileProblem(file: File | null, language: string): string | null {
-  if (!language) return 'Type the language code, for example nyn for Runyankole.';
-  if (!file) return 'Choose an .srt or .vtt file.';
-  const name = file.name.toLowerCase();
-  if (!name.endsWith('.srt') && !name.endsWith('.vtt')) return 'Choose an .srt or .vtt file.';
-  if (file.size > SUBTITLE_MAX_BYTES) {
-    return `The file is ${formatBytes(file.size)}; subtitle files can be at most ${SUBTITLE_MAX_BYTES / 1024} KB.`;
-  }
-  return null;
-}
 
 /**
  * The edit dialog's Subtitles: the languages attached (size, Remove) and Add subtitles (a language and an .srt or .vtt
