@@ -6,7 +6,7 @@
 export const featureSurfaces = {
   api: {
     auth: ['accounts.ts', 'client-ip.ts', 'passwords.ts', 'principal.ts', 'profile.ts', 'sessions.ts', 'tokens.ts'],
-    catalog: ['catalogue.ts'],
+    catalog: ['admin-movies.ts', 'catalogue.ts'],
     downloads: ['entitlement.ts', 'files.ts', 'records.ts', 'redownloads.ts', 'stale.ts'],
     mail: ['mailer.ts'],
     metrics: ['jobs.ts', 'registry.ts', 'routes.ts'],
@@ -19,6 +19,7 @@ export const featureSurfaces = {
     reminders: ['channels.ts'],
     sms: ['adapter.ts', 'outbox.ts', 'simulator.ts', 'texts.ts'],
     storage: ['file-signatures.ts', 'key-locks.ts', 'local-files.ts', 'local.ts', 'storage.ts'],
+    subtitles: ['summaries.ts'],
     transcode: ['hub.ts', 'jobs.ts', 'on-save.ts', 'retry.ts'],
   },
   pwa: {

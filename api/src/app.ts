@@ -23,6 +23,7 @@ import { FILES_MOUNT } from './features/storage/local.ts';
 import { subscriberRoutes } from './features/subscribers/routes.ts';
 import { systemRoutes } from './features/system/routes.ts';
 import { watchingRoutes } from './features/watching/routes.ts';
+import { subtitleRoutes } from './features/subtitles/routes.ts';
 import { ContractRouter } from './http/contract-router.ts';
 import type { AppEnv } from './http/env.ts';
 import { compressJson } from './http/compress-json.ts';
@@ -86,6 +87,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   planRoutes(router, deps);
   subscriberRoutes(router, deps);
   catalogRoutes(router, deps);
+  subtitleRoutes(router, deps);
   downloadRoutes(router, deps);
   analyticsRoutes(router, deps);
   settingsRoutes(router, deps);

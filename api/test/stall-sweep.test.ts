@@ -137,6 +137,7 @@ describe('stall sweep: no request holds the event loop', { timeout: 600_000 }, (
     if (name === 'movieId') return fixtures.movieId;
     if (name === 'transaction_id') return fixtures.transactionId;
     if (name === 'token') return fixtures.dpoToken;
+    if (name === 'language') return 'en';
     if (name === 's3Key' || name === 'movieS3Key') return fixtures.s3Key;
     if (name === 'id') {
       if (path.includes('/agents/')) return fixtures.agentId;

@@ -26,6 +26,8 @@ export interface Contract {
   response: z.ZodType;
   /** Success status, 200 unless stated. */
   status?: 200 | 201;
+  /** Media type of the success answer when it is not JSON (its text is then the value `response` checks). */
+  contentType?: 'text/vtt';
 }
 
 export function defineContract<const C extends Contract>(contract: C): C {

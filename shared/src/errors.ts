@@ -4,6 +4,8 @@ import { z } from 'zod';
 export const ERROR_STATUS = {
   validation_error: 400,
   bad_request: 400,
+  /** A subtitle file that is not usable SRT or WebVTT; the message (and `issues`) say which line and why. */
+  invalid_subtitles: 400,
   unauthenticated: 401,
   /** A phone number of the other mobile-money network than the method chosen; the message names the right one. */
   wrong_network: 400,

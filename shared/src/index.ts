@@ -19,6 +19,7 @@ export * from './schemas/plans.ts';
 export * from './schemas/push.ts';
 export * from './schemas/renditions.ts';
 export * from './schemas/subscribers.ts';
+export * from './schemas/subtitles.ts';
 export * from './schemas/system.ts';
 export * from './schemas/watching.ts';
 export * as contracts from './contracts/index.ts';

@@ -653,6 +653,28 @@ export const movieRenditions = pgTable(
   ],
 );
 
+/**
+ * Subtitles of a movie, one per language (decision 0172): always stored as checked WebVTT text (SRT is converted on
+ * the way in), small enough to live in the row. They go with the movie (cascade) and move the catalogue version.
+ */
+export const movieSubtitles = pgTable(
+  'movie_subtitles',
+  {
+    movieId: uuid('movie_id')
+      .notNull()
+      .references(() => movies.id, { onDelete: 'cascade' }),
+    /** A lower-case language code (`en`, `lg`, `sw`, `en-gb`…). */
+    language: text('language').notNull(),
+    label: text('label').notNull(),
+    vtt: text('vtt').notNull(),
+    /** UTF-8 bytes of `vtt`, as a download carries it. */
+    bytes: integer('bytes').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.movieId, t.language] })],
+);
+
 /** Settings the operator changes in the console (one row). */
 export const operatorSettings = pgTable(
   'operator_settings',

@@ -31,7 +31,7 @@ export function buildOpenApiDocument(contracts: Contract[], extraPaths: Record<s
     const responses: Record<string, object> = {
       [String(contract.status ?? 200)]: {
         description: 'Success',
-        content: { 'application/json': { schema: toSchema(contract.response, 'output') } },
+        content: { [contract.contentType ?? 'application/json']: { schema: toSchema(contract.response, 'output') } },
       },
       '400': errorResponse('Invalid request'),
     };

@@ -26,6 +26,10 @@ export const PATTERNS: Pattern[] = [
   { name: 'at-signs', make: (n) => run('a@', n, '@') },
   { name: 'tags', make: (n) => run('<Explanation>', n) },
   { name: 'entities', make: (n) => run('&#1', n) },
+  // Subtitle files (decision 0172): cue text of tags that never close or ASS overrides that never end, and arrows.
+  { name: 'cue-unclosed-tags', make: (n) => `00:00:01,000 --> 00:00:02,000\n${run('<a', n)}` },
+  { name: 'cue-overrides', make: (n) => `00:00:01,000 --> 00:00:02,000\n${run('{\\', n)}` },
+  { name: 'arrows', make: (n) => run('-->', n) },
 ];
 
 /** Whole bodies: nesting as deep as the size allows. */

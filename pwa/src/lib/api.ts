@@ -140,7 +140,9 @@ export async function api<C extends Contract>(
 
   const text = await response.text();
   let json: unknown = null;
-  if (text) {
+  // A contract answered in text (subtitles, text/vtt): the text is the value, checked by its schema like JSON.
+  if (response.ok && contract.contentType) json = text;
+  else if (text) {
     try {
       json = JSON.parse(text);
     } catch {

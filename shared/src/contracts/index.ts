@@ -12,11 +12,12 @@ import * as plans from './plans.ts';
 import * as push from './push.ts';
 import * as settings from './settings.ts';
 import * as subscribers from './subscribers.ts';
+import * as subtitles from './subtitles.ts';
 import * as system from './system.ts';
 import * as watching from './watching.ts';
 
 export { agents, analytics, auth, downloads, messages, movies, payments, plans, settings, subscribers, system };
-export { adminPayments, parentalPin, push, watching };
+export { adminPayments, parentalPin, push, subtitles, watching };
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
 export const allContracts: Contract[] = [
@@ -28,6 +29,7 @@ export const allContracts: Contract[] = [
   ...Object.values(adminPayments),
   ...Object.values(subscribers),
   ...Object.values(movies),
+  ...Object.values(subtitles),
   ...Object.values(downloads),
   ...Object.values(analytics),
   ...Object.values(settings),

@@ -3,6 +3,7 @@ import { Id, IsoDateTime } from './common.ts';
 import { AdminRendition, DownloadSize, MovieSize } from './renditions.ts';
 import { ParentalHides } from './parental-pin.ts';
 import { CERTIFICATE_NUMBER_MAX, CertificateDate, MovieRating } from './ratings.ts';
+import { SubtitleSummary } from './subtitles.ts';
 
 export const MOVIE_CATEGORY_NAMES = ['Kinayuganda', 'English'] as const;
 
@@ -186,6 +187,8 @@ const MovieFields = {
   size: z.number().int(),
   /** Every size the movie can be downloaded in now, smallest first (ready renditions, then the original). */
   sizes: z.array(MovieSize),
+  /** Its subtitle languages (decision 0172), by language code. */
+  subtitles: z.array(SubtitleSummary),
   created_at: IsoDateTime,
 };
 

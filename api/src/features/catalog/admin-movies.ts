@@ -3,7 +3,7 @@ import { type AdminRendition, CERTIFICATE_DATE_INVALID, PLAN_REQUIRED, RENDITION
 import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Executor, isUniqueViolation, type Database } from '../../db/client.ts';
-import { downloads, movieRenditions, moviePlans, movies, subscriptionPlans } from '../../db/schema.ts';
+import { downloads, movieRenditions, moviePlans, movieSubtitles, movies, subscriptionPlans } from '../../db/schema.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
 import type { MovieRow } from '../downloads/records.ts';
@@ -14,6 +14,7 @@ import { POSTER_WIDTHS } from '../posters/make.ts';
 import { contentTypeOfKey, posterKey, renditionKey, type ObjectStorage } from '../storage/storage.ts';
 import { cancelRenditions, planRenditions } from '../transcode/jobs.ts';
 import { probeUpload } from '../transcode/on-save.ts';
+import { subtitlesOf } from '../subtitles/summaries.ts';
 import { toPublicMovie } from './movie-view.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Config } from '../../config.ts';
@@ -52,9 +53,9 @@ async function toAdminMovies(
   origin: string,
 ): Promise<AdminMovie[]> {
   const ids = rows.map((m) => m.id);
-  const [plans, counts, renditions] =
+  const [plans, counts, renditions, subtitles] =
     ids.length === 0
-      ? [[], [], []]
+      ? [[], [], [], new Map()]
       : await Promise.all([
           exec.select().from(moviePlans).where(inArray(moviePlans.movieId, ids)),
           exec
@@ -63,6 +64,7 @@ async function toAdminMovies(
             .where(and(inArray(downloads.movieId, ids), eq(downloads.status, 'completed')))
             .groupBy(downloads.movieId),
           exec.select().from(movieRenditions).where(inArray(movieRenditions.movieId, ids)),
+          subtitlesOf(exec, ids),
         ]);
   const countOf = new Map(counts.map((c) => [c.movieId, Number(c.n)]));
   const readyOf = (movieId: string) =>
@@ -71,7 +73,13 @@ async function toAdminMovies(
       .map((r) => ({ size: r.kind, key: r.storageKey!, bytes: r.sizeBytes!, height: r.height }));
   return Promise.all(
     rows.map(async (movie) => ({
-      ...(await toPublicMovie(deps, movie, sizesOf(filesOf(movie, readyOf(movie.id))), origin)),
+      ...(await toPublicMovie(
+        deps,
+        movie,
+        sizesOf(filesOf(movie, readyOf(movie.id))),
+        subtitles.get(movie.id) ?? [],
+        origin,
+      )),
       s3_key: movie.s3Key,
       is_active: movie.isActive,
       rating_confirmed: movie.ratingConfirmed,
@@ -270,6 +278,8 @@ export async function deleteMovie(deps: CatalogDeps, id: string): Promise<{ mess
     const found = await liveMovieForUpdate(tx, id);
     await tx.update(movies).set({ deletedAt: now, isActive: false, updatedAt: now }).where(eq(movies.id, id));
     await tx.delete(moviePlans).where(eq(moviePlans.movieId, id));
+    // The row stays (history), so the cascade does not run: its subtitles go here, with it.
+    await tx.delete(movieSubtitles).where(eq(movieSubtitles.movieId, id));
     await cancelRenditions(tx, id, now);
     return found;
   });

@@ -4,6 +4,7 @@ import {
   type MovieRating,
   type MovieSize,
   type MovieSort,
+  type SubtitleSummary,
 } from '@filamu/shared';
 import { count, desc, eq } from 'drizzle-orm';
 import { catalogVersion, downloads, moviePlans, movies } from '../../db/schema.ts';
@@ -14,6 +15,7 @@ import { liveMovie } from '../downloads/entitlement.ts';
 import { filesOf, type MovieFile, readyRenditionsOf, sizesOf } from '../downloads/files.ts';
 import type { MovieRow } from '../downloads/records.ts';
 import type { ObjectStorage } from '../storage/storage.ts';
+import { allSubtitleSummaries } from '../subtitles/summaries.ts';
 import { matchesQuery, type Searchable, searchableOf, searchQueryOf } from './search.ts';
 
 /** A live movie as the cache holds it. */
@@ -25,6 +27,8 @@ export interface CachedMovie {
   files: MovieFile[];
   /** The same, as answers carry them. */
   sizes: MovieSize[];
+  /** Its subtitle languages (a trigger moves the version when they change). */
+  subtitles: SubtitleSummary[];
   /** The plans whose subscribers may download it. */
   planIds: ReadonlySet<string>;
   /** Title, VJ and description prepared once for the library search. */
@@ -164,14 +168,15 @@ export class Catalogue {
 
 /** The version and the rows from one read-only snapshot of the database, so they always belong together. */
 async function loadSnapshot(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
-  const { version, rows, links, renditions } = await deps.database.db.transaction(
+  const { version, rows, links, renditions, subtitles } = await deps.database.db.transaction(
     async (tx) => {
       const [current] = await tx.select({ version: catalogVersion.version }).from(catalogVersion);
       const rows = await tx.select().from(movies).where(liveMovie()).orderBy(desc(movies.createdAt), desc(movies.id));
       const links = await tx.select().from(moviePlans);
       // Every ready rendition in one read (at most three per movie); a trigger moves the version when one changes.
       const renditions = await readyRenditionsOf(tx);
-      return { version: current?.version ?? 0, rows, links, renditions };
+      const subtitles = await allSubtitleSummaries(tx);
+      return { version: current?.version ?? 0, rows, links, renditions, subtitles };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
@@ -198,6 +203,7 @@ async function loadSnapshot(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
       row,
       files,
       sizes: sizesOf(files),
+      subtitles: subtitles.get(row.id) ?? [],
       createdAt: row.createdAt.toISOString(),
       planIds,
       searchable: searchableOf(row),

@@ -125,7 +125,7 @@ async function toPublicMovies(catalogue: Catalogue, movies: CachedMovie[], origi
       srcset: await posterSrcset(row.posterVariants, link),
     })),
   );
-  return movies.map(({ row, createdAt, sizes }, i) => {
+  return movies.map(({ row, createdAt, sizes, subtitles }, i) => {
     const { thumbnail, srcset } = pictures[i]!;
     return {
       id: row.id,
@@ -140,6 +140,7 @@ async function toPublicMovies(catalogue: Catalogue, movies: CachedMovie[], origi
       thumbnail_srcset: srcset,
       size: row.sizeBytes,
       sizes,
+      subtitles,
       created_at: createdAt,
     };
   });

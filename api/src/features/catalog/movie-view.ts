@@ -1,4 +1,4 @@
-import type { MovieSize, PublicMovie } from '@filamu/shared';
+import type { MovieSize, PublicMovie, SubtitleSummary } from '@filamu/shared';
 import { absoluteUrl } from '../../http/origin.ts';
 import type { MovieRow } from '../downloads/records.ts';
 import { posterSrcset, widestPosterKey } from '../posters/srcset.ts';
@@ -24,12 +24,13 @@ export async function thumbnailUrl(deps: ViewDeps, key: string | null, origin: s
 
 /**
  * The fields every reader of a movie sees; admin and personal views add theirs to these. `sizes`: its ready
- * renditions smallest first, then the original (`sizesOf(filesOf(…))`).
+ * renditions smallest first, then the original (`sizesOf(filesOf(…))`); `subtitles`: its languages.
  */
 export async function toPublicMovie(
   deps: ViewDeps,
   movie: MovieRow,
   sizes: MovieSize[],
+  subtitles: SubtitleSummary[],
   origin: string,
 ): Promise<PublicMovie> {
   return {
@@ -46,6 +47,7 @@ export async function toPublicMovie(
     thumbnail_srcset: await posterSrcset(movie.posterVariants, (key) => thumbnailUrl(deps, key, origin)),
     size: movie.sizeBytes,
     sizes,
+    subtitles,
     created_at: movie.createdAt.toISOString(),
   };
 }

@@ -17,6 +17,7 @@ import { useDownloadSettings } from './settings.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { PlayPinGate } from '../parental-pin/PlayPinGate.tsx';
 import { VideoPlayer } from '../watching/player/VideoPlayer.tsx';
+import { useSubtitleTracks } from './subtitles.ts';
 
 function NotHere({ title, text }: { title: string; text: string }) {
   return (
@@ -35,6 +36,7 @@ function NotHere({ title, text }: { title: string; text: string }) {
 function Player({ record }: { record: LocalDownload }) {
   const [src, setSrc] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
+  const subtitles = useSubtitleTracks(record.key, record.movieId);
 
   useEffect(() => {
     let url: string | null = null;
@@ -62,7 +64,14 @@ function Player({ record }: { record: LocalDownload }) {
     );
   }
   if (!src) return <PageSpinner label="Opening the movie" />;
-  return <VideoPlayer src={src} movie={record} onLeave={(left) => void removeAfterWatching(record, left)} />;
+  return (
+    <VideoPlayer
+      src={src}
+      movie={record}
+      subtitles={subtitles}
+      onLeave={(left) => void removeAfterWatching(record, left)}
+    />
+  );
 }
 
 /** A record made before it kept the rating asks the server (online); offline it shows none rather than a guess. */

@@ -19,6 +19,7 @@ import {
   announce,
   createDownload,
   deleteDownload,
+  deleteSubtitles,
   dispatch,
   getDownload,
   listDownloads,
@@ -31,6 +32,7 @@ import { abortBackground, backgroundOptedIn, reattachBackground, startInBackgrou
 import { spaceVerdict } from './estimates.ts';
 import { grantRefusal } from './refusals.ts';
 import { downloadSettings, onDownloadSettingsChange } from './settings.ts';
+import { syncSubtitles } from './subtitles.ts';
 
 /**
  * The page side of the download manager: mirrors this person's records from IndexedDB into a store the
@@ -108,6 +110,8 @@ function onCompleted(record: LocalDownload): void {
     record.resumes > 0 ? `${record.title} · Resumed ${record.resumes} times` : `${record.title} is ready to watch.`,
   );
   offerNotifications();
+  // While still online: the subtitles go with the film, for playing offline later.
+  void syncSubtitles(record.key, record.movieId);
   // The server's verdicts change: this movie is downloaded, English may unlock.
   void queryClient.invalidateQueries({ queryKey: queryKeys.movies });
   void queryClient.invalidateQueries({ queryKey: queryKeys.downloadHistory });
@@ -348,6 +352,7 @@ export async function cancelDownload(movieId: string): Promise<void> {
   const record = await dispatch(key, { type: 'cancel' });
   if (record?.engine === 'bgfetch') await abortBackground(key);
   await removeMovieFile(key);
+  await deleteSubtitles(key);
   await deleteDownload(key);
 }
 
@@ -357,6 +362,7 @@ export async function deleteFromDevice(movieId: string): Promise<void> {
   if (!key) return;
   await dispatch(key, { type: 'cancel' });
   await removeMovieFile(key);
+  await deleteSubtitles(key);
   await deleteDownload(key);
 }
 

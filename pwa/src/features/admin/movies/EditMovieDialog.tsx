@@ -16,6 +16,7 @@ import { toast } from '../../../lib/toast.ts';
 import { ListThumbnail } from './ListThumbnail.tsx';
 import { RatingFields, type RatingDraft } from './RatingFields.tsx';
 import { useActivePlans, useUpdateMovie, uploadPoster } from './queries.ts';
+import { SubtitlesSection } from './SubtitlesSection.tsx';
 
 type Category = 'English' | 'Kinayuganda';
 
@@ -267,6 +268,7 @@ function EditForm({ movie, onClose }: { movie: AdminMovie; onClose: () => void }
           </p>
         )}
       </fieldset>
+      <SubtitlesSection movie={movie} />
       {serverError && (
         <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
           {serverError}

@@ -87,3 +87,20 @@ export async function uploadPoster(file: File): Promise<string> {
   if (!res.ok) throw new Error('The poster could not be uploaded. Please try again.');
   return link.s3Key;
 }
+
+/** Attaches (or replaces) a language's subtitles; the server converts and checks the text (decision 0172). */
+export function usePutSubtitles() {
+  return useMutation({
+    mutationFn: ({ id, language, text }: { id: string; language: string; text: string }) =>
+      api(contracts.subtitles.adminPutSubtitles, { params: { id, language }, body: { text } }),
+    onSuccess: refresh,
+  });
+}
+
+export function useDeleteSubtitles() {
+  return useMutation({
+    mutationFn: ({ id, language }: { id: string; language: string }) =>
+      api(contracts.subtitles.adminDeleteSubtitles, { params: { id, language } }),
+    onSuccess: refresh,
+  });
+}

@@ -15,6 +15,7 @@ const movie = (id: string, overrides: Partial<AdminMovie> = {}): AdminMovie => (
   thumbnail_srcset: null,
   size: 1000,
   sizes: [{ size: 'original', bytes: 1000, height: null }],
+  subtitles: [],
   created_at: '2026-11-01T00:00:00.000Z',
   s3_key: `movies/${id}.mp4`,
   is_active: true,

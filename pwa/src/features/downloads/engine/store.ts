@@ -8,9 +8,28 @@ import { transition, type DownloadEvent, type LocalDownload } from './record.ts'
  */
 interface DownloadsDb extends DBSchema {
   downloads: { key: string; value: LocalDownload; indexes: { 'by-owner': string } };
+  /** A download's subtitle files (decision 0173), under the download's key; kept apart so records stay small. */
+  subtitles: { key: string; value: StoredSubtitles };
+}
+
+/** One subtitle language as the player needs it offline: the WebVTT text itself. */
+export interface StoredSubtitleTrack {
+  language: string;
+  label: string;
+  vtt: string;
+}
+
+export interface StoredSubtitles {
+  /** The download's key (`${ownerId}:${movieId}`). */
+  key: string;
+  tracks: StoredSubtitleTrack[];
+  /** When the server's list was last read (ms). */
+  fetchedAt: number;
 }
 
 const DB_NAME = 'filamu-downloads';
+/** 1: download records; 2: their subtitles. */
+const DB_VERSION = 2;
 const CHANNEL = 'filamu-downloads';
 
 export type ChannelMessage =
@@ -26,10 +45,20 @@ export type ChannelMessage =
 let dbPromise: Promise<IDBPDatabase<DownloadsDb>> | null = null;
 
 export function openDownloadsDb(): Promise<IDBPDatabase<DownloadsDb>> {
-  dbPromise ??= openDB<DownloadsDb>(DB_NAME, 1, {
-    upgrade(db) {
-      const store = db.createObjectStore('downloads', { keyPath: 'key' });
-      store.createIndex('by-owner', 'ownerId');
+  dbPromise ??= openDB<DownloadsDb>(DB_NAME, DB_VERSION, {
+    // Each version adds to what the one before made; the download records already on a phone are never touched.
+    upgrade(db, oldVersion) {
+      if (oldVersion < 1) {
+        const store = db.createObjectStore('downloads', { keyPath: 'key' });
+        store.createIndex('by-owner', 'ownerId');
+      }
+      if (oldVersion < 2) db.createObjectStore('subtitles', { keyPath: 'key' });
+    },
+    // A newer version opened in another tab (or the updated worker) waits for this connection: let it go, and open
+    // again (at the newer version) on the next use.
+    blocking(_current, _next, event) {
+      (event.target as IDBDatabase).close();
+      dbPromise = null;
     },
   });
   return dbPromise;
@@ -109,4 +138,16 @@ export async function deleteDownload(key: string): Promise<void> {
   const db = await openDownloadsDb();
   await db.delete('downloads', key);
   announce({ type: 'changed', key });
+}
+
+export async function getSubtitles(key: string): Promise<StoredSubtitles | undefined> {
+  return (await openDownloadsDb()).get('subtitles', key);
+}
+
+export async function putSubtitles(record: StoredSubtitles): Promise<void> {
+  await (await openDownloadsDb()).put('subtitles', record);
+}
+
+export async function deleteSubtitles(key: string): Promise<void> {
+  await (await openDownloadsDb()).delete('subtitles', key);
 }

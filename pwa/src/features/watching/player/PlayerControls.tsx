@@ -20,6 +20,8 @@ export interface ControlsActions {
   setVolume: (volume: number) => void;
   toggleMute: () => void;
   setRate: (rate: number) => void;
+  /** A language code, or null for Off; remembered for the next film. */
+  setSubtitles: (language: string | null) => void;
   toggleFullscreen: () => void;
 }
 
@@ -33,13 +35,16 @@ export function PlayerControls({
   actions,
   playRef,
   inFullscreen,
+  subtitles,
 }: {
   state: ControlsState;
   actions: ControlsActions;
   playRef: React.Ref<HTMLButtonElement>;
   inFullscreen: boolean;
+  subtitles: { tracks: { language: string; label: string }[]; shown: string | null };
 }) {
   const speedId = useId();
+  const subtitlesId = useId();
   const { playing, current, duration, volume, muted, rate, fullscreen } = state;
   const known = Number.isFinite(duration) && duration > 0;
   return (
@@ -105,6 +110,26 @@ export function PlayerControls({
             </option>
           ))}
         </select>
+        {subtitles.tracks.length > 0 && (
+          <>
+            <label htmlFor={subtitlesId} className="sr-only">
+              Subtitles
+            </label>
+            <select
+              id={subtitlesId}
+              value={subtitles.shown ?? ''}
+              onChange={(event) => actions.setSubtitles(event.target.value || null)}
+              className="min-h-11 max-w-40 rounded-xl border border-stone-300 bg-white px-2 text-sm dark:border-stone-600 dark:bg-stone-950"
+            >
+              <option value="">Subtitles off</option>
+              {subtitles.tracks.map((track) => (
+                <option key={track.language} value={track.language}>
+                  {track.label}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
         <button type="button" className={cn(button, 'ml-auto')} onClick={actions.toggleFullscreen}>
           {fullscreen ? 'Exit full screen' : 'Full screen'}
         </button>

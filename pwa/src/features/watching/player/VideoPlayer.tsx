@@ -4,7 +4,7 @@ import { useWatchPositions } from '../hooks.ts';
 import { resumePoint } from '../positions.ts';
 import { enterFullscreen, exitFullscreen } from './fullscreen.ts';
 import { PlayerControls, type ControlsActions, type ControlsState } from './PlayerControls.tsx';
-import { readPreferences, saveRate, saveVolume } from './preferences.ts';
+import { readPreferences, saveRate, saveSubtitles, saveVolume } from './preferences.ts';
 import { ResumePrompt } from './ResumePrompt.tsx';
 import { updatePositionState, useMediaSession, type SessionMovie } from './useMediaSession.ts';
 import { usePlayerKeys } from './usePlayerKeys.ts';
@@ -26,20 +26,30 @@ export interface PlayerLeft {
   durationSeconds: number;
 }
 
+/** One subtitle language of the film: a WebVTT file on the phone, as an object URL. */
+export interface PlayerSubtitle {
+  language: string;
+  label: string;
+  src: string;
+}
+
 /**
  * The player of a downloaded film (decision 0165): plays an object URL of the file on the phone (no network), offers
  * to resume where it was left, saves the position as it goes, and adds what a phone needs — lock-screen controls,
- * full screen in landscape, ±10 s buttons and double taps, speed, a remembered volume and desktop shortcuts.
+ * full screen in landscape, ±10 s buttons and double taps, speed, a remembered volume and desktop shortcuts; and its
+ * subtitles as `<track>`s, the language chosen last shown again (decision 0173).
  */
 export function VideoPlayer({
   src,
   movie,
   onLeave,
+  subtitles = [],
 }: {
   src: string;
   movie: PlayerMovie;
   /** Told once, as the player closes: the screen decides what leaving means (decision 0174). */
   onLeave?: (left: PlayerLeft) => void;
+  subtitles?: PlayerSubtitle[];
 }) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -55,6 +65,9 @@ export function VideoPlayer({
     rate: prefs.rate,
     fullscreen: false,
   });
+  const [chosenSubtitles, setChosenSubtitles] = useState(prefs.subtitles);
+  // The remembered language when this film has it; otherwise Off (the memory stays for the next film).
+  const shownSubtitles = subtitles.some((s) => s.language === chosenSubtitles) ? chosenSubtitles : null;
   const [started, setStarted] = useState(false);
   const startedRef = useRef(false);
   const onLeaveRef = useRef(onLeave);
@@ -83,6 +96,20 @@ export function VideoPlayer({
     document.addEventListener('fullscreenchange', onChange);
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
+
+  // Tracks may be added after the video element (the files come from IndexedDB): set the mode on each as it arrives.
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    const apply = () => {
+      for (const track of Array.from(video.textTracks)) {
+        track.mode = track.language === shownSubtitles ? 'showing' : 'disabled';
+      }
+    };
+    apply();
+    video.textTracks.addEventListener('addtrack', apply);
+    return () => video.textTracks.removeEventListener('addtrack', apply);
+  }, [shownSubtitles, subtitles]);
 
   const skip = useCallback((seconds: number) => {
     const video = videoRef.current;
@@ -122,6 +149,10 @@ export function VideoPlayer({
       if (!video) return;
       video.defaultPlaybackRate = rate;
       video.playbackRate = rate;
+    },
+    setSubtitles: (language) => {
+      setChosenSubtitles(language);
+      saveSubtitles(language);
     },
     toggleFullscreen: () => {
       const video = videoRef.current;
@@ -232,8 +263,25 @@ export function VideoPlayer({
             updatePositionState(event.currentTarget);
           }}
           className={cn('w-full bg-black', state.fullscreen ? 'min-h-0 flex-1' : 'aspect-video')}
+        >
+          {subtitles.map((track) => (
+            <track
+              key={track.language}
+              kind="subtitles"
+              srcLang={track.language}
+              label={track.label}
+              src={track.src}
+              default={track.language === shownSubtitles}
+            />
+          ))}
+        </video>
+        <PlayerControls
+          state={state}
+          actions={actions}
+          playRef={playRef}
+          inFullscreen={state.fullscreen}
+          subtitles={{ tracks: subtitles, shown: shownSubtitles }}
         />
-        <PlayerControls state={state} actions={actions} playRef={playRef} inFullscreen={state.fullscreen} />
       </div>
     </div>
   );

@@ -1,7 +1,11 @@
-/** The player's settings on this phone: volume and mute stay as the person left them (decision 0165). */
+/**
+ * The player's settings on this phone: volume, mute, speed (decision 0165) and the subtitle language (decision 0173)
+ * stay as the person left them.
+ */
 const VOLUME_KEY = 'filamu.player.volume';
 const MUTED_KEY = 'filamu.player.muted';
 const RATE_KEY = 'filamu.player.rate';
+const SUBTITLES_KEY = 'filamu.player.subtitles';
 
 export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
 
@@ -25,6 +29,8 @@ export interface PlayerPreferences {
   volume: number;
   muted: boolean;
   rate: number;
+  /** The subtitle language chosen last (a language code), null for Off. */
+  subtitles: string | null;
 }
 
 export function readPreferences(): PlayerPreferences {
@@ -34,6 +40,7 @@ export function readPreferences(): PlayerPreferences {
     volume: read(VOLUME_KEY) !== null && volume >= 0 && volume <= 1 ? volume : 1,
     muted: read(MUTED_KEY) === '1',
     rate: (PLAYBACK_RATES as readonly number[]).includes(rate) ? rate : 1,
+    subtitles: read(SUBTITLES_KEY) || null,
   };
 }
 
@@ -44,4 +51,9 @@ export function saveVolume(volume: number, muted: boolean): void {
 
 export function saveRate(rate: number): void {
   write(RATE_KEY, String(rate));
+}
+
+/** Remembers the subtitle language (null: Off) for every film: a Luganda speaker chooses Luganda once. */
+export function saveSubtitles(language: string | null): void {
+  write(SUBTITLES_KEY, language ?? '');
 }
