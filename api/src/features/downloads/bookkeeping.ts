@@ -8,7 +8,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
 import { observedPass } from '../metrics/jobs.ts';
-import { type Downloader, kinayugandaProgress, ownDownloads } from './entitlement.ts';
+import { type Downloader, kinayugandaProgress, ownDownloads, recordEnglishUnlock } from './entitlement.ts';
 import { type DownloadRow, toDownloadRecord, toHistoryEntry } from './records.ts';
 import { finishRedownload, isClosed } from './redownloads.ts';
 
@@ -140,6 +140,8 @@ export async function completeDownload(
       .where(and(eq(downloads.id, row.id), stillOpen()))
       .returning();
     if (done && redownload) await finishRedownload(tx, row.id, now);
+    // The last Kinayuganda movie of the period unlocks English for good (for this period: decision 0177).
+    if (done) await recordEnglishUnlock(tx, caller, now);
     return done;
   });
   // Completed by a concurrent call: answer with the stored record.
@@ -195,7 +197,9 @@ export async function hasDownloaded(
 
 export async function kinayugandaStatus(deps: BookkeepingDeps, caller: Downloader) {
   const progress = await kinayugandaProgress(deps.database.db, caller);
-  return { hasDownloadedAllKinayuganda: progress.completed >= progress.required, ...progress };
+  // Unlocked earlier in this paid period, English stays unlocked though a movie added since is not downloaded.
+  const unlocked = caller.englishKept || progress.completed >= progress.required;
+  return { hasDownloadedAllKinayuganda: unlocked, englishKept: caller.englishKept, ...progress };
 }
 
 async function historyRows(
