@@ -1,4 +1,5 @@
 import { CustomerPlanList, PLAN_SALE_CLOSED, PlanSaleSetting, contracts } from '@filamu/shared';
+import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type TestApp,
@@ -8,8 +9,8 @@ import {
   registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
-import { subscriptionPlans } from '../../db/schema.ts';
-import { stockPlan } from '../../../test/library.ts';
+import { subscriptionPlans, users } from '../../db/schema.ts';
+import { stockPlan, subscribe } from '../../../test/library.ts';
 
 const HOUR = 3_600_000;
 
@@ -105,5 +106,22 @@ describe.each(testDatabases)('selling a plan near its end on %s', (kind) => {
     const tomorrow = await planEndingIn(20);
     const other = await registerUser(t);
     expectErrorEnvelope(await buy(other.token, tomorrow.id), 409, 'plan_sale_closed', /less than 24 hours/);
+  });
+
+  it('ends everyone on a plan at its one moment, whenever they paid, as the terms and refund pages say', async () => {
+    await putSetting(adminToken, { planWarningHours: 72, planSaleCutoffHours: 6 });
+    const plan = await planEndingIn(10 * 24);
+    const early = await registerUser(t);
+    await subscribe(t, adminToken, early.user.id, plan.id);
+    t.clock.advance(2 * 24 * HOUR);
+    adminToken = await loginAdmin(t);
+    const late = await registerUser(t);
+    await subscribe(t, adminToken, late.user.id, plan.id);
+    const rows = await t.deps.database.db
+      .select({ id: users.id, start: users.subscriptionStartDate, end: users.subscriptionEndDate })
+      .from(users)
+      .where(inArray(users.id, [early.user.id, late.user.id]));
+    expect(rows.map((r) => r.end)).toEqual([plan.globalExpiryAt, plan.globalExpiryAt]);
+    expect(new Set(rows.map((r) => r.start?.getTime())).size).toBe(2);
   });
 });

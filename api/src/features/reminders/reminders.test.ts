@@ -74,7 +74,7 @@ describe.each(testDatabases)('plan reminders on %s', (kind) => {
     expect(await raceSweeps()).toEqual({ in3Days: 0, today: 2 });
     t.clock.advance(REMINDER_SWEEP_INTERVAL_MS);
     expect(await raceSweeps()).toEqual({ in3Days: 0, today: 0 });
-    const today = 'Filamu: your Monthly plan ends today at 23:59. Renew to keep downloading: ' + RENEW;
+    const today = 'Filamu: your Monthly plan ends today at 11:59 PM. Renew to keep downloading: ' + RENEW;
     expect(await received(ann.phone)).toEqual([ends, today]);
     expect(messageParts(today)).toBe(1);
 
@@ -140,7 +140,7 @@ describe.each(testDatabases)('plan reminders on %s', (kind) => {
     at('2027-02-10T05:30:00Z');
     expect(await raceSweeps()).toEqual({ in3Days: 0, today: 1 });
     expect(await received(late.phone)).toEqual([
-      `Filamu: your Short plan ends today at 23:59. Renew to keep downloading: ${RENEW}`,
+      `Filamu: your Short plan ends today at 11:59 PM. Renew to keep downloading: ${RENEW}`,
     ]);
   });
 
