@@ -90,16 +90,14 @@ export function OrderSummary({
           onClick={onProceed}
           loading={pending}
           disabled={!forSale}
-          aria-describedby={
-            [
-              shortPlanWarning(plan) && 'plan-short-warning',
-              note && 'plan-change-note',
-              'plan-english-rule',
-              error && 'checkout-error',
-            ]
-              .filter(Boolean)
-              .join(' ')
-          }
+          aria-describedby={[
+            shortPlanWarning(plan) && 'plan-short-warning',
+            note && 'plan-change-note',
+            'plan-english-rule',
+            error && 'checkout-error',
+          ]
+            .filter(Boolean)
+            .join(' ')}
         >
           {!forSale ? offerLabel(change) : pending ? 'Preparing...' : 'Proceed to Payment'}
         </Button>

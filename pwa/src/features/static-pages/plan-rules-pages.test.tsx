@@ -1,9 +1,4 @@
-import {
-  ENGLISH_KEPT_RULE,
-  ENGLISH_UNLOCK_RULE,
-  PLAN_END_RULE,
-  PLAN_NEAR_END_RULE,
-} from '@filamu/shared';
+import { ENGLISH_KEPT_RULE, ENGLISH_UNLOCK_RULE, PLAN_END_RULE, PLAN_NEAR_END_RULE } from '@filamu/shared';
 import { describe, expect, it } from 'vitest';
 import { renderPage } from '../../prerender.tsx';
 
@@ -14,7 +9,7 @@ const LENGTH_PER_PLAN = /stated length|billing cycle|weekly \(?7 days|monthly \(
 async function pageText(path: string): Promise<string> {
   const { html } = await renderPage(path);
   return html
-    .replace(/<[^>]*>/g, ' ')
+    .replace(/<[^<>]*>/g, ' ')
     .replace(/&#x27;|&#39;/g, "'")
     .replace(/&quot;/g, '"')
     .replace(/&amp;/g, '&')

@@ -1,4 +1,9 @@
-import { formatDateTime as formatSharedDateTime, formatUgx, type AdminPayment, type PaymentStatus } from '@filamu/shared';
+import {
+  formatDateTime as formatSharedDateTime,
+  formatUgx,
+  type AdminPayment,
+  type PaymentStatus,
+} from '@filamu/shared';
 
 /** The filter chips, in the order the tab shows them. */
 export const STATUS_FILTERS: Array<{ value: PaymentStatus | null; label: string }> = [

@@ -43,7 +43,10 @@ export function PlanSaleCard() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const number = (text: string) => (text.trim() === '' ? undefined : Number(text.trim()));
-    const parsed = PlanSaleSetting.safeParse({ planWarningHours: number(warning), planSaleCutoffHours: number(cutoff) });
+    const parsed = PlanSaleSetting.safeParse({
+      planWarningHours: number(warning),
+      planSaleCutoffHours: number(cutoff),
+    });
     if (!parsed.success) {
       const next: typeof errors = {};
       for (const issue of parsed.error.issues) {
@@ -61,9 +64,9 @@ export function PlanSaleCard() {
     <Card className="mt-6">
       <CardTitle>Plans near their end</CardTitle>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        Everyone on a plan loses access at its one end, so a plan bought late gives fewer days for the same price. Buyers
-        see the exact end and the days and hours left; here you choose when they are warned and when the plan stops
-        being sold.
+        Everyone on a plan loses access at its one end, so a plan bought late gives fewer days for the same price.
+        Buyers see the exact end and the days and hours left; here you choose when they are warned and when the plan
+        stops being sold.
       </p>
       {current.isError && (
         <p role="alert" className="mt-2 text-sm font-medium text-red-700 dark:text-red-400">
