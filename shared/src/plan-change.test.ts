@@ -32,7 +32,9 @@ describe('what buying a plan does to the current one', () => {
       const weekly = plan('Weekly', iso);
       const change = planChange(weekly, basic, now);
       expect(change.kind).toBe('ends-earlier');
-      expect(planChangeRefusal(change, weekly)).toMatch(/^Weekly ends on \d{1,2} Dec 2027, on or before your Basic plan/);
+      expect(planChangeRefusal(change, weekly)).toMatch(
+        /^Weekly ends on \d{1,2} Dec 2027, on or before your Basic plan/,
+      );
     }
   });
 

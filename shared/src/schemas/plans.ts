@@ -151,7 +151,10 @@ export const PlanSaleSetting = z
       .number({ message: 'Enter the hours before a plan ends to stop selling it.' })
       .int('Enter a whole number of hours.')
       .min(0, 'Hours cannot be negative.')
-      .max(PLAN_SALE_CUTOFF_HOURS_MAX, `Stop selling at most ${PLAN_SALE_CUTOFF_HOURS_MAX} hours (7 days) before the end.`),
+      .max(
+        PLAN_SALE_CUTOFF_HOURS_MAX,
+        `Stop selling at most ${PLAN_SALE_CUTOFF_HOURS_MAX} hours (7 days) before the end.`,
+      ),
   })
   // A cut-off longer than the warning would stop a sale no one was warned about.
   .refine((v) => v.planWarningHours >= v.planSaleCutoffHours, {

@@ -32,7 +32,8 @@ export function downloaderFromRow(
   }
   const { user } = row;
   const inForce = user.subscriptionEndDate !== null && now < user.subscriptionEndDate;
-  if (user.isAdmin) return { kind: 'user', id: user.id, staff: true, subscribed: true, planId: null, englishKept: false };
+  if (user.isAdmin)
+    return { kind: 'user', id: user.id, staff: true, subscribed: true, planId: null, englishKept: false };
   return {
     kind: 'user',
     id: user.id,

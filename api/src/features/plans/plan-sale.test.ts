@@ -53,7 +53,11 @@ describe.each(testDatabases)('selling a plan near its end on %s', (kind) => {
     expect(PlanSaleSetting.parse(read.json)).toEqual({ planWarningHours: 72, planSaleCutoffHours: 6 });
     const { token } = await registerUser(t);
     expectErrorEnvelope(await putSetting(token, { planWarningHours: 1, planSaleCutoffHours: 0 }), 403, 'forbidden');
-    expectErrorEnvelope(await putSetting(undefined, { planWarningHours: 1, planSaleCutoffHours: 0 }), 401, 'unauthenticated');
+    expectErrorEnvelope(
+      await putSetting(undefined, { planWarningHours: 1, planSaleCutoffHours: 0 }),
+      401,
+      'unauthenticated',
+    );
   });
 
   it('keeps the hours whole and in range, and the warning no later than the cut-off', async () => {

@@ -30,9 +30,9 @@ describe('SMS texts', () => {
   it('a plan ending at midnight gives its last day, not the next', () => {
     expect(lastAccessDay(MIDNIGHT_END)).toBe('31 Dec 2026');
     expect(lastAccessDay(END)).toBe('31 Dec 2026');
-    expect(receiptText({ amountUgx: 15_000, planName: 'Monthly', accessUntil: MIDNIGHT_END, paymentId: PAYMENT_ID })).toBe(
-      'Filamu: UGX 15,000 received for Monthly. Access until 31 Dec 2026. Ref 3F2A9C1E.',
-    );
+    expect(
+      receiptText({ amountUgx: 15_000, planName: 'Monthly', accessUntil: MIDNIGHT_END, paymentId: PAYMENT_ID }),
+    ).toBe('Filamu: UGX 15,000 received for Monthly. Access until 31 Dec 2026. Ref 3F2A9C1E.');
   });
 
   it('the longest plan name and the largest price still make one part: the name is cut', () => {
