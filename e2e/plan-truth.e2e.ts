@@ -208,10 +208,10 @@ describe('plans that tell the truth', () => {
       await adminPage.getByText('Expires 1 Feb 2030, 8:30 AM (Kampala)').waitFor();
       const sale = adminPage.getByRole('heading', { name: 'Plans near their end' });
       await sale.waitFor();
-      expect(await adminPage.getByLabel('Warn buyers in the last (hours)').inputValue()).toBe('72');
-      expect(await adminPage.getByLabel('Stop selling in the last (hours, 0 = never)').inputValue()).toBe('6');
+      expect(await adminPage.getByLabel('Warn buyers this long before the end').inputValue()).toBe('72');
+      expect(await adminPage.getByLabel('Stop selling this long before the end').inputValue()).toBe('6');
       // A cut-off longer than the warning is refused in the form, nothing saved.
-      await adminPage.getByLabel('Stop selling in the last (hours, 0 = never)').fill('100');
+      await adminPage.getByLabel('Stop selling this long before the end').fill('100');
       await adminPage.getByRole('button', { name: 'Save', exact: true }).click();
       await adminPage.getByText('Start warning at least as many hours before the end as the sale stops.').waitFor();
     } finally {

@@ -78,7 +78,8 @@ export function PlanSaleCard() {
       )}
       <form className="mt-3 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end" onSubmit={submit} noValidate>
         <Input
-          label="Warn buyers in the last (hours)"
+          label="Warn buyers this long before the end"
+          hint="In whole hours."
           inputMode="numeric"
           autoComplete="off"
           value={warning}
@@ -87,7 +88,8 @@ export function PlanSaleCard() {
           error={errors.warning ?? null}
         />
         <Input
-          label="Stop selling in the last (hours, 0 = never)"
+          label="Stop selling this long before the end"
+          hint="In whole hours; 0 sells to the end."
           inputMode="numeric"
           autoComplete="off"
           value={cutoff}
