@@ -16,7 +16,7 @@ const HOUR = 3_600_000;
 const args = process.argv.slice(2);
 const rootAt = args.indexOf('--root');
 const root = rootAt >= 0 ? resolve(process.env.INIT_CWD ?? process.cwd(), args[rootAt + 1]!) : undefined;
-const outArg = args.find((arg, i) => !arg.startsWith('--') && i !== rootAt + 1);
+const outArg = args.find((arg, i) => !arg.startsWith('--') && (rootAt < 0 || i !== rootAt + 1));
 if (!outArg) throw new Error('usage: plan-card-shots.ts <outDir> [--root <checkout>]');
 const outDir = resolve(process.env.INIT_CWD ?? process.cwd(), outArg);
 mkdirSync(outDir, { recursive: true });
@@ -25,7 +25,7 @@ const server = await startBuiltServer(root);
 useServer(server);
 const browser = await launchBrowser();
 try {
-  // 12 hours and a half from now, Kampala wall time, as the admin types it.
+  // A tall page, so the bottom navigation bar does not lie over the card. 12 hours and a half from now, Kampala wall time, as the admin types it.
   const ends = new Date(Date.now() + 12.5 * HOUR + 3 * HOUR).toISOString().slice(0, 16);
   const plan = await createSellablePlan({
     plan_name: 'Weekly',
@@ -38,7 +38,7 @@ try {
   for (const theme of ['light', 'dark'] as const) {
     const context = await browser.newContext({
       baseURL: server.baseURL,
-      viewport: { width: 390, height: 844 },
+      viewport: { width: 390, height: 1600 },
       deviceScaleFactor: 1,
     });
     await signInContext(context, user, theme);
