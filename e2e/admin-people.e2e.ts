@@ -101,13 +101,13 @@ describe('Subscribers tab', () => {
     const year = new Date().getFullYear() + 1;
     await box
       .getByLabel('Subscription plan')
-      .selectOption({ label: `${plan.plan_name} — UGX 25,000 — expires 12/31/${year}` });
+      .selectOption({ label: `${plan.plan_name} — UGX 25,000 — expires 31 Dec ${year}` });
     await box.getByRole('button', { name: 'Save Changes' }).click();
     await box.waitFor({ state: 'detached' });
     await page.getByText('Subscription updated').waitFor();
     await row.getByText('Active', { exact: true }).waitFor();
     await row.getByText(plan.plan_name).waitFor();
-    await row.getByText(`12/31/${year}`).waitFor();
+    await row.getByText(`31 Dec ${year}`).waitFor();
 
     const profile = await apiCall<{ isSubscribed: boolean; subscriptionPlan: string | null }>('/auth/profile', user);
     expect(profile.isSubscribed).toBe(true);

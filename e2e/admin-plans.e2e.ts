@@ -138,7 +138,7 @@ describe('Admin → Plans', () => {
       await fillRequired(page, name, '25000', '-50');
       await page.getByLabel('Description', { exact: true }).fill('Until the last minute of the year');
       await page.getByRole('button', { name: '11:59 PM' }).click();
-      await page.getByText(`Access ends 12/31/${year}, 11:59 PM Kampala time.`).waitFor();
+      await page.getByText(`Access ends 31 Dec ${year}, 11:59 PM Kampala time.`).waitFor();
       // Without a movie it could not be sold, so it would not be offered to the customer below.
       await page.getByRole('button', { name: 'Select all Kinayuganda' }).click();
       await page.getByRole('button', { name: 'Create Plan' }).click();
@@ -148,7 +148,7 @@ describe('Admin → Plans', () => {
       await item.waitFor();
       const text = await item.innerText();
       expect(text).toContain('UGX 25,000');
-      expect(text).toContain(`Expires 12/31/${year}, 11:59 PM (Kampala)`);
+      expect(text).toContain(`Expires 31 Dec ${year}, 11:59 PM (Kampala)`);
       expect(text).toContain('Until the last minute of the year');
       for (const badge of ['Active', 'Visible', 'Order: -50', 'HD downloads', 'Two devices']) {
         await item.getByText(badge, { exact: true }).waitFor();
@@ -171,7 +171,7 @@ describe('Admin → Plans', () => {
       await page.goto('/subscription');
       const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
       await card.waitFor();
-      expect(await card.innerText()).toContain(`Access until 12/31/${year}`);
+      expect(await card.innerText()).toContain(`Access until 31 Dec ${year}, 11:59 PM`);
       expect(await card.innerText()).toContain('UGX 25,000');
     } finally {
       await customer.close();
@@ -246,7 +246,7 @@ describe('Admin → Plans', () => {
       await page.getByText('Plan created successfully').waitFor();
       const item = planItem(page, name);
       await item.getByText('Hidden', { exact: true }).waitFor();
-      expect(await item.innerText()).toContain(`Expires 12/31/${year}, 12:30 PM (Kampala)`);
+      expect(await item.innerText()).toContain(`Expires 31 Dec ${year}, 12:30 PM (Kampala)`);
       expect((await adminPlans()).find((p) => p.plan_name === name)?.global_expiry_date).toBe(`${year}-12-31T12:30`);
 
       await item.getByRole('button', { name: `Edit ${name}` }).click();
@@ -402,7 +402,7 @@ describe('Admin → Plans', () => {
       await page.getByText('Plan created successfully').waitFor();
       const item = planItem(page, name);
       await item.getByText('Hidden', { exact: true }).waitFor();
-      expect(await item.innerText()).toContain(`Expires 12/31/${year}, 9:15 PM (Kampala)`);
+      expect(await item.innerText()).toContain(`Expires 31 Dec ${year}, 9:15 PM (Kampala)`);
 
       // Edit and Delete are reachable too; Escape closes the confirm dialog without deleting.
       await item.getByRole('button', { name: `Delete ${name}` }).focus();

@@ -99,7 +99,7 @@ describe('Download stats and history', () => {
 
       // Within seconds of the saved profile: the screen still loads it again and shows the subscription.
       await page.reload();
-      await page.getByText('Ends 12/31/2030').waitFor();
+      await page.getByText('Ends 31 Dec 2030').waitFor();
       await stats.getByText('0 hours ago').waitFor();
       expect(await rowValue(stats, 'Movies downloaded')).toBe('1');
       expect(await rowValue(stats, 'Storage used')).toBe(formatBytes(clip.length));

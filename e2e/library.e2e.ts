@@ -411,7 +411,7 @@ describe('Movie detail', () => {
       await main.getByText('VJ Junior', { exact: true }).waitFor();
       await main.getByText('Kinayuganda', { exact: true }).waitFor();
       await main.getByText('A village story, translated live by VJ Junior.').waitFor();
-      expect(await main.getByText(/^\d{2}\/\d{2}\/\d{4}$/).count()).toBe(1);
+      expect(await main.getByText(/^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}$/).count()).toBe(1);
       await main.getByRole('button', { name: 'Download Now' }).waitFor();
       await main.getByText('Estimated download time').waitFor();
       await main.getByText('Estimated at 0.5 MB/s, a typical 3G connection', { exact: false }).waitFor();

@@ -18,7 +18,7 @@ import {
 } from './support/seed.ts';
 
 let browser: Browser;
-/** Ends 12/31/2030: the plan most tests buy. */
+/** Ends 31 Dec 2030: the plan most tests buy. */
 let plan: SeededPlan;
 
 beforeAll(async () => {
@@ -398,7 +398,7 @@ describe('Renewing and changing plans', () => {
     });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
-      `on or before your ${current.plan_name} plan (until 06/30/2029)`,
+      `on or before your ${current.plan_name} plan (until 30 Jun 2029)`,
     );
 
     const context = await contextFor(user);
@@ -409,14 +409,14 @@ describe('Renewing and changing plans', () => {
       const card = (name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) });
 
       await card(current.plan_name)
-        .getByText(/^Access until 06\/30\/2029 · \d+ days$/)
+        .getByText(/^Access until 30 Jun 2029, \d{1,2}:\d\d [AP]M \(Kampala\) · .+ left$/)
         .waitFor();
       expect(await card(current.plan_name).getByRole('button', { name: 'Current Plan' }).isDisabled()).toBe(true);
 
       const gold = card(later.plan_name);
-      await gold.getByText(/^Access until 12\/31\/2030 · \d+ days$/).waitFor();
+      await gold.getByText(/^Access until 31 Dec 2030, \d{1,2}:\d\d [AP]M \(Kampala\) · .+ left$/).waitFor();
       await gold
-        .getByText(`Replaces your ${current.plan_name} plan, which ends 06/30/2029.`, { exact: false })
+        .getByText(`Replaces your ${current.plan_name} plan, which ends 30 Jun 2029.`, { exact: false })
         .waitFor();
       expect(await gold.getByRole('button', { name: 'Subscribe Now' }).isEnabled()).toBe(true);
 

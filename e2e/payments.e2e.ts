@@ -36,7 +36,7 @@ async function payForBasic(page: Page, phone: string): Promise<void> {
   await page.waitForURL('**/checkout/*');
   await page.getByRole('heading', { name: 'Order Summary' }).waitFor();
   await page.getByText('Total Due Today').waitFor();
-  await page.getByText('Access until 12/31/2027').first().waitFor();
+  await page.getByText('Access until 31 Dec 2027').first().waitFor();
   await page.getByRole('button', { name: 'Proceed to Payment' }).click();
 
   await page.waitForURL('**/payment-flow');

@@ -346,7 +346,11 @@ describe('Security tab', () => {
       const panel = page.getByRole('tabpanel');
       await panel.getByText('Chrome on Android').waitFor();
       await panel.getByText('This device').waitFor();
-      await panel.getByText(/^Signed in since \d{2}\/\d{2}\/\d{4}, last active just now$/).waitFor();
+      await panel
+        .getByText(
+          /^Signed in since \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, last active just now$/,
+        )
+        .waitFor();
       const deviceId = await page.evaluate(() => localStorage.getItem('filamu.deviceId'));
       const text = await page.locator('#main').innerText();
       expect(text).not.toMatch(UUID);

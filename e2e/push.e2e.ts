@@ -88,7 +88,7 @@ describe('push notifications', () => {
       const planEnds = {
         kind: 'plan_ends_in_3_days',
         title: 'Your Filamu plan ends in 3 days',
-        body: 'Monthly: access until 12/31/2026. Renew to keep downloading.',
+        body: 'Monthly: access until 31 Dec 2026. Renew to keep downloading.',
         url: '/subscription',
         tag: 'plan_ends',
       };

@@ -17,6 +17,7 @@ export const featureSurfaces = {
     push: ['outbox.ts'],
     'rate-limit': ['limiter.ts', 'limits.ts', 'wait-phrase.ts'],
     reminders: ['channels.ts'],
+    settings: ['plan-sale.ts'],
     sms: ['adapter.ts', 'outbox.ts', 'simulator.ts', 'texts.ts'],
     storage: ['file-signatures.ts', 'key-locks.ts', 'local-files.ts', 'local.ts', 'storage.ts'],
     subtitles: ['summaries.ts'],

@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   conflict: 409,
   /** Each movie is downloaded once per person. */
   already_downloaded: 409,
+  /** The plan is in its last hours, which the operator does not sell (the message says how many). */
+  plan_sale_closed: 409,
   /** This month's re-downloads (and any an admin granted) are used; the message says when they renew. */
   redownload_limit: 409,
   payload_too_large: 413,

@@ -8,8 +8,8 @@ describe('formatting', () => {
     expect(formatUgx(0)).toBe('UGX 0');
   });
 
-  it('shows dates as MM/DD/YYYY in Kampala time', () => {
-    expect(formatDate('2026-12-31T21:30:00.000Z')).toBe('01/01/2027');
+  it('shows dates as day, short month and year in Kampala time', () => {
+    expect(formatDate('2026-12-31T21:30:00.000Z')).toBe('1 Jan 2027');
     expect(formatDate('not a date')).toBe('N/A');
     expect(formatDate(null)).toBe('N/A');
   });
@@ -34,6 +34,6 @@ describe('formatting', () => {
     expect(formatLastDownload(null, now)).toBe('Never');
     expect(formatLastDownload('2026-11-22T06:30:00Z', now)).toBe('2 hours ago');
     expect(formatLastDownload('2026-11-22T08:00:00Z', now)).toBe('1 hour ago');
-    expect(formatLastDownload('2026-11-20T09:00:00Z', now)).toBe('11/20/2026');
+    expect(formatLastDownload('2026-11-20T09:00:00Z', now)).toBe('20 Nov 2026');
   });
 });

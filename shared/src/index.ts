@@ -29,3 +29,4 @@ export * from './payment-instructions.ts';
 export * from './plan-change.ts';
 export * from './text.ts';
 export * from './web-shell.ts';
+export * from './plan-rules.ts';

@@ -23,7 +23,7 @@ describe('what buying a plan does to the current one', () => {
     const change = planChange(plan(' basic ', '2027-12-15T20:59:00Z'), basic, now);
     expect(change.kind).toBe('current');
     expect(planChangeRefusal(change, plan('Basic', '2027-12-15T20:59:00Z'))).toBe(
-      'You already have the Basic plan until 12/15/2027.',
+      'You already have the Basic plan until 15 Dec 2027.',
     );
   });
 
@@ -32,7 +32,9 @@ describe('what buying a plan does to the current one', () => {
       const weekly = plan('Weekly', iso);
       const change = planChange(weekly, basic, now);
       expect(change.kind).toBe('ends-earlier');
-      expect(planChangeRefusal(change, weekly)).toMatch(/^Weekly ends on 12\/\d\d\/2027, on or before your Basic plan/);
+      expect(planChangeRefusal(change, weekly)).toMatch(
+        /^Weekly ends on \d{1,2} Dec 2027, on or before your Basic plan/,
+      );
     }
   });
 

@@ -69,6 +69,12 @@ export const users = pgTable(
     subscriptionEndDate: timestamp('subscription_end_date', { withTimezone: true }),
     /** Re-downloads an admin granted on top of the monthly allowance, kept until used (decision 0122). */
     extraRedownloads: integer('extra_redownloads').notNull().default(0),
+    /**
+     * When English unlocked in the current paid period (decision 0177): counts while it is on or after
+     * `subscriptionStartDate`, so a Kinayuganda movie added later does not lock English again, and a new period
+     * (which moves the start) begins with the rule afresh.
+     */
+    englishUnlockedAt: timestamp('english_unlocked_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -682,11 +688,17 @@ export const operatorSettings = pgTable(
     id: integer('id').primaryKey(),
     /** UGX per GB (10⁹ bytes) of mobile data: what sizes are priced at before a download (decision 0125). */
     dataPricePerGbUgx: integer('data_price_per_gb_ugx').notNull().default(6000),
+    /** Plan cards and checkout warn when less than this many hours of a plan are left (decision 0176). */
+    planWarningHours: integer('plan_warning_hours').notNull().default(72),
+    /** A plan is no longer sold in its last this-many hours; 0 sells it to the end (decision 0176). */
+    planSaleCutoffHours: integer('plan_sale_cutoff_hours').notNull().default(6),
     updatedAt: updatedAt(),
   },
   (t) => [
     check('operator_settings_one_row', sql`${t.id} = 1`),
     check('operator_settings_price_range', sql`${t.dataPricePerGbUgx} between 100 and 100000`),
+    check('operator_settings_plan_warning_range', sql`${t.planWarningHours} between 0 and 720`),
+    check('operator_settings_plan_cutoff_range', sql`${t.planSaleCutoffHours} between 0 and 168`),
   ],
 );
 

@@ -1,4 +1,5 @@
 import { defineContract } from '../contract.ts';
+import { PlanSaleSetting } from '../schemas/plans.ts';
 import { DataPriceSetting } from '../schemas/renditions.ts';
 
 const tag = 'Settings';
@@ -20,4 +21,23 @@ export const adminSetDataPrice = defineContract({
   access: 'admin',
   body: DataPriceSetting,
   response: DataPriceSetting,
+});
+
+export const adminPlanSale = defineContract({
+  method: 'get',
+  path: '/admin/settings/plan-sale',
+  summary: 'When plan cards start warning that little of a plan is left, and when a plan stops being sold',
+  tag,
+  access: 'admin',
+  response: PlanSaleSetting,
+});
+
+export const adminSetPlanSale = defineContract({
+  method: 'put',
+  path: '/admin/settings/plan-sale',
+  summary: 'Set the hours before a plan ends that cards warn from and that its sale stops (0 sells to the end)',
+  tag,
+  access: 'admin',
+  body: PlanSaleSetting,
+  response: PlanSaleSetting,
 });

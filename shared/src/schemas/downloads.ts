@@ -120,7 +120,10 @@ export type DownloadRecord = z.infer<typeof DownloadRecord>;
 
 export const HasDownloadedResponse = z.object({ hasDownloaded: z.boolean() });
 export const KinayugandaStatusResponse = z.object({
+  /** English is unlocked: every entitled Kinayuganda movie downloaded, or all of them were earlier this period. */
   hasDownloadedAllKinayuganda: z.boolean(),
+  /** English was unlocked earlier in this paid period and stays so, though movies added since are not downloaded. */
+  englishKept: z.boolean(),
   ...KinayugandaProgress.shape,
 });
 

@@ -117,9 +117,48 @@ export const CustomerPlan = z.object({
   display_order: z.number().int(),
   global_expiry_date: z.string(),
   expires_at: IsoDateTime,
+  /** The moment the plan stops being sold: its end less the operator's cut-off (equal to it when there is none). */
+  sale_ends_at: IsoDateTime,
+  /** From this moment cards and checkout warn that little of the plan is left (the operator's threshold). */
+  warn_from: IsoDateTime,
 });
 export type CustomerPlan = z.infer<typeof CustomerPlan>;
 
 export const CustomerPlanList = z.object({ plans: z.array(CustomerPlan) });
 export const AdminPlanList = z.object({ plans: z.array(AdminPlan) });
 export const AdminPlanResponse = z.object({ plan: AdminPlan });
+
+/** Most hours before a plan's end the operator may warn from: 30 days, longer than any plan is worth warning of. */
+export const PLAN_WARNING_HOURS_MAX = 720;
+/** Most hours before a plan's end sale may stop: a week. */
+export const PLAN_SALE_CUTOFF_HOURS_MAX = 168;
+export const DEFAULT_PLAN_WARNING_HOURS = 72;
+export const DEFAULT_PLAN_SALE_CUTOFF_HOURS = 6;
+
+/** Why a plan in its last hours is not sold (answered with `plan_sale_closed`). */
+export const PLAN_SALE_CLOSED = (hours: number) =>
+  `This plan ends in less than ${hours} ${hours === 1 ? 'hour' : 'hours'}, so it is no longer sold: you would pay the full price for a few hours. Please choose another plan.`;
+
+/** What the operator sets about plans near their end (decision 0176). */
+export const PlanSaleSetting = z
+  .object({
+    planWarningHours: z
+      .number({ message: 'Enter the hours before a plan ends to start warning.' })
+      .int('Enter a whole number of hours.')
+      .min(0, 'Hours cannot be negative.')
+      .max(PLAN_WARNING_HOURS_MAX, `Warn at most ${PLAN_WARNING_HOURS_MAX} hours (30 days) before the end.`),
+    planSaleCutoffHours: z
+      .number({ message: 'Enter the hours before a plan ends to stop selling it.' })
+      .int('Enter a whole number of hours.')
+      .min(0, 'Hours cannot be negative.')
+      .max(
+        PLAN_SALE_CUTOFF_HOURS_MAX,
+        `Stop selling at most ${PLAN_SALE_CUTOFF_HOURS_MAX} hours (7 days) before the end.`,
+      ),
+  })
+  // A cut-off longer than the warning would stop a sale no one was warned about.
+  .refine((v) => v.planWarningHours >= v.planSaleCutoffHours, {
+    message: 'Start warning at least as many hours before the end as the sale stops.',
+    path: ['planWarningHours'],
+  });
+export type PlanSaleSetting = z.infer<typeof PlanSaleSetting>;

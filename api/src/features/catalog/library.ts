@@ -175,9 +175,12 @@ async function toUserMovies(
   });
 }
 
-/** Whether an entitled live Kinayuganda movie is still not completed: what locks English. */
+/**
+ * Whether English is still locked: an entitled live Kinayuganda movie not completed, and English not already
+ * unlocked in this paid period (decision 0177).
+ */
 const kinayugandaOutstanding = (snapshot: CatalogueSnapshot, caller: Downloader, facts: CallerFacts) =>
-  kinayugandaRequired(snapshot, caller) > facts.kinayugandaCompleted;
+  !caller.englishKept && kinayugandaRequired(snapshot, caller) > facts.kinayugandaCompleted;
 
 /**
  * The library as the caller sees it: every live movie, with what they may do with each, less the ratings their

@@ -13,7 +13,7 @@ import { observedPass } from '../metrics/jobs.ts';
 import type { Metrics } from '../metrics/registry.ts';
 import type { ObjectStorage } from '../storage/storage.ts';
 import type { Deliveries } from './deliveries.ts';
-import { type Downloader, kinayugandaProgress, ownDownloads } from './entitlement.ts';
+import { type Downloader, kinayugandaProgress, ownDownloads, recordEnglishUnlock } from './entitlement.ts';
 import { type DownloadRow, toDownloadRecord, toHistoryEntry } from './records.ts';
 import { finishRedownload, isClosed } from './redownloads.ts';
 import { STALE_AFTER_MS } from './stale.ts';
@@ -149,6 +149,8 @@ export async function completeDownload(
       .where(and(eq(downloads.id, row.id), stillOpen()))
       .returning();
     if (done && redownload) await finishRedownload(tx, row.id, now);
+    // The last Kinayuganda movie of the period unlocks English for good (for this period: decision 0177).
+    if (done) await recordEnglishUnlock(tx, caller, now);
     return done;
   });
   // Completed by a concurrent call: answer with the stored record.
@@ -204,7 +206,9 @@ export async function hasDownloaded(
 
 export async function kinayugandaStatus(deps: BookkeepingDeps, caller: Downloader) {
   const progress = await kinayugandaProgress(deps.database.db, caller);
-  return { hasDownloadedAllKinayuganda: progress.completed >= progress.required, ...progress };
+  // Unlocked earlier in this paid period, English stays unlocked though a movie added since is not downloaded.
+  const unlocked = caller.englishKept || progress.completed >= progress.required;
+  return { hasDownloadedAllKinayuganda: unlocked, englishKept: caller.englishKept, ...progress };
 }
 
 async function historyRows(

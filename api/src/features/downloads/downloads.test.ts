@@ -98,13 +98,14 @@ describe.each(testDatabases)('download rules and bookkeeping on %s', (kind) => {
     await downloadFully(token, k1);
     expectErrorEnvelope(await grant(token, { movieId: e1.movie.id }), 403, 'download_locked', KINAYUGANDA_FIRST);
     const status = await t.request('GET', '/api/users/me/kinayuganda-download-status', { token });
-    expect(status.json).toEqual({ hasDownloadedAllKinayuganda: false, required: 2, completed: 1 });
+    expect(status.json).toEqual({ hasDownloadedAllKinayuganda: false, englishKept: false, required: 2, completed: 1 });
     await downloadFully(token, k2);
     // kB (another plan) and kInactive (hidden) do not stand in the way.
     const english = await grant(token, { movieId: e1.movie.id });
     expect(english.status, english.text).toBe(200);
     expect((await t.request('GET', '/api/users/me/kinayuganda-download-status', { token })).json).toEqual({
       hasDownloadedAllKinayuganda: true,
+      englishKept: true,
       required: 2,
       completed: 2,
     });

@@ -1,5 +1,5 @@
 import type { MovieAccess } from '@filamu/shared';
-import { and, count, eq, isNull, notExists, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, not, notExists, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { agents, downloads, moviePlans, movies, users } from '../../db/schema.ts';
 import type { AgentRow, Principal, UserRow } from '../auth/principal.ts';
@@ -16,24 +16,39 @@ export interface Downloader {
   subscribed: boolean;
   /** The plan whose movies a (non-staff) subscriber may download; null when not subscribed. */
   planId: string | null;
+  /**
+   * English unlocked earlier in the paid period now in force (decision 0177): it stays unlocked whatever
+   * Kinayuganda movie is added since. Never set for staff, whose rule is the catalogue as it is.
+   */
+  englishKept: boolean;
 }
 
 export function downloaderFromRow(
   row: { kind: 'user'; user: UserRow } | { kind: 'agent'; agent: AgentRow },
   now: Date,
 ): Downloader {
-  if (row.kind === 'agent') return { kind: 'agent', id: row.agent.id, staff: true, subscribed: true, planId: null };
+  if (row.kind === 'agent') {
+    return { kind: 'agent', id: row.agent.id, staff: true, subscribed: true, planId: null, englishKept: false };
+  }
   const { user } = row;
   const inForce = user.subscriptionEndDate !== null && now < user.subscriptionEndDate;
-  if (user.isAdmin) return { kind: 'user', id: user.id, staff: true, subscribed: true, planId: null };
+  if (user.isAdmin)
+    return { kind: 'user', id: user.id, staff: true, subscribed: true, planId: null, englishKept: false };
   return {
     kind: 'user',
     id: user.id,
     staff: false,
     subscribed: inForce,
     planId: inForce ? user.subscriptionPlanId : null,
+    englishKept: inForce && unlockedThisPeriod(user),
   };
 }
+
+/** An unlock counts for the paid period it happened in: a new period moves the start past it (decision 0177). */
+const unlockedThisPeriod = (user: UserRow) =>
+  user.englishUnlockedAt !== null &&
+  user.subscriptionStartDate !== null &&
+  user.englishUnlockedAt >= user.subscriptionStartDate;
 
 export const downloaderOf = (principal: Principal, now: Date): Downloader => downloaderFromRow(principal, now);
 
@@ -106,9 +121,29 @@ export function kinayugandaOutstandingSql(downloader: Downloader): SQL {
 }
 
 /**
+ * Records the moment English unlocked for a subscriber who has no entitled live Kinayuganda movie left to download,
+ * once per paid period (decision 0177), so a Kinayuganda movie added later does not lock English again. A single
+ * conditional update: callers racing record one moment, and a period already unlocked is left as it is.
+ */
+export async function recordEnglishUnlock(exec: Executor, downloader: Downloader, now: Date): Promise<void> {
+  if (downloader.kind !== 'user' || downloader.staff || !downloader.subscribed || downloader.englishKept) return;
+  await exec
+    .update(users)
+    .set({ englishUnlockedAt: now })
+    .where(
+      and(
+        eq(users.id, downloader.id),
+        gt(users.subscriptionEndDate, now),
+        or(isNull(users.englishUnlockedAt), lt(users.englishUnlockedAt, users.subscriptionStartDate)),
+        not(kinayugandaOutstandingSql(downloader)),
+      ),
+    );
+}
+
+/**
  * The one place the download rules are decided (product §1, §5): a movie downloaded once is never granted
  * again; downloads need a subscription in force (staff excepted) and a movie in the plan; English waits
- * until every entitled active Kinayuganda movie is downloaded.
+ * until every entitled active Kinayuganda movie is downloaded, and then stays open for the rest of the paid period.
  */
 export function decideAccess(facts: {
   downloader: Downloader;
@@ -120,6 +155,6 @@ export function decideAccess(facts: {
   if (facts.completed) return 'downloaded';
   if (!facts.downloader.subscribed) return 'subscription_required';
   if (!facts.entitled) return 'not_in_plan';
-  if (facts.category === 'English' && facts.kinayugandaOutstanding) return 'locked';
+  if (facts.category === 'English' && facts.kinayugandaOutstanding && !facts.downloader.englishKept) return 'locked';
   return 'downloadable';
 }

@@ -21,6 +21,7 @@ import {
   liveMovie,
   lockDownloader,
   ownDownloads,
+  recordEnglishUnlock,
 } from './entitlement.ts';
 import { fileOfSize, filesOf, type MovieFile, readyRenditionsOf } from './files.ts';
 import type { DownloadRow, MovieRow } from './records.ts';
@@ -243,6 +244,8 @@ async function decideGrant(
       if (access === 'subscription_required') throw new AppError('subscription_required', SUBSCRIPTION_REQUIRED);
       if (access === 'not_in_plan') throw forbidden(NOT_IN_PLAN);
       if (access === 'locked') throw new AppError('download_locked', KINAYUGANDA_FIRST);
+      // An English grant under no lock means English is unlocked now: kept for the period (decision 0177).
+      if (facts.category === 'English' && !downloader.englishKept) await recordEnglishUnlock(tx, downloader, now);
       if (chosen instanceof AppError) throw chosen;
       if (!file) throw new AppError('unavailable', FILE_MISSING);
       // Another grant changed the download's size between the choice above and this lock: choose again.

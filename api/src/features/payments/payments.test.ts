@@ -173,8 +173,8 @@ describe.each(testDatabases)('payments on %s', (kind) => {
     const texts = await smsReceipts(t, email);
     expect(texts).toHaveLength(1);
     const ref = started.transaction_id.slice(0, 8).toUpperCase();
-    const day = new Date(plan.globalExpiryAt.getTime() - 1 + 3 * 3_600_000).toISOString().slice(0, 10).split('-');
-    const expected = `Filamu: UGX 25,000 received for ${plan.planName}. Access until ${day[2]}/${day[1]}/${day[0]}. Ref ${ref}.`;
+    // Sixty days after 22 Nov 2026, 12:00 PM in Kampala: the plan's exact end (the texts' own tests pin the wording).
+    const expected = `Filamu: UGX 25,000 received for ${plan.planName}. Access until 21 Jan 2027, 12:00 PM. Ref ${ref}.`;
     expect(texts[0]!.body).toBe(expected);
     expect(messageParts(expected)).toBe(1);
     while ((await deliverSmsOutbox(t.deps, t.deps.sms)) > 0);

@@ -21,6 +21,7 @@ import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
 import { dpoCodeLabel, type Metrics } from '../metrics/registry.ts';
 import { activateSubscription, isPurchasable } from '../plans/subscription.ts';
+import { assertSaleOpen, planSale } from '../settings/plan-sale.ts';
 import { queuePush } from '../push/outbox.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { receiptText } from '../sms/texts.ts';
@@ -108,6 +109,7 @@ export async function initiatePayment(
     .where(eq(subscriptionPlans.id, input.subscription_plan_id));
   // A missing, hidden, inactive, expired or free plan all read the same: nothing to buy here.
   if (!plan || !isPurchasable(plan, now) || plan.priceUgx <= 0) throw conflict(NOT_PURCHASABLE);
+  assertSaleOpen(plan.globalExpiryAt, await planSale(deps.database.db), now);
   await assertMayBuy(deps.database.db, user, plan, now);
   await assertHasMovies(deps.database.db, plan.id);
   // The price is always the plan's; a client that thinks otherwise is refused rather than silently charged (ADR 0014).

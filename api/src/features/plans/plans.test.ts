@@ -235,6 +235,9 @@ describe.each(testDatabases)('subscription plans on %s', (kind) => {
           display_order: 5,
           global_expiry_date: '2026-11-23T12:00',
           expires_at: '2026-11-23T09:00:00.000Z',
+          // The default cut-off (6 hours) and warning (72 hours) before that end: decision 0176.
+          sale_ends_at: '2026-11-23T03:00:00.000Z',
+          warn_from: '2026-11-20T09:00:00.000Z',
         });
         expect(plans[0]).not.toHaveProperty('is_active');
         expect(plans[0]).not.toHaveProperty('subscriber_count');

@@ -1,6 +1,7 @@
 import {
   type AdminPlan,
   type CustomerPlan,
+  type PlanSaleSetting,
   type PlanInput,
   type PlanUpdate,
   dateToKampalaLocal,
@@ -11,6 +12,7 @@ import type { z } from 'zod';
 import type { Executor, Database } from '../../db/client.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
+import { planSale, saleWindow } from '../settings/plan-sale.ts';
 import { hasActiveMovie, type MovieCount, movieCounts, replacePlanMovies } from './plan-movies.ts';
 import type { PlanRow } from './subscription.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -25,7 +27,7 @@ export const PLAN_IN_USE =
 
 const planOrder = [asc(subscriptionPlans.displayOrder), asc(subscriptionPlans.planName), asc(subscriptionPlans.id)];
 
-const toCustomerPlan = (plan: PlanRow): CustomerPlan => ({
+const toCustomerPlan = (plan: PlanRow, sale: PlanSaleSetting): CustomerPlan => ({
   id: plan.id,
   plan_name: plan.planName,
   price_ugx: String(plan.priceUgx),
@@ -34,6 +36,8 @@ const toCustomerPlan = (plan: PlanRow): CustomerPlan => ({
   display_order: plan.displayOrder,
   global_expiry_date: dateToKampalaLocal(plan.globalExpiryAt),
   expires_at: plan.globalExpiryAt.toISOString(),
+  sale_ends_at: saleWindow(plan.globalExpiryAt, sale).saleEndsAt.toISOString(),
+  warn_from: saleWindow(plan.globalExpiryAt, sale).warnFrom.toISOString(),
 });
 
 const NO_MOVIES: MovieCount = { all: 0, active: 0 };
@@ -80,11 +84,14 @@ export async function findPlan(exec: Executor, id: string): Promise<PlanRow> {
 }
 
 /**
- * Plans a customer can buy now: active, visible, not expired and with at least one active movie to download
- * (decision 0118); a plan without movies is left out rather than offered and refused at checkout.
+ * Plans a customer can buy now: active, visible, still on sale (before its end less the operator's cut-off,
+ * decision 0176) and with at least one active movie to download (decision 0118); a plan without movies or in its
+ * last hours is left out rather than offered and refused at checkout.
  */
 export async function listCustomerPlans(deps: PlanDeps): Promise<{ plans: CustomerPlan[] }> {
   const now = deps.clock.now();
+  const sale = await planSale(deps.database.db);
+  const saleOpenUntilAfter = new Date(now.getTime() + sale.planSaleCutoffHours * 3_600_000);
   const rows = await deps.database.db
     .select()
     .from(subscriptionPlans)
@@ -92,12 +99,12 @@ export async function listCustomerPlans(deps: PlanDeps): Promise<{ plans: Custom
       and(
         eq(subscriptionPlans.isActive, true),
         eq(subscriptionPlans.isVisible, true),
-        gt(subscriptionPlans.globalExpiryAt, now),
+        gt(subscriptionPlans.globalExpiryAt, saleOpenUntilAfter),
         hasActiveMovie(subscriptionPlans.id),
       ),
     )
     .orderBy(...planOrder);
-  return { plans: rows.map(toCustomerPlan) };
+  return { plans: rows.map((row) => toCustomerPlan(row, sale)) };
 }
 
 export async function listAdminPlans(deps: PlanDeps): Promise<{ plans: AdminPlan[] }> {

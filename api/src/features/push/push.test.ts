@@ -203,7 +203,7 @@ describe.each(testDatabases)('push subscriptions on %s', (kind) => {
       userId: withPush.user.id,
       kind: 'plan_ends_in_3_days',
       title: 'Your Filamu plan ends in 3 days',
-      body: 'Monthly: access until 12/31/2026. Renew to keep downloading.',
+      body: 'Monthly: access until 31 Dec 2026. Renew to keep downloading.',
       url: '/subscription?from=reminder',
       status: 'queued',
     });

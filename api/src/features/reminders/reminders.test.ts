@@ -63,7 +63,7 @@ describe.each(testDatabases)('plan reminders on %s', (kind) => {
     at('2026-11-27T05:00:00Z');
     expect(await raceSweeps()).toEqual({ in3Days: 2, today: 0 });
     expect(await raceSweeps()).toEqual({ in3Days: 0, today: 0 });
-    const ends = 'Filamu: your Monthly plan ends on 30/11/2026. Renew to keep downloading: ' + RENEW;
+    const ends = 'Filamu: your Monthly plan ends on 30 Nov 2026. Renew to keep downloading: ' + RENEW;
     expect(await received(ann.phone)).toEqual([ends]);
     expect(await received(bob.phone)).toEqual([ends]);
 
@@ -74,7 +74,7 @@ describe.each(testDatabases)('plan reminders on %s', (kind) => {
     expect(await raceSweeps()).toEqual({ in3Days: 0, today: 2 });
     t.clock.advance(REMINDER_SWEEP_INTERVAL_MS);
     expect(await raceSweeps()).toEqual({ in3Days: 0, today: 0 });
-    const today = 'Filamu: your Monthly plan ends today at 23:59. Renew to keep downloading: ' + RENEW;
+    const today = 'Filamu: your Monthly plan ends today at 11:59 PM. Renew to keep downloading: ' + RENEW;
     expect(await received(ann.phone)).toEqual([ends, today]);
     expect(messageParts(today)).toBe(1);
 
@@ -123,7 +123,7 @@ describe.each(testDatabases)('plan reminders on %s', (kind) => {
     at('2027-01-06T05:00:00Z');
     expect(await raceSweeps()).toEqual({ in3Days: 1, today: 0 });
     expect(await received(renews.phone)).toEqual([
-      `Filamu: your Monthly Plus plan ends on 09/01/2027. Renew to keep downloading: ${RENEW}`,
+      `Filamu: your Monthly Plus plan ends on 9 Jan 2027. Renew to keep downloading: ${RENEW}`,
     ]);
   });
 
@@ -140,7 +140,7 @@ describe.each(testDatabases)('plan reminders on %s', (kind) => {
     at('2027-02-10T05:30:00Z');
     expect(await raceSweeps()).toEqual({ in3Days: 0, today: 1 });
     expect(await received(late.phone)).toEqual([
-      `Filamu: your Short plan ends today at 23:59. Renew to keep downloading: ${RENEW}`,
+      `Filamu: your Short plan ends today at 11:59 PM. Renew to keep downloading: ${RENEW}`,
     ]);
   });
 

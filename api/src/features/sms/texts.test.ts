@@ -22,14 +22,17 @@ const LONGEST_NAME = 'Kinayuganda Mega Pack {VJ Junior} [Season ~ Special] ^Prem
 describe('SMS texts', () => {
   it('the receipt, as the issue words it, in one part', () => {
     const text = receiptText({ amountUgx: 15_000, planName: 'Monthly', accessUntil: END, paymentId: PAYMENT_ID });
-    expect(text).toBe('Filamu: UGX 15,000 received for Monthly. Access until 31/12/2026. Ref 3F2A9C1E.');
-    expect(text.length).toBe(79);
+    expect(text).toBe('Filamu: UGX 15,000 received for Monthly. Access until 31 Dec 2026, 11:59 PM. Ref 3F2A9C1E.');
+    expect(text.length).toBe(90);
     expect(messageParts(text)).toBe(1);
   });
 
   it('a plan ending at midnight gives its last day, not the next', () => {
-    expect(lastAccessDay(MIDNIGHT_END)).toBe('31/12/2026');
-    expect(lastAccessDay(END)).toBe('31/12/2026');
+    expect(lastAccessDay(MIDNIGHT_END)).toBe('31 Dec 2026');
+    expect(lastAccessDay(END)).toBe('31 Dec 2026');
+    expect(
+      receiptText({ amountUgx: 15_000, planName: 'Monthly', accessUntil: MIDNIGHT_END, paymentId: PAYMENT_ID }),
+    ).toBe('Filamu: UGX 15,000 received for Monthly. Access until 31 Dec 2026. Ref 3F2A9C1E.');
   });
 
   it('the longest plan name and the largest price still make one part: the name is cut', () => {
@@ -43,7 +46,7 @@ describe('SMS texts', () => {
     expect(gsmSeptets(text)).toBeLessThanOrEqual(160);
     expect(messageParts(text)).toBe(1);
     expect(text).toMatch(/^Filamu: UGX 100,000,000 received for Kinayuganda Mega Pack \{VJ Junior\}.*\.\.\.\. Access/);
-    expect(text.endsWith('. Access until 31/12/2026. Ref 3F2A9C1E.')).toBe(true);
+    expect(text.endsWith('. Access until 31 Dec 2026, 11:59 PM. Ref 3F2A9C1E.')).toBe(true);
   });
 
   it('a name with characters outside GSM-7 is made GSM-7 rather than sent as a 70-character UCS-2 part', () => {
@@ -55,7 +58,7 @@ describe('SMS texts', () => {
       accessUntil: END,
       paymentId: PAYMENT_ID,
     });
-    expect(text).toBe('Filamu: UGX 15,000 received for Wiiki "Two". Access until 31/12/2026. Ref 3F2A9C1E.');
+    expect(text).toBe('Filamu: UGX 15,000 received for Wiiki "Two". Access until 31 Dec 2026, 11:59 PM. Ref 3F2A9C1E.');
     expect(messageParts(text)).toBe(1);
   });
 
@@ -63,11 +66,11 @@ describe('SMS texts', () => {
     const renewUrl = 'https://filamu.example.ug/subscription';
     const before = reminderText({ kind: 'plan_ends_in_3_days', planName: 'Monthly', accessUntil: END, renewUrl });
     expect(before).toBe(
-      'Filamu: your Monthly plan ends on 31/12/2026. Renew to keep downloading: https://filamu.example.ug/subscription',
+      'Filamu: your Monthly plan ends on 31 Dec 2026. Renew to keep downloading: https://filamu.example.ug/subscription',
     );
     const today = reminderText({ kind: 'plan_ends_today', planName: 'Monthly', accessUntil: END, renewUrl });
     expect(today).toBe(
-      'Filamu: your Monthly plan ends today at 23:59. Renew to keep downloading: https://filamu.example.ug/subscription',
+      'Filamu: your Monthly plan ends today at 11:59 PM. Renew to keep downloading: https://filamu.example.ug/subscription',
     );
     const tonight = reminderText({ kind: 'plan_ends_today', planName: 'Monthly', accessUntil: MIDNIGHT_END, renewUrl });
     expect(tonight).toContain('plan ends tonight at midnight.');

@@ -1,4 +1,4 @@
-import { formatUgx } from '@filamu/shared';
+import { formatDate, formatDateTime, formatTime, formatUgx } from '@filamu/shared';
 import { GSM_7, GSM_7_EXTENDED } from './protocol.ts';
 
 /**
@@ -8,7 +8,6 @@ import { GSM_7, GSM_7_EXTENDED } from './protocol.ts';
  */
 
 export const ONE_PART_SEPTETS = 160;
-const KAMPALA_OFFSET_MS = 3 * 3_600_000;
 const CUT = '...';
 
 /** Septets a text takes in GSM-7 (extension characters count two); null when one character needs UCS-2. */
@@ -62,23 +61,23 @@ export function fitName(make: (name: string) => string, typed: string, minimum =
   return `${chars.slice(0, minimum).join('').trimEnd()}${CUT}`;
 }
 
-const kampala = (date: Date) => new Date(date.getTime() + KAMPALA_OFFSET_MS).toISOString();
-
 /**
- * The last day of access, DD/MM/YYYY in Kampala: the day of the last millisecond of access, so a plan ending at
- * midnight reads "until 31/12/2026", not "until 01/01/2027" (decision 0149).
+ * The last day of access through the one date formatter, `31 Dec 2026`: the day of the last millisecond of access,
+ * so a plan ending at midnight reads "until 31 Dec 2026", not "until 1 Jan 2027" (decision 0149).
  */
 export function lastAccessDay(accessUntil: Date): string {
-  const [year, month, day] = kampala(new Date(accessUntil.getTime() - 1))
-    .slice(0, 10)
-    .split('-');
-  return `${day}/${month}/${year}`;
+  return formatDate(new Date(accessUntil.getTime() - 1));
 }
 
-/** `23:59` in Kampala, or `midnight`. */
+/** `2:00 AM` on Kampala's clock, or `midnight`. */
 function endTime(accessUntil: Date): string {
-  const time = kampala(accessUntil).slice(11, 16);
-  return time === '00:00' ? 'midnight' : time;
+  const time = formatTime(accessUntil);
+  return time === '12:00 AM' ? 'midnight' : time;
+}
+
+/** When access ends, as exactly as a receipt can say it: `31 Dec 2026` for a midnight end, else `25 Nov 2026, 2:00 AM`. */
+export function accessUntilText(accessUntil: Date): string {
+  return endTime(accessUntil) === 'midnight' ? lastAccessDay(accessUntil) : formatDateTime(accessUntil);
 }
 
 /** What a person quotes to support: the payment id's first eight characters (the admin's Payments search finds it). */
@@ -86,7 +85,7 @@ export const shortRef = (paymentId: string) => paymentId.replace(/-/g, '').slice
 
 export function receiptText(p: { amountUgx: number; planName: string; accessUntil: Date; paymentId: string }) {
   const make = (plan: string) =>
-    `Filamu: ${formatUgx(p.amountUgx)} received for ${plan}. Access until ${lastAccessDay(p.accessUntil)}. Ref ${shortRef(p.paymentId)}.`;
+    `Filamu: ${formatUgx(p.amountUgx)} received for ${plan}. Access until ${accessUntilText(p.accessUntil)}. Ref ${shortRef(p.paymentId)}.`;
   return make(fitName(make, p.planName));
 }
 

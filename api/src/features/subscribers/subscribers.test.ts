@@ -158,7 +158,7 @@ describe.each(testDatabases)('admin subscribers on %s', (kind) => {
       const res = await activate(user.id, plan.id);
       expect(res.status).toBe(200);
       const body = ManageSubscriptionResponse.parse(res.json);
-      expect(body.message).toBe('Subscription activated until 12/31/2026.');
+      expect(body.message).toBe('Subscription activated until 31 Dec 2026.');
       expect(body.message).toBe(`Subscription activated until ${formatDate(plan.expires_at)}.`);
       expect(body.subscriber).toMatchObject({
         id: user.id,
@@ -180,7 +180,7 @@ describe.each(testDatabases)('admin subscribers on %s', (kind) => {
       // Extending onto another plan moves the end date to that plan's expiry.
       const later = await createPlan({ plan_name: 'Annual', global_expiry_date: '2027-11-22T12:00' });
       const extended = ManageSubscriptionResponse.parse((await activate(user.id, later.id)).json);
-      expect(extended.message).toBe('Subscription activated until 11/22/2027.');
+      expect(extended.message).toBe('Subscription activated until 22 Nov 2027.');
       expect(await profile(token)).toMatchObject({
         isSubscribed: true,
         subscriptionPlan: 'Annual',
@@ -204,7 +204,7 @@ describe.each(testDatabases)('admin subscribers on %s', (kind) => {
       const { user } = await registerUser(t);
       const expired = await createPlan({ plan_name: 'Old', global_expiry_date: '2026-11-22T11:00' });
       const res = await activate(user.id, expired.id);
-      expectErrorEnvelope(res, 409, 'conflict', /expired on 11\/22\/2026/);
+      expectErrorEnvelope(res, 409, 'conflict', /expired on 22 Nov 2026/);
       expectErrorEnvelope(await activate(user.id, UNKNOWN_ID), 404, 'not_found', 'Subscription plan not found.');
       const [row] = await db().select().from(users).where(eq(users.id, user.id));
       expect(row).toMatchObject({ subscriptionPlanId: null, subscriptionEndDate: null });

@@ -1,11 +1,10 @@
-import { KINAYUGANDA_FIRST, MOVIE_CATEGORY_NAMES, type MovieCategoryName, type UserMovieList } from '@filamu/shared';
+import { MOVIE_CATEGORY_NAMES, type MovieCategoryName, type UserMovieList } from '@filamu/shared';
 import { useCallback, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { cn } from '../../components/ui/cn.ts';
-import { LockIcon } from '../../components/ui/icons.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { libraryHref, type LibraryRefine, parseCategory, parseRefine, parseSearch } from './library-url.ts';
 import { HiddenByPinNotice } from '../parental-pin/HiddenByPinNotice.tsx';
@@ -13,8 +12,8 @@ import { RefineControls } from './RefineControls.tsx';
 import { useOnline } from '../../lib/online.ts';
 import { MOVIE_GRID, MovieCardSkeleton } from './MovieCard.tsx';
 import { MovieSection, SECTIONS } from './MovieSection.tsx';
-import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
-import { useKinayugandaProgress, useLibrary, type LibraryFilter } from './queries.ts';
+import { EnglishKeptNotice, EnglishLockedNotice } from './EnglishNotices.tsx';
+import { useLibrary, type LibraryFilter } from './queries.ts';
 import { SearchBox } from './SearchBox.tsx';
 import { ContinueWatching } from '../watching/ContinueWatching.tsx';
 import { useDocumentTitle } from '../../lib/page.ts';
@@ -60,41 +59,10 @@ function SectionFilter({
   );
 }
 
-/** Said once above the English section while Kinayuganda movies still lock English downloads (product §8). */
-function EnglishLockedNotice({ search }: { search: string }) {
-  const progress = useKinayugandaProgress(true);
-  const figures = progress.data;
-  const percent = figures && figures.required > 0 ? (figures.completed / figures.required) * 100 : 0;
-  return (
-    <div
-      data-testid="english-locked"
-      className="mt-4 flex gap-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
-    >
-      <LockIcon className="mt-0.5 size-5 shrink-0" />
-      <div className="min-w-0 flex-1">
-        <p className="font-semibold">{KINAYUGANDA_FIRST}</p>
-        {figures && figures.required > 0 && (
-          <div className="mt-2">
-            <p className="text-sm">
-              {figures.completed} of {figures.required} Kinayuganda movies downloaded
-            </p>
-            <ProgressBar
-              className="mt-1.5 bg-amber-200 dark:bg-amber-900"
-              percent={percent}
-              label="Kinayuganda movies downloaded"
-              valueText={`${figures.completed} of ${figures.required}`}
-            />
-          </div>
-        )}
-        <Link
-          to={libraryHref(search, 'Kinayuganda')}
-          className="mt-2 inline-block text-sm font-semibold underline underline-offset-2"
-        >
-          Show Kinayuganda movies
-        </Link>
-      </div>
-    </div>
-  );
+/** Above the English section: the lock with its progress, or that English stays unlocked (decision 0177). */
+function englishNotice(list: UserMovieList, search: string) {
+  if (englishLocked(list)) return <EnglishLockedNotice search={search} />;
+  return list.subscribed && list.hasDownloadedAllKinayuganda ? <EnglishKeptNotice search={search} /> : null;
 }
 
 function englishLocked(list: UserMovieList): boolean {
@@ -215,7 +183,7 @@ export default function MovieLibraryPage() {
               first={list}
               libraryUrl={libraryUrl}
               busy={searching}
-              notice={name === 'English' && englishLocked(list) ? <EnglishLockedNotice search={search} /> : null}
+              notice={name === 'English' ? englishNotice(list, search) : null}
             />
           ))}
         {list && category && (

@@ -1,10 +1,11 @@
-import { formatDate, formatUgx, type CustomerPlan, type PlanChange } from '@filamu/shared';
+import { formatDateTime, formatUgx, type CustomerPlan, type PlanChange } from '@filamu/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { CheckIcon, LockIcon } from '../../components/ui/icons.tsx';
-import { accessLine, changeNote, offerLabel } from './plan-offer.ts';
+import { accessLine, changeNote, offerLabel, shortPlanWarning } from './plan-offer.ts';
+import { EnglishRuleNote, ShortPlanWarning } from './PlanFacts.tsx';
 import { PlanIcon } from './PlanIcon.tsx';
 
 function Line({ label, children, strong }: { label: string; children: ReactNode; strong?: boolean }) {
@@ -58,6 +59,8 @@ export function OrderSummary({
         <p className="mt-6 rounded-xl bg-brand-50 p-3 text-sm font-medium text-brand-900 dark:bg-brand-950 dark:text-brand-200">
           {accessLine(plan)}
         </p>
+        <ShortPlanWarning plan={plan} id="plan-short-warning" className="mt-3" />
+        <EnglishRuleNote full id="plan-english-rule" className="mt-4" />
       </Card>
 
       <Card className="min-w-0 lg:col-span-2" aria-labelledby="order-summary">
@@ -73,7 +76,7 @@ export function OrderSummary({
           </Line>
         </dl>
         <p className="mt-4 text-sm text-stone-600 dark:text-stone-400">
-          You will be charged {price} once with mobile money. Access until {formatDate(plan.expires_at)}.
+          You will be charged {price} once with mobile money. Access until {formatDateTime(plan.expires_at)} (Kampala).
         </p>
         {note && (
           <p id="plan-change-note" className="mt-3 rounded-xl bg-stone-100 p-3 text-sm dark:bg-stone-800">
@@ -87,9 +90,14 @@ export function OrderSummary({
           onClick={onProceed}
           loading={pending}
           disabled={!forSale}
-          aria-describedby={
-            [note && 'plan-change-note', error && 'checkout-error'].filter(Boolean).join(' ') || undefined
-          }
+          aria-describedby={[
+            shortPlanWarning(plan) && 'plan-short-warning',
+            note && 'plan-change-note',
+            'plan-english-rule',
+            error && 'checkout-error',
+          ]
+            .filter(Boolean)
+            .join(' ')}
         >
           {!forSale ? offerLabel(change) : pending ? 'Preparing...' : 'Proceed to Payment'}
         </Button>

@@ -4,7 +4,8 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { CheckIcon, ShieldIcon } from '../../components/ui/icons.tsx';
-import { accessLine, changeNote, offerLabel } from './plan-offer.ts';
+import { accessLine, changeNote, offerLabel, shortPlanWarning } from './plan-offer.ts';
+import { EnglishRuleNote, ShortPlanWarning } from './PlanFacts.tsx';
 import { isMostPopular, PlanIcon } from './PlanIcon.tsx';
 
 export function PlanCard({
@@ -23,6 +24,9 @@ export function PlanCard({
   const popular = isMostPopular(plan.plan_name);
   const headingId = `plan-${plan.id}`;
   const noteId = `plan-${plan.id}-note`;
+  const warningId = `plan-${plan.id}-warning`;
+  const ruleId = `plan-${plan.id}-english`;
+  const warned = shortPlanWarning(plan) !== null;
   const note = changeNote(change);
   const forSale = change.kind === 'new' || change.kind === 'replaces';
   return (
@@ -47,6 +51,7 @@ export function PlanCard({
         </div>
         <p className="mt-4 text-3xl font-extrabold tracking-tight">{formatUgx(plan.price_ugx)}</p>
         <p className="mt-1 text-sm font-medium text-stone-700 dark:text-stone-300">{accessLine(plan)}</p>
+        <ShortPlanWarning plan={plan} id={warningId} className="mt-3" />
         {plan.description && (
           <p className="mt-2 text-sm break-words text-stone-600 dark:text-stone-400">{plan.description}</p>
         )}
@@ -58,6 +63,7 @@ export function PlanCard({
             </li>
           ))}
         </ul>
+        <EnglishRuleNote id={ruleId} className="mt-4" />
         {note && (
           <p
             id={noteId}
@@ -78,7 +84,7 @@ export function PlanCard({
           onClick={onSubscribe}
           disabled={!forSale || disabled}
           loading={preparing}
-          aria-describedby={note ? `${headingId} ${noteId}` : headingId}
+          aria-describedby={[headingId, warned && warningId, note && noteId, ruleId].filter(Boolean).join(' ')}
         >
           {preparing ? 'Preparing...' : offerLabel(change)}
         </Button>

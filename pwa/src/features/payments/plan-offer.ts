@@ -1,6 +1,8 @@
 import {
-  daysRemaining,
   formatDate,
+  formatDateTime,
+  formatTimeLeft,
+  formatUgx,
   planChange,
   type CustomerPlan,
   type HeldSubscription,
@@ -19,12 +21,24 @@ export function planOffer(plan: CustomerPlan, user: UserProfile | null | undefin
   return planChange({ planName: plan.plan_name, expiresAt: new Date(plan.expires_at) }, heldSubscription(user), now);
 }
 
-/** "Access until 12/31/2027 · 38 days" */
+/** "Access until 25 Nov 2026, 2:00 AM (Kampala) · 12 hours left": the plan's one end, for everyone on it. */
 export function accessLine(plan: CustomerPlan, now = new Date()): string {
-  const days = daysRemaining(new Date(plan.expires_at), now);
-  return `Access until ${formatDate(plan.expires_at)} · ${days} ${days === 1 ? 'day' : 'days'}`;
+  return `Access until ${formatDateTime(plan.expires_at)} (Kampala) · ${formatTimeLeft(new Date(plan.expires_at), now)}`;
 }
 
+/**
+ * The warning a buyer reads before paying for a plan near its end (from the operator's threshold, decision 0176);
+ * null while plenty is left.
+ */
+export function shortPlanWarning(plan: CustomerPlan, now = new Date()): string | null {
+  // A payment saved in the tab before plans told their warning moment has none: nothing to warn of.
+  if (!plan.warn_from || now < new Date(plan.warn_from)) return null;
+  const span = formatTimeLeft(new Date(plan.expires_at), now).replace(' left', '');
+  return (
+    `This plan ends in ${span}, at ${formatDateTime(plan.expires_at)} for everyone on it: ` +
+    `${formatUgx(plan.price_ugx)} buys ${span} of access.`
+  );
+}
 /** What happens to the current plan, said on the card and at checkout; null for someone without one. */
 export function changeNote(change: PlanChange): string | null {
   switch (change.kind) {

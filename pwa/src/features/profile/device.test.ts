@@ -16,12 +16,12 @@ describe('device wording', () => {
     expect(lastActive(ago(12 * 60_000), now)).toBe('12 minutes ago');
     expect(lastActive(ago(60 * 60_000), now)).toBe('1 hour ago');
     expect(lastActive(ago(2.5 * 3_600_000), now)).toBe('2 hours ago');
-    expect(lastActive('2026-11-20T08:00:00.000Z', now)).toBe('on 11/20/2026');
+    expect(lastActive('2026-11-20T08:00:00.000Z', now)).toBe('on 20 Nov 2026');
   });
 
   it('sums it up as the Security tab shows it', () => {
     expect(sessionSummary({ signedInAt: '2026-11-20T08:00:00.000Z', lastActiveAt: ago(2 * 3_600_000) }, now)).toBe(
-      'Signed in since 11/20/2026, last active 2 hours ago',
+      'Signed in since 20 Nov 2026, last active 2 hours ago',
     );
   });
 });

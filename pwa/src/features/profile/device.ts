@@ -10,7 +10,7 @@ const HOUR = 60 * MINUTE;
 
 /**
  * When the session was last used, in words. The server records it at most every 5 minutes, so anything
- * under that is "just now"; past a day it is a date (MM/DD/YYYY, product §9).
+ * under that is "just now"; past a day it is a date (`1 Feb 2027`).
  */
 export function lastActive(iso: string, now: Date): string {
   const ago = now.getTime() - new Date(iso).getTime();
@@ -23,7 +23,7 @@ export function lastActive(iso: string, now: Date): string {
   return `on ${formatDate(iso)}`;
 }
 
-/** "Signed in since 11/20/2026, last active 2 hours ago" */
+/** "Signed in since 20 Nov 2026, last active 2 hours ago" */
 export function sessionSummary(device: Pick<SessionDevice, 'signedInAt' | 'lastActiveAt'>, now: Date): string {
   return `Signed in since ${formatDate(device.signedInAt)}, last active ${lastActive(device.lastActiveAt, now)}`;
 }

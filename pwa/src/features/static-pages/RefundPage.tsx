@@ -1,9 +1,10 @@
+import { PLAN_END_RULE, PLAN_NEAR_END_RULE } from '@filamu/shared';
 import { SUPPORT } from '../../lib/constants.ts';
 import { Section, StaticPageLayout } from './StaticPageLayout.tsx';
 
 export default function RefundPage() {
   return (
-    <StaticPageLayout title="Refund and Cancellation Policy" updated="January 2026">
+    <StaticPageLayout title="Refund and Cancellation Policy" updated="November 2026">
       <p>
         We want every Filamu subscription to be worth it. This policy explains when you can cancel and when you can get
         your money back.
@@ -14,12 +15,11 @@ export default function RefundPage() {
             Mobile money payments are one-time and not recurring, so there is nothing to cancel to stop future charges:
             your plan simply ends at the end of its period.
           </li>
+          <li>{PLAN_END_RULE}</li>
+          <li>{PLAN_NEAR_END_RULE}</li>
           <li>
-            Plans run for their stated length — weekly 7 days, monthly 30 days, annual 365 days; the standard billing
-            cycle is 30 days.
-          </li>
-          <li>
-            If you stop using Filamu before your plan ends, you keep access until the end date shown on your dashboard.
+            If you stop using Filamu before your plan ends, you keep access until the end date and time shown on your
+            dashboard.
           </li>
         </ul>
       </Section>

@@ -1,10 +1,11 @@
 import { Link } from 'react-router';
+import { ENGLISH_UNLOCK_RULE, PLAN_END_RULE, PLAN_NEAR_END_RULE } from '@filamu/shared';
 import { SUPPORT } from '../../lib/constants.ts';
 import { Section, StaticPageLayout } from './StaticPageLayout.tsx';
 
 export default function TermsPage() {
   return (
-    <StaticPageLayout title="Terms of Use" updated="January 2026">
+    <StaticPageLayout title="Terms of Use" updated="November 2026">
       <p>
         These terms govern your use of Filamu, a movie download service for Uganda. By creating an account or using the
         service you agree to them. If you do not agree, please do not use Filamu.
@@ -29,10 +30,8 @@ export default function TermsPage() {
       <Section title="2. Subscriptions and billing">
         <ul>
           <li>Subscriptions are paid in Uganda Shillings (UGX) with MTN Mobile Money or Airtel Money.</li>
-          <li>
-            The standard billing cycle is 30 days. Plans may also run weekly (7 days), monthly (30 days) or annually
-            (365 days), as described on each plan.
-          </li>
+          <li>{PLAN_END_RULE}</li>
+          <li>{PLAN_NEAR_END_RULE}</li>
           <li>
             Mobile money payments are one-time payments and are not recurring: your plan does not renew automatically.
             To continue, you pay again.
@@ -48,10 +47,7 @@ export default function TermsPage() {
           <li>
             Your subscription lets you download the movies included in your plan for personal, non-commercial viewing.
           </li>
-          <li>
-            Each movie can be downloaded once per account. Kinayuganda movies are downloaded first; English movies
-            unlock once you have downloaded all Kinayuganda movies available to you.
-          </li>
+          <li>Each movie can be downloaded once per account. {ENGLISH_UNLOCK_RULE}</li>
           <li>
             You may not copy, share, sell, re-upload, broadcast or publicly screen downloaded movies, or try to get
             around download protections.

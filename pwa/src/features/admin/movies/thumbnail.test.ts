@@ -20,6 +20,6 @@ describe('movie list thumbnails and dates (product §2)', () => {
   it("shows 'N/A Date' for a missing or invalid date", () => {
     expect(uploadDate('not a date')).toBe('N/A Date');
     expect(uploadDate(null)).toBe('N/A Date');
-    expect(uploadDate('2026-11-23T10:00:00.000Z')).toBe('11/23/2026');
+    expect(uploadDate('2026-11-23T10:00:00.000Z')).toBe('23 Nov 2026');
   });
 });

@@ -12,7 +12,7 @@ export function thumbnailSource(value: string | null | undefined, cdnBaseUrl: st
   return null;
 }
 
-/** Upload date as the lists show it (product §9 MM/DD/YYYY); 'N/A Date' for a value that is not a date (product §2). */
+/** Upload date as the lists show it (the one date formatter, `1 Feb 2027`); 'N/A Date' for a value that is not a date (product §2). */
 export function uploadDate(value: string | null | undefined): string {
   const formatted = formatDate(value);
   return formatted === 'N/A' ? 'N/A Date' : formatted;

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { formatDateTime, pageLabel, reportedAmount, reviewBanner } from './presentation.ts';
 
 describe('payments tab presentation', () => {
-  it('shows dates as MM/DD/YYYY with the Kampala time', () => {
-    expect(formatDateTime('2026-11-22T09:05:00.000Z')).toBe('11/22/2026 12:05');
-    expect(formatDateTime('2026-12-31T22:30:00.000Z')).toBe('01/01/2027 01:30');
+  it('shows the date and Kampala time through the one formatter', () => {
+    expect(formatDateTime('2026-11-22T09:05:00.000Z')).toBe('22 Nov 2026, 12:05 PM');
+    expect(formatDateTime('2026-12-31T22:30:00.000Z')).toBe('1 Jan 2027, 1:30 AM');
     expect(formatDateTime(null)).toBe('—');
   });
 

@@ -1,4 +1,9 @@
-import { formatDate, formatUgx, type AdminPayment, type PaymentStatus } from '@filamu/shared';
+import {
+  formatDateTime as formatSharedDateTime,
+  formatUgx,
+  type AdminPayment,
+  type PaymentStatus,
+} from '@filamu/shared';
 
 /** The filter chips, in the order the tab shows them. */
 export const STATUS_FILTERS: Array<{ value: PaymentStatus | null; label: string }> = [
@@ -20,19 +25,10 @@ export const STATUS_LABEL: Record<PaymentStatus, string> = {
 
 export const MNO_LABEL: Record<string, string> = { MTNmobilemoney: 'MTN', Mobile_Airtel_UG: 'Airtel' };
 
-const kampalaTime = new Intl.DateTimeFormat('en-GB', {
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: false,
-  timeZone: 'Africa/Kampala',
-});
-
-/** MM/DD/YYYY and the 24-hour time, both in Kampala: `11/22/2026 12:00`. */
+/** The date and Kampala time through the one formatter, `22 Nov 2026, 12:00 PM`; a dash for nothing. */
 export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '—';
-  return `${formatDate(date)} ${kampalaTime.format(date)}`;
+  const formatted = formatSharedDateTime(value);
+  return formatted === 'N/A' ? '—' : formatted;
 }
 
 /** DPO reports decimals as text ("24000.00"); shown as UGX like every other amount, or null when it said nothing. */

@@ -1,4 +1,4 @@
-import type { AdminPlan } from '@filamu/shared';
+import { formatKampalaLocal, type AdminPlan } from '@filamu/shared';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog.tsx';
@@ -7,7 +7,6 @@ import { queryClient, queryKeys } from '../../../lib/query-client.ts';
 import { toast } from '../../../lib/toast.ts';
 import { FormDialog } from '../components/FormDialog.tsx';
 import { useDeletePlan, useUpdatePlan } from './queries.ts';
-import { formatKampalaLocal } from './time12.ts';
 
 /**
  * The API refuses (409) to delete a plan any user holds or any payment names (docs/decisions/0012): the

@@ -1,8 +1,8 @@
-import { dateToKampalaLocal } from '@filamu/shared';
+import { dateToKampalaLocal, formatKampalaLocal } from '@filamu/shared';
 import { Button } from '../../../components/ui/Button.tsx';
 import { fieldClasses, Input } from '../../../components/ui/Input.tsx';
 import type { PlanFormErrors, PlanFormValues } from './plan-form.ts';
-import { formatKampalaLocal, to24Hour, type Period } from './time12.ts';
+import { to24Hour, type Period } from './time12.ts';
 
 type ExpiryValues = Pick<PlanFormValues, 'expiryDate' | 'hour' | 'minute' | 'period'>;
 

@@ -1,11 +1,10 @@
-import { formatUgx, type AdminPlan } from '@filamu/shared';
+import { formatKampalaLocal, formatUgx, type AdminPlan } from '@filamu/shared';
 import { useId } from 'react';
 import { Badge } from '../../../components/ui/Badge.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { unsellable } from './plan-movies.ts';
-import { formatKampalaLocal } from './time12.ts';
 
 function PlanItem({
   plan,

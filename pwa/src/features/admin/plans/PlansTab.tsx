@@ -4,6 +4,7 @@ import { TabHeading } from '../components/TabHeading.tsx';
 import { DeletePlanDialogs } from './DeletePlanDialogs.tsx';
 import { PlanForm } from './PlanForm.tsx';
 import { PlanList } from './PlanList.tsx';
+import { PlanSaleCard } from './PlanSaleCard.tsx';
 import { useAdminPlans } from './queries.ts';
 
 /** Admin → Plans (product §2, §4, §5): the create/edit form above the list of every plan. */
@@ -27,6 +28,7 @@ export default function PlansTab() {
         onEdit={setEditing}
         onDelete={setDeleting}
       />
+      <PlanSaleCard />
       <DeletePlanDialogs
         plan={deleting}
         onClose={() => setDeleting(null)}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatKampalaLocal, formatTime12, from24Hour, to24Hour, type Time12 } from './time12.ts';
+import { formatKampalaLocal } from '@filamu/shared';
+import { formatTime12, from24Hour, to24Hour, type Time12 } from './time12.ts';
 
 const cases: [Time12, string][] = [
   [{ hour: 12, minute: 0, period: 'AM' }, '00:00'],
@@ -41,9 +42,9 @@ describe('12-hour ↔ 24-hour expiry time', () => {
     expect(formatTime12({ hour: 12, minute: 0, period: 'AM' })).toBe('12:00 AM');
   });
 
-  it("shows a Kampala expiry as MM/DD/YYYY and 12-hour time, whatever the viewer's time zone", () => {
-    expect(formatKampalaLocal('2027-12-31T23:59')).toBe('12/31/2027, 11:59 PM');
-    expect(formatKampalaLocal('2027-01-05T00:00')).toBe('01/05/2027, 12:00 AM');
-    expect(formatKampalaLocal('2027-01-05T12:30')).toBe('01/05/2027, 12:30 PM');
+  it("shows a Kampala expiry as day, month name, year and 12-hour time, whatever the viewer's time zone", () => {
+    expect(formatKampalaLocal('2027-12-31T23:59')).toBe('31 Dec 2027, 11:59 PM');
+    expect(formatKampalaLocal('2027-01-05T00:00')).toBe('5 Jan 2027, 12:00 AM');
+    expect(formatKampalaLocal('2027-01-05T12:30')).toBe('5 Jan 2027, 12:30 PM');
   });
 });

@@ -34,15 +34,3 @@ export function from24Hour(hhmm: string): Time12 {
 export function formatTime12({ hour, minute, period }: Time12): string {
   return `${hour}:${pad(minute)} ${period}`;
 }
-
-/**
- * A plan's Kampala expiry `YYYY-MM-DDThh:mm` as the list shows it, `12/31/2027, 11:59 PM`: MM/DD/YYYY like
- * every date in the app (product §9), and the time on the same 12-hour clock the form uses. Pure text, so the
- * admin's own time zone never shifts it.
- */
-export function formatKampalaLocal(local: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2})$/.exec(local);
-  if (!match) return local;
-  const [, year, month, day, time] = match;
-  return `${month}/${day}/${year}, ${formatTime12(from24Hour(time!))}`;
-}

@@ -23,7 +23,7 @@ const plan = (over: Partial<AdminPlan>): AdminPlan => ({
 
 describe('Manage Subscription plan options', () => {
   it('name the plan, its UGX price with en-UG separators and its Kampala expiry date', () => {
-    expect(planOptionLabel(plan({}))).toBe('Monthly — UGX 1,500,000 — expires 12/31/2026');
+    expect(planOptionLabel(plan({}))).toBe('Monthly — UGX 1,500,000 — expires 31 Dec 2026');
   });
 
   it('leave out plans that have already expired, keep inactive and hidden ones', () => {

@@ -1,6 +1,6 @@
 import { type AdminPlan, formatDate, formatUgx } from '@filamu/shared';
 
-/** 'Monthly — UGX 25,000 — expires 12/31/2026' */
+/** 'Monthly — UGX 25,000 — expires 31 Dec 2026' */
 export const planOptionLabel = (plan: AdminPlan) =>
   `${plan.plan_name} — ${formatUgx(plan.price_ugx)} — expires ${formatDate(plan.expires_at)}`;
 

@@ -1,0 +1,74 @@
+import { ENGLISH_KEPT_RULE, KINAYUGANDA_FIRST } from '@filamu/shared';
+import { Link } from 'react-router';
+import { LockIcon } from '../../components/ui/icons.tsx';
+import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
+import { libraryHref } from './library-url.ts';
+import { useKinayugandaProgress } from './queries.ts';
+
+/** Said once above the English section while Kinayuganda movies still lock English downloads, with the progress. */
+export function EnglishLockedNotice({ search }: { search: string }) {
+  const progress = useKinayugandaProgress(true);
+  const figures = progress.data;
+  const percent = figures && figures.required > 0 ? (figures.completed / figures.required) * 100 : 0;
+  return (
+    <div
+      data-testid="english-locked"
+      className="mt-4 flex gap-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
+    >
+      <LockIcon className="mt-0.5 size-5 shrink-0" />
+      <div className="min-w-0 flex-1">
+        <p className="font-semibold">{KINAYUGANDA_FIRST}</p>
+        {figures && figures.required > 0 && (
+          <div className="mt-2">
+            <p className="text-sm">
+              {figures.completed} of {figures.required} Kinayuganda movies downloaded
+            </p>
+            <ProgressBar
+              className="mt-1.5 bg-amber-200 dark:bg-amber-900"
+              percent={percent}
+              label="Kinayuganda movies downloaded"
+              valueText={`${figures.completed} of ${figures.required}`}
+            />
+          </div>
+        )}
+        <p className="mt-2 text-sm">{ENGLISH_KEPT_RULE}</p>
+        <Link
+          to={libraryHref(search, 'Kinayuganda')}
+          className="mt-2 inline-block text-sm font-semibold underline underline-offset-2"
+        >
+          Show Kinayuganda movies
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Said above the English section when English was unlocked earlier in this paid period and Kinayuganda movies have
+ * been added since (decision 0177): they no longer stand in the way, and downloading them is the person's choice.
+ */
+export function EnglishKeptNotice({ search }: { search: string }) {
+  const progress = useKinayugandaProgress(true);
+  const figures = progress.data;
+  if (!figures?.englishKept || figures.completed >= figures.required) return null;
+  const added = figures.required - figures.completed;
+  return (
+    <div
+      data-testid="english-kept"
+      className="mt-4 rounded-2xl border border-stone-200 bg-stone-50 p-4 text-sm text-stone-800 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-200"
+    >
+      <p className="font-semibold">English stays unlocked until your plan ends.</p>
+      <p className="mt-1">
+        {added === 1 ? '1 Kinayuganda movie was' : `${added} Kinayuganda movies were`} added after you unlocked English
+        ({figures.completed} of {figures.required} downloaded). Download {added === 1 ? 'it' : 'them'} only if you want{' '}
+        {added === 1 ? 'it' : 'them'}.
+      </p>
+      <Link
+        to={libraryHref(search, 'Kinayuganda')}
+        className="mt-2 inline-block font-semibold underline underline-offset-2"
+      >
+        Show Kinayuganda movies
+      </Link>
+    </div>
+  );
+}
