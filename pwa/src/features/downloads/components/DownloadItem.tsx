@@ -35,7 +35,9 @@ export function DownloadItem({ record }: { record: LocalDownload }) {
       >
         <div className="flex items-start gap-3">
           {/* The poster saved with the record: the list is recognisable at a glance, offline too once cached. */}
-          <MovieThumbnail src={record.thumbnailUrl} alt="" sizes="6rem" compact className="w-24 shrink-0 rounded-lg" />
+          <div className="w-24 shrink-0">
+            <MovieThumbnail src={record.thumbnailUrl} alt="" sizes="6rem" compact className="rounded-lg" />
+          </div>
           <div className="min-w-0">
             <h2 id={titleId} className="break-words text-base font-bold">
               {record.title}
