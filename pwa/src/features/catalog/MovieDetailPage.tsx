@@ -105,7 +105,7 @@ function MovieDetails({ movie }: { movie: UserMovie }) {
             ) : (
               <Link
                 to={libraryHref('', null, { vj: movie.vj })}
-                aria-label={`More movies by ${movie.vj}`}
+                aria-label={`More movies by ${vjName(movie.vj)}`}
                 className="text-brand-700 underline underline-offset-2 dark:text-brand-300"
               >
                 {vjName(movie.vj)}
