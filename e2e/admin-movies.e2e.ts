@@ -130,9 +130,13 @@ describe('Admin → Movies', () => {
       const submit = page.getByRole('button', { name: 'Upload Movie' });
       await page.getByRole('tab', { name: 'Upload English' }).click();
       await expect(submit.isDisabled()).resolves.toBe(true);
+      // Untouched, the form says what is still needed; nothing is a "Validation Error" before anything is typed.
+      const panel = page.getByRole('tabpanel');
+      await panel.getByText('Still needed:').waitFor();
       await expect(
-        page.getByText('Validation Error: Please fill out the movie title and select a movie file.').isVisible(),
+        panel.getByText('Please fill out the movie title and select a movie file.').isVisible(),
       ).resolves.toBe(true);
+      expect(await panel.getByText(/Validation Error/).count()).toBe(0);
       await fillUpload(
         page,
         {
@@ -150,9 +154,9 @@ describe('Admin → Movies', () => {
 
       const row = page.getByRole('listitem').filter({ hasText: 'kampala.mp4' });
       await row.getByRole('progressbar').waitFor();
-      await row.getByText('Completed: attached to 1 plan(s).').waitFor({ timeout: 60_000 });
+      await row.getByText('Completed: attached to 1 plan.').waitFor({ timeout: 60_000 });
       await expect(row.getByRole('progressbar').getAttribute('aria-valuenow')).resolves.toBe('100');
-      await page.getByText('kampala.mp4 has been uploaded and attached to 1 plan(s).').waitFor();
+      await page.getByText('kampala.mp4 has been uploaded and attached to 1 plan.').waitFor();
       // The form reset for the next movie.
       await expect(page.getByRole('tabpanel').getByLabel('Movie title').inputValue()).resolves.toBe('');
       const listed = page.getByRole('row').filter({ hasText: title });
@@ -231,7 +235,7 @@ describe('Admin → Movies', () => {
       await resumed.getByLabel('Pick big-movie.mp4 again').setInputFiles(onDisk('other.mp4', movieBytes(MiB)));
       await resumed.getByRole('alert').getByText('That is not the same file.', { exact: false }).waitFor();
       await resumed.getByLabel('Pick big-movie.mp4 again').setInputFiles(path);
-      await resumed.getByText('Completed: attached to 1 plan(s).').waitFor({ timeout: 60_000 });
+      await resumed.getByText('Completed: attached to 1 plan.').waitFor({ timeout: 60_000 });
       // Only what was missing went up again.
       expect(sent.filter((s) => s.startsWith('after:'))).toEqual(['after:3']);
       await until(async () => (await storedUploads(page)).length === 0, 'the finished upload to leave IndexedDB');

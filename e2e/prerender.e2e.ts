@@ -56,6 +56,21 @@ describe('prerendered pages', () => {
     });
   });
 
+  it('carries no fixed marketing figure: no invented counts, percentages or "10K+" in the prerendered or hydrated landing', async () => {
+    // A figure would be the same for every visitor and every day, whatever the library holds (decision 0184).
+    const figure = /\b\d[\d,.]*\s*(?:[KkMm]\+|\+|%)|\b\d[\d,.]*\s*(?:movies|subscribers|downloads)\b|uptime/i;
+    const html = await (await fetch(`${baseURL()}/`)).text();
+    const prerendered = html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/g, '').replace(/<[^>]+>/g, ' ');
+    expect(prerendered).toContain('Why Filamu?');
+    expect(prerendered).not.toMatch(figure);
+    await withContext({}, async (context) => {
+      const page = await context.newPage();
+      await page.goto('/');
+      await page.getByRole('region', { name: 'How Filamu works' }).getByText('Pay with mobile money').waitFor();
+      expect(await page.locator('body').innerText()).not.toMatch(figure);
+    });
+  });
+
   it('answers the other routes with the empty app shell, which the app renders', async () => {
     const html = await (await fetch(`${baseURL()}/login`)).text();
     expect(html).toContain('<div id="root"></div>');

@@ -275,7 +275,7 @@ describe('Who is offered a purchase', () => {
       await page.getByRole('tab', { name: 'Subscription' }).click();
       await page.getByRole('tabpanel').getByText('Staff access — full library').waitFor();
       const panel = await page.getByRole('tabpanel').innerText();
-      for (const words of ['Upgrade to Premium', 'Free Trial', 'Renew']) expect(panel).not.toContain(words);
+      for (const words of ['Choose a plan', 'Free Trial', 'No plan yet', 'Renew']) expect(panel).not.toContain(words);
     } finally {
       await context.close();
     }
@@ -291,9 +291,13 @@ describe('Who is offered a purchase', () => {
         if (path === '/profile') {
           await page.goto(path);
           await page.getByRole('heading', { level: 1, name: 'Agent Profile' }).waitFor();
+          // The agent's English movies wait for the Kinayuganda ones: the profile says so, and promises nothing more.
+          const access = page.getByRole('list', { name: 'What agent access includes' });
+          await access.getByText('English movies open once every Kinayuganda movie is downloaded').waitFor();
+          expect(await page.locator('#main').innerText()).not.toMatch(/no download restrictions|unlimited/i);
         }
         const main = await page.locator('#main').innerText();
-        for (const words of ['No active subscription', 'Free Trial', 'Subscribe', 'Upgrade to Premium'])
+        for (const words of ['No active subscription', 'Free Trial', 'Subscribe', 'Choose a plan'])
           expect(main, path).not.toContain(words);
         expect(await page.locator('#main a[href="/subscription"]').count(), path).toBe(0);
       }
@@ -302,13 +306,18 @@ describe('Who is offered a purchase', () => {
     }
   });
 
-  it('takes a subscriber from the profile to /subscription to renew or change plan; others get Upgrade', async () => {
+  it('takes a subscriber from the profile to /subscription to renew or change plan; others get Choose a plan', async () => {
     const subscriber = await registerUser();
-    await subscribeUser(subscriber.id, planId);
+    const features = ['Every Kinayuganda movie', 'Two English movies a week'];
+    const plan = await createPlan({ features });
+    await subscribeUser(subscriber.id, plan.id);
     const { context, page } = await open(user(subscriber));
     try {
       await openProfile(page);
       await page.getByRole('tab', { name: 'Subscription' }).click();
+      // The benefits are the plan's own features, never a fixed list ("4K quality", "Priority support").
+      const benefits = page.getByRole('list', { name: 'Your plan’s benefits' });
+      expect(await benefits.getByRole('listitem').allInnerTexts()).toEqual(features);
       expect(await page.getByRole('button', { name: 'Manage Subscription' }).count()).toBe(0);
       await page.getByRole('link', { name: 'Renew or change plan' }).click();
       await page.waitForURL('**/subscription');
@@ -321,7 +330,12 @@ describe('Who is offered a purchase', () => {
     try {
       await openProfile(free.page);
       await free.page.getByRole('tab', { name: 'Subscription' }).click();
-      await free.page.getByRole('link', { name: 'Upgrade to Premium' }).click();
+      // No trial exists, so none is named; the benefits are what an account without a plan can really do.
+      const panel = free.page.getByRole('tabpanel');
+      await panel.getByText('No plan yet').waitFor();
+      await panel.getByRole('list', { name: 'Without a plan' }).waitFor();
+      expect(await panel.innerText()).not.toMatch(/trial|unlimited|4K|priority support|early access/i);
+      await free.page.getByRole('link', { name: 'Choose a plan' }).click();
       await free.page.waitForURL('**/subscription');
     } finally {
       await free.context.close();

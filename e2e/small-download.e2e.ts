@@ -109,7 +109,7 @@ describe('A new movie in Small, end to end', () => {
       await form.getByLabel('Rating', { exact: true }).selectOption({ label: 'All' });
       await form.getByRole('checkbox', { name: new RegExp(plan.plan_name) }).check();
       await tab.getByRole('button', { name: 'Upload Movie' }).click();
-      await tab.getByText('small-walk.mp4 has been uploaded and attached to 1 plan(s).').waitFor();
+      await tab.getByText('small-walk.mp4 has been uploaded and attached to 1 plan.').waitFor();
 
       await tab.getByRole('searchbox', { name: 'Search movies' }).fill(title);
       const sizes = tab.getByRole('list', { name: `Sizes of ${title}` });

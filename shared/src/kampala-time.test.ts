@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { dateToKampalaLocal, kampalaLocalToDate, kampalaMonth, nextKampalaMonthStart } from './kampala-time.ts';
+import {
+  dateToKampalaLocal,
+  kampalaDayStart,
+  kampalaLocalToDate,
+  kampalaMonth,
+  kampalaMonthStart,
+  nextKampalaMonthStart,
+} from './kampala-time.ts';
 
 describe('Kampala local time', () => {
   it('reads YYYY-MM-DDThh:mm as UTC+3', () => {
@@ -11,6 +18,17 @@ describe('Kampala local time', () => {
     for (const local of ['2026-02-28T12:00', '2028-02-29T00:30', '2026-11-22T09:05']) {
       expect(dateToKampalaLocal(kampalaLocalToDate(local))).toBe(local);
     }
+  });
+
+  it('starts a Kampala day and month at Kampala midnight, not UTC midnight', () => {
+    // 21:30 UTC on 31 Oct is 00:30 on 1 Nov in Kampala.
+    const justAfter = new Date('2026-10-31T21:30:00Z');
+    expect(kampalaDayStart(justAfter).toISOString()).toBe('2026-10-31T21:00:00.000Z');
+    expect(kampalaMonthStart(justAfter).toISOString()).toBe('2026-10-31T21:00:00.000Z');
+    // 20:59 UTC on 31 Oct is still 23:59 on 31 Oct in Kampala.
+    const justBefore = new Date('2026-10-31T20:59:00Z');
+    expect(kampalaDayStart(justBefore).toISOString()).toBe('2026-10-30T21:00:00.000Z');
+    expect(kampalaMonthStart(justBefore).toISOString()).toBe('2026-09-30T21:00:00.000Z');
   });
 
   it('refuses impossible dates', () => {

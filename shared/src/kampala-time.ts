@@ -25,3 +25,15 @@ export function nextKampalaMonthStart(date: Date): Date {
   const next = Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 1);
   return new Date(next - KAMPALA_OFFSET_MS);
 }
+
+/** The instant the Kampala calendar day of `date` began (its midnight, Kampala time). */
+export function kampalaDayStart(date: Date): Date {
+  const local = new Date(date.getTime() + KAMPALA_OFFSET_MS);
+  return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - KAMPALA_OFFSET_MS);
+}
+
+/** The instant the Kampala calendar month of `date` began (midnight on its 1st, Kampala time). */
+export function kampalaMonthStart(date: Date): Date {
+  const local = new Date(date.getTime() + KAMPALA_OFFSET_MS);
+  return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - KAMPALA_OFFSET_MS);
+}

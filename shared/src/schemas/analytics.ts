@@ -25,7 +25,14 @@ export const PlatformAnalytics = z.object({
   /** Registered in the last 7 days. */
   newSubscribersThisWeek: z.number().int(),
   totalMovies: z.number().int(),
+  /** Completed payments, all time. */
   revenueUgx: z.number().int(),
+  /** Completed payments since Kampala midnight today. */
+  revenueTodayUgx: z.number().int(),
+  /** Completed payments since midnight on the 1st of this Kampala month. */
+  revenueThisMonthUgx: z.number().int(),
+  /** Payments waiting for an admin's review decision (status `review`), whenever they started. */
+  paymentsAwaitingReview: z.number().int(),
   daily: z.array(DailyFigures),
   /**
    * Per size (small, standard, hd, original, in that order), over the period of the series: the bytes fetched by

@@ -82,6 +82,11 @@ export const UserProfile = z.object({
   isAdmin: z.boolean(),
   isSubscribed: z.boolean(),
   subscriptionPlan: z.string().nullable(),
+  /**
+   * The features the admin wrote on that plan, shown as the subscriber's benefits; empty without a plan. Absent
+   * from older servers and from profiles saved on a phone before it existed.
+   */
+  subscriptionPlanFeatures: z.array(z.string()).optional(),
   subscription_start_date: IsoDateTime.nullable(),
   subscription_end_date: IsoDateTime.nullable(),
   /** Whole days left until subscription_end_date, rounded up; null without a subscription. */

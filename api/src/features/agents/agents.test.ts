@@ -246,6 +246,11 @@ describe.each(testDatabases)('agents on %s', (kind) => {
       expect(reset.newPassword).not.toBe(password);
       expect(reset.whatsappLink).toMatch(new RegExp(`^https://wa\\.me/${agent.phone}\\?text=`));
       expect(decodeURIComponent(reset.whatsappLink!)).toContain(reset.newPassword);
+      // A reset reads as a reset, not a welcome to an account the agent already has.
+      const resetText = new URL(reset.whatsappLink!).searchParams.get('text') ?? '';
+      expect(resetText).toContain('has reset your Filamu agent password');
+      expect(resetText).toContain(`New password: ${reset.newPassword}`);
+      expect(resetText).not.toMatch(/account is ready|welcome/i);
       // Without a channel nothing is sent: the admin passes it on (as before SMS).
       expect(reset).toMatchObject({ credentialsEmailQueued: false, credentialsSmsQueued: false });
 

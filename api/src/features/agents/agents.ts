@@ -74,8 +74,22 @@ function duplicateAgentError(error: unknown) {
   return null;
 }
 
-export function credentialsText(name: string, email: string, password: string, loginUrl: string): string {
-  return `Hello ${name}, your Filamu agent account is ready.\nSign in at ${loginUrl} (choose Agent login)\nEmail: ${email}\nPassword: ${password}\nPlease keep these details private.`;
+/**
+ * The email body and WhatsApp text with an agent's password. A reset says it is a reset (the old password stopped
+ * working) rather than welcoming the agent to an account they already have.
+ */
+export function credentialsText(
+  name: string,
+  email: string,
+  password: string,
+  loginUrl: string,
+  reset = false,
+): string {
+  const opening = reset
+    ? `Hello ${name}, an admin has reset your Filamu agent password. Your old password no longer works.`
+    : `Hello ${name}, your Filamu agent account is ready.`;
+  const secret = reset ? 'New password' : 'Password';
+  return `${opening}\nSign in at ${loginUrl} (choose Agent login)\nEmail: ${email}\n${secret}: ${password}\nPlease keep these details private.`;
 }
 
 export const whatsappLink = (phone: string, text: string) => `https://wa.me/${phone}?text=${encodeURIComponent(text)}`;
@@ -104,7 +118,7 @@ async function sendCredentials(
   reset: boolean,
 ) {
   const now = deps.clock.now();
-  const text = credentialsText(agent.name, agent.email, password, loginUrl);
+  const text = credentialsText(agent.name, agent.email, password, loginUrl, reset);
   const emailed = via === 'email' || via === 'both';
   const texted = (via === 'sms' || via === 'both') && agent.phone !== null && deps.config.sms.dispatchIntervalMs > 0;
   if (emailed) {

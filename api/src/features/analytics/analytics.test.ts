@@ -89,6 +89,10 @@ describe.each(testDatabases)('admin analytics on %s', (kind) => {
       newSubscribersThisWeek: 2,
       totalMovies: 2,
       revenueUgx: 25_000,
+      revenueTodayUgx: 20_000,
+      // 2026-11-30 in Kampala: yesterday's payment is in this month too.
+      revenueThisMonthUgx: 25_000,
+      paymentsAwaitingReview: 0,
     });
     expect(figures.daily).toHaveLength(10);
     const today = figures.daily.at(-1)!;
@@ -133,6 +137,48 @@ describe.each(testDatabases)('admin analytics on %s', (kind) => {
       ]);
     } finally {
       await t2.close();
+    }
+  });
+
+  it('counts revenue today and this month from Kampala midnight, and the payments waiting for review', async () => {
+    // The clock starts at 2026-11-22 09:00 UTC; this moves it to 2026-12-02 21:30 UTC, 00:30 on 3 December in Kampala.
+    const t3 = await createTestApp(kind);
+    try {
+      t3.clock.advance(10 * DAY_MS + 12.5 * 3_600_000);
+      const admin = await loginAdmin(t3);
+      const plan = await createPlan(t3, admin);
+      const { user } = await registerUser(t3);
+      const at = (iso: string) => new Date(iso);
+      const pay = (amountUgx: number, status: 'completed' | 'failed' | 'review' | 'pending', when: Date) =>
+        t3.deps.database.db.insert(payments).values({
+          userId: user.id,
+          planId: plan,
+          planName: 'Plan',
+          amountUgx,
+          status,
+          expiresAt: when,
+          nextCheckAt: when,
+          completedAt: status === 'completed' ? when : null,
+        });
+      await pay(1_000, 'completed', at('2026-12-02T21:10:00Z')); // 00:10 on 3 Dec, Kampala: today
+      await pay(2_000, 'completed', at('2026-12-02T20:50:00Z')); // 23:50 on 2 Dec, Kampala: this month, not today
+      await pay(4_000, 'completed', at('2026-11-30T21:10:00Z')); // 00:10 on 1 Dec, Kampala: this month
+      await pay(8_000, 'completed', at('2026-11-30T20:50:00Z')); // 23:50 on 30 Nov, Kampala: last month
+      await pay(16_000, 'failed', at('2026-12-02T21:20:00Z'));
+      await pay(32_000, 'review', at('2026-12-02T21:20:00Z'));
+      await pay(64_000, 'review', at('2026-10-01T09:00:00Z')); // waiting since October: still waiting
+      await pay(128_000, 'pending', at('2026-12-02T21:25:00Z'));
+
+      const res = await t3.request('GET', '/api/admin/analytics?days=1', { token: admin });
+      expect(res.status, res.text).toBe(200);
+      expect(PlatformAnalytics.parse(res.json)).toMatchObject({
+        revenueUgx: 15_000,
+        revenueTodayUgx: 1_000,
+        revenueThisMonthUgx: 7_000,
+        paymentsAwaitingReview: 2,
+      });
+    } finally {
+      await t3.close();
     }
   });
 });

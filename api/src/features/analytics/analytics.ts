@@ -1,4 +1,10 @@
-import { type DailyFigures, DOWNLOAD_SIZES, type PlatformAnalytics } from '@filamu/shared';
+import {
+  type DailyFigures,
+  DOWNLOAD_SIZES,
+  kampalaDayStart,
+  kampalaMonthStart,
+  type PlatformAnalytics,
+} from '@filamu/shared';
 import { and, count, desc, eq, gte, isNull, sql, sum } from 'drizzle-orm';
 import { downloads, movies, payments, users } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -31,6 +37,8 @@ export async function platformAnalytics(deps: AnalyticsDeps, days: number): Prom
   const customers = eq(users.isAdmin, false);
   const completedDownloads = eq(downloads.status, 'completed');
   const completedPayments = eq(payments.status, 'completed');
+  const dayStart = kampalaDayStart(now);
+  const monthStart = kampalaMonthStart(now);
 
   const [[accounts], [downloadTotal], [movieTotal], [revenue], downloadDays, revenueDays, signupDays, bySize] =
     await Promise.all([
@@ -45,9 +53,17 @@ export async function platformAnalytics(deps: AnalyticsDeps, days: number): Prom
       db.select({ n: count() }).from(downloads).where(completedDownloads),
       db.select({ n: count() }).from(movies).where(isNull(movies.deletedAt)),
       db
-        .select({ total: sum(payments.amountUgx) })
-        .from(payments)
-        .where(completedPayments),
+        .select({
+          total: sql<string | null>`sum(${payments.amountUgx}) filter (where ${completedPayments})`,
+          today: sql<
+            string | null
+          >`sum(${payments.amountUgx}) filter (where ${completedPayments} and ${payments.completedAt} >= ${dayStart})`,
+          month: sql<
+            string | null
+          >`sum(${payments.amountUgx}) filter (where ${completedPayments} and ${payments.completedAt} >= ${monthStart})`,
+          review: sql<number>`count(*) filter (where ${payments.status} = 'review')`,
+        })
+        .from(payments),
       db
         .select({ day: kampalaDaySql(downloads.completedAt), n: count() })
         .from(downloads)
@@ -96,6 +112,9 @@ export async function platformAnalytics(deps: AnalyticsDeps, days: number): Prom
     newSubscribersThisWeek: Number(accounts?.thisWeek ?? 0),
     totalMovies: Number(movieTotal?.n ?? 0),
     revenueUgx: Number(revenue?.total ?? 0),
+    revenueTodayUgx: Number(revenue?.today ?? 0),
+    revenueThisMonthUgx: Number(revenue?.month ?? 0),
+    paymentsAwaitingReview: Number(revenue?.review ?? 0),
     daily,
     ...sizeFigures(bySize),
   };

@@ -24,7 +24,7 @@ export async function userProfile(
 ): Promise<UserProfile> {
   const [plan] = user.subscriptionPlanId
     ? await exec
-        .select({ name: subscriptionPlans.planName })
+        .select({ name: subscriptionPlans.planName, features: subscriptionPlans.features })
         .from(subscriptionPlans)
         .where(eq(subscriptionPlans.id, user.subscriptionPlanId))
     : [];
@@ -51,6 +51,7 @@ export async function userProfile(
     isAdmin: user.isAdmin,
     isSubscribed: subscribed,
     subscriptionPlan: plan?.name ?? null,
+    subscriptionPlanFeatures: plan?.features ?? [],
     subscription_start_date: user.subscriptionStartDate?.toISOString() ?? null,
     subscription_end_date: user.subscriptionEndDate?.toISOString() ?? null,
     daysRemaining: user.subscriptionEndDate ? daysRemaining(user.subscriptionEndDate, now) : null,

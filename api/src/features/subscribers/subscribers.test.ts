@@ -153,7 +153,11 @@ describe.each(testDatabases)('admin subscribers on %s', (kind) => {
   describe('manage subscription', () => {
     it('activates until the plan expiry and deactivates, as the user sees it', async () => {
       const { user, token } = await registerUser(t);
-      expect(await profile(token)).toMatchObject({ isSubscribed: false, subscriptionPlan: null });
+      expect(await profile(token)).toMatchObject({
+        isSubscribed: false,
+        subscriptionPlan: null,
+        subscriptionPlanFeatures: [],
+      });
 
       const res = await activate(user.id, plan.id);
       expect(res.status).toBe(200);
@@ -173,17 +177,24 @@ describe.each(testDatabases)('admin subscribers on %s', (kind) => {
       expect(await profile(token)).toMatchObject({
         isSubscribed: true,
         subscriptionPlan: 'Monthly',
+        // The benefits the profile lists are the plan's own features, as the admin wrote them.
+        subscriptionPlanFeatures: ['Downloads'],
         subscription_end_date: plan.expires_at,
         daysRemaining: Math.ceil((expiry.getTime() - now.getTime()) / 86_400_000),
       });
 
       // Extending onto another plan moves the end date to that plan's expiry.
-      const later = await createPlan({ plan_name: 'Annual', global_expiry_date: '2027-11-22T12:00' });
+      const later = await createPlan({
+        plan_name: 'Annual',
+        global_expiry_date: '2027-11-22T12:00',
+        features: ['Every Kinayuganda movie', 'Two new English movies a week'],
+      });
       const extended = ManageSubscriptionResponse.parse((await activate(user.id, later.id)).json);
       expect(extended.message).toBe('Subscription activated until 22 Nov 2027.');
       expect(await profile(token)).toMatchObject({
         isSubscribed: true,
         subscriptionPlan: 'Annual',
+        subscriptionPlanFeatures: ['Every Kinayuganda movie', 'Two new English movies a week'],
         subscription_end_date: later.expires_at,
       });
 

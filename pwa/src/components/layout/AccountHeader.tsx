@@ -1,8 +1,9 @@
-import type { ComponentType } from 'react';
+import { useState, type ComponentType } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useLogout } from '../../features/auth/useLogout.ts';
 import { useSession } from '../../lib/session.ts';
 import { Button } from '../ui/Button.tsx';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { cn } from '../ui/cn.ts';
 import { DownloadIcon, FilmIcon, HomeIcon, LogOutIcon, ShieldIcon, UserIcon, type IconProps } from '../ui/icons.tsx';
 import { AppHeader } from './AppHeader.tsx';
@@ -30,6 +31,8 @@ const ADMIN: NavItem = { to: '/admin', label: 'Admin', Icon: ShieldIcon };
 export function AccountHeader() {
   const { status, isAdmin } = useSession();
   const { logout, pending } = useLogout();
+  // Log out sits beside the theme switch: one slip of the thumb must not end the session (and need the password).
+  const [confirming, setConfirming] = useState(false);
   const signedIn = status === 'user' || status === 'agent';
   const items = isAdmin ? [...SIGNED_IN, ADMIN] : SIGNED_IN;
 
@@ -63,10 +66,23 @@ export function AccountHeader() {
               ))}
             </ul>
           </nav>
-          <Button variant="ghost" size="sm" onClick={() => void logout()} loading={pending} aria-label="Logout">
+          <Button variant="ghost" size="sm" onClick={() => setConfirming(true)} aria-label="Log out">
             <LogOutIcon className="size-4" />
-            <span className="hidden lg:inline">Logout</span>
+            <span className="hidden lg:inline">Log out</span>
           </Button>
+          <ConfirmDialog
+            open={confirming}
+            title="Log out of Filamu?"
+            confirmLabel="Log out"
+            confirmVariant="primary"
+            busy={pending}
+            onConfirm={() => void logout()}
+            onClose={() => setConfirming(false)}
+          >
+            <p>
+              Movies saved on this phone stay here. To sign in again you need your phone number or email and password.
+            </p>
+          </ConfirmDialog>
         </>
       ) : status === 'guest' ? (
         <>

@@ -129,11 +129,10 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
             label={`Download progress of ${movie.title}`}
             valueText={`${action.percent}%${action.waiting ? `, ${action.waiting}` : ''}`}
           />
-          {action.waiting && (
-            <p className={note} aria-live="polite">
-              {action.waiting}
-            </p>
-          )}
+          {/* The label already shows the wait; this only tells a screen reader when one starts. */}
+          <span className="sr-only" aria-live="polite">
+            {action.waiting ?? ''}
+          </span>
           <Button
             variant="outline"
             size="sm"

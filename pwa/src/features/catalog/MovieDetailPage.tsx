@@ -14,7 +14,7 @@ import { HiddenByPinNotice } from '../parental-pin/HiddenByPinNotice.tsx';
 import { DownloadButton, useMovieAction } from './DownloadButton.tsx';
 import { DownloadFacts } from './DownloadFacts.tsx';
 import { fromSizeText } from '../downloads/sizes.ts';
-import { formatGb } from './format.ts';
+import { formatGb, vjName } from './format.ts';
 import type { LibraryReturn } from './MovieCard.tsx';
 import { MovieThumbnail } from './MovieThumbnail.tsx';
 import { useMovie } from './queries.ts';
@@ -100,16 +100,17 @@ function MovieDetails({ movie }: { movie: UserMovie }) {
           <Detail label="Category">{movie.category}</Detail>
           <Detail label="Added">{formatDate(movie.created_at)}</Detail>
           <Detail label="File size">{fromSizeText(movie.sizes) ?? formatGb(movie.size)}</Detail>
-          <Detail label="VJ">
+          {/* "VJ" over "VJ Ice P" said VJ twice: the label says what a VJ does, the name keeps its own "VJ". */}
+          <Detail label="Translated by">
             {movie.vj === 'N/A' ? (
-              movie.vj
+              'No VJ'
             ) : (
               <Link
                 to={libraryHref('', null, { vj: movie.vj })}
-                aria-label={`More movies by ${movie.vj}`}
+                aria-label={`More movies by ${vjName(movie.vj)}`}
                 className="text-brand-700 underline underline-offset-2 dark:text-brand-300"
               >
-                {movie.vj}
+                {vjName(movie.vj)}
               </Link>
             )}
           </Detail>

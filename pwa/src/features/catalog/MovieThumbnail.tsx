@@ -14,6 +14,7 @@ export function MovieThumbnail({
   sizes,
   alt,
   eager = false,
+  compact = false,
   className,
 }: {
   src: string | null;
@@ -24,6 +25,8 @@ export function MovieThumbnail({
   /** Empty when the title is next to it (a decorative copy). */
   alt: string;
   eager?: boolean;
+  /** A small decorative copy beside its title: a missing poster is just the film icon, without the words. */
+  compact?: boolean;
   className?: string;
 }) {
   const [broken, setBroken] = useState<string | null>(null);
@@ -46,8 +49,8 @@ export function MovieThumbnail({
           data-testid="thumbnail-fallback"
           className="absolute inset-0 flex flex-col items-center justify-center gap-1.5 bg-gradient-to-br from-stone-200 to-stone-300 p-2 text-center text-stone-600 dark:from-stone-800 dark:to-stone-900 dark:text-stone-400"
         >
-          <FilmIcon className="size-7" />
-          <span className="text-xs font-medium">{THUMBNAIL_FALLBACK}</span>
+          <FilmIcon className={compact ? 'size-6' : 'size-7'} />
+          {!compact && <span className="text-xs font-medium">{THUMBNAIL_FALLBACK}</span>}
         </div>
       )}
     </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TYPICAL_3G_BPS } from '../downloads/estimates.ts';
-import { formatDuration, formatEstimate, formatGb, formatSpeed, vjLabel } from './format.ts';
+import { formatDuration, formatEstimate, formatGb, formatSpeed, vjLabel, vjName } from './format.ts';
 
 describe('formatGb', () => {
   it('divides by 1024³ and keeps two decimals', () => {
@@ -15,6 +15,13 @@ describe('formatGb', () => {
     expect(formatGb(0)).toBe('0.00 GB');
     expect(formatGb(-5)).toBe('0.00 GB');
     expect(formatGb(Number.NaN)).toBe('0.00 GB');
+  });
+});
+
+describe('vjName', () => {
+  it('never says VJ twice: a name with the prefix stays, a bare one gets it', () => {
+    expect(vjName('VJ Ice P')).toBe('VJ Ice P');
+    expect(vjName('Junior')).toBe('VJ Junior');
   });
 });
 

@@ -9,6 +9,12 @@ export function formatGb(bytes: number): string {
   return `${value.toFixed(2)} GB`;
 }
 
+/** A VJ's name as people say it: "VJ Ice P" stays, a bare "Junior" becomes "VJ Junior". */
+export function vjName(vj: string): string {
+  const name = vj.trim();
+  return /^vj\b/i.test(name) ? name : `VJ ${name}`;
+}
+
 /** The VJ as a label: names usually carry the prefix already ('VJ Junior'); others get it ('VJ: N/A'). */
 export function vjLabel(vj: string): string {
   const name = vj.trim() || 'N/A';

@@ -1,48 +1,41 @@
 import { formatDate } from '@filamu/shared';
-import { Badge } from '../../components/ui/Badge.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
-import { DAYS_REMAINING_WARNING } from '../../lib/constants.ts';
 import type { Access } from '../profile/access.ts';
 import { Row } from './Row.tsx';
 
-const ACCOUNT_TYPE: Record<Access, string> = { agent: 'Agent', staff: 'Admin', subscriber: 'User', free: 'User' };
+/** What the account is, in words a person uses (not "User"); there is no trial, so none is named (decision 0185). */
+const ACCOUNT_TYPE: Record<Access, string> = {
+  agent: 'Agent',
+  staff: 'Admin',
+  subscriber: 'Subscriber',
+  free: 'Customer, no plan yet',
+};
 
-/** Product §2 Account Status: type, subscription, plan, end date, days remaining. */
+/**
+ * product §2 Account Status. The plan, its end date and the days remaining are in the Subscription status card just
+ * above; saying them here again made the dashboard repeat itself, so this card says who the account is.
+ */
 export function AccountStatusCard({
   access,
-  plan,
-  endDate,
-  days,
+  contact,
+  memberSince,
 }: {
   access: Access;
-  plan: string;
-  endDate: string | null;
-  days: number | null;
+  /** The email (or phone) the account signs in with. */
+  contact: string | null;
+  memberSince: string | null;
 }) {
-  const withPlan = access === 'subscriber' || access === 'free';
   return (
     <Card>
       <CardTitle>Account Status</CardTitle>
       <dl className="mt-3 divide-y divide-stone-200 text-sm dark:divide-stone-800">
         <Row label="Account type">{ACCOUNT_TYPE[access]}</Row>
-        <Row label="Subscription">
-          {access === 'staff' ? (
-            <Badge tone="success">Not needed</Badge>
-          ) : (
-            <Badge tone={access === 'free' ? 'neutral' : 'success'}>{access === 'free' ? 'Inactive' : 'Active'}</Badge>
-          )}
-        </Row>
-        <Row label="Plan">{plan}</Row>
-        <Row label="End date">{withPlan ? formatDate(endDate) : 'N/A'}</Row>
-        <Row label="Days remaining">
-          {!withPlan || days === null ? (
-            'N/A'
-          ) : (
-            <Badge tone={days <= DAYS_REMAINING_WARNING ? 'danger' : 'success'}>
-              {days} {days === 1 ? 'day' : 'days'}
-            </Badge>
-          )}
-        </Row>
+        {contact && (
+          <Row label="Signed in as">
+            <span className="break-all">{contact}</span>
+          </Row>
+        )}
+        {memberSince && <Row label="Member since">{formatDate(memberSince)}</Row>}
       </dl>
     </Card>
   );

@@ -7,7 +7,7 @@ import { AGENT_PLAN_LABEL } from '../../lib/constants.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { useSession } from '../../lib/session.ts';
-import { accessOf, STAFF_ACCESS_LABEL } from '../profile/access.ts';
+import { accessOf, NO_PLAN_LABEL, STAFF_ACCESS_LABEL } from '../profile/access.ts';
 import { PushPrompt } from '../push/PushPrompt.tsx';
 import { ContinueWatching } from '../watching/ContinueWatching.tsx';
 import { AccountStatusCard } from './AccountStatusCard.tsx';
@@ -32,7 +32,7 @@ export default function DashboardPage() {
       ? AGENT_PLAN_LABEL
       : access === 'staff'
         ? STAFF_ACCESS_LABEL
-        : (user?.subscriptionPlan ?? 'Free Trial');
+        : (user?.subscriptionPlan ?? NO_PLAN_LABEL);
   const endDate = user?.subscription_end_date ?? null;
   // Counted here, not taken from the profile: a profile saved on the phone may be days old.
   const days = endDate ? daysRemaining(new Date(endDate), new Date()) : (user?.daysRemaining ?? null);
@@ -69,7 +69,11 @@ export default function DashboardPage() {
 
         <div className="mt-8 grid gap-6 lg:grid-cols-3">
           <div className="min-w-0 space-y-6">
-            <AccountStatusCard access={access} plan={plan} endDate={endDate} days={days} />
+            <AccountStatusCard
+              access={access}
+              contact={isAgent ? (agent?.email ?? null) : (user?.email ?? null)}
+              memberSince={user?.createdAt ?? null}
+            />
             <DownloadStatsCard isAgent={isAgent} />
           </div>
 

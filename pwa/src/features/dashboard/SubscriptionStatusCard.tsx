@@ -9,7 +9,11 @@ import { STAFF_ACCESS_LABEL, type Access } from '../profile/access.ts';
 /** Full access without a subscription: what the card says instead of a plan (decision 0035). */
 const STAFF_WORDING: Record<'staff' | 'agent', { title: string; text: string }> = {
   staff: { title: `${STAFF_ACCESS_LABEL} — full library`, text: 'Admins download without a subscription.' },
-  agent: { title: AGENT_PLAN_LABEL, text: 'Full library access, no subscription needed.' },
+  // English waits for the Kinayuganda movies for agents too (api/src/features/downloads/entitlement.ts).
+  agent: {
+    title: AGENT_PLAN_LABEL,
+    text: 'Every movie without a subscription; English opens once the Kinayuganda movies are downloaded.',
+  },
 };
 
 /**

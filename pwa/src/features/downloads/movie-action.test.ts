@@ -128,6 +128,13 @@ describe('movieAction with this phone’s download', () => {
     expect(waitingOf('downloading')).toBeNull();
   });
 
+  it('labels a waiting download by what it waits for, never "Downloading... 0%" beside "Queued"', () => {
+    expect(action({ local: local('queued', { committed: 0 }) })).toMatchObject({ label: 'Queued', percent: 0 });
+    expect(action({ local: local('waiting-network', { committed: 250 }) })).toMatchObject({
+      label: 'Waiting for network · 25%',
+    });
+  });
+
   it('Resume for a paused download, with the reason when there is one', () => {
     expect(action({ local: local('paused', { committed: 500 }) })).toEqual({
       kind: 'resume',

@@ -61,13 +61,12 @@ export function movieAction(input: MovieActionInput): MovieAction {
         // A refusal (subscription ended, already downloaded elsewhere) shows the server's verdict instead.
         if (access === 'downloadable') return { kind: 'resume', label: 'Resume', percent, reason: onDevice.message };
         break;
-      default:
-        return {
-          kind: 'downloading',
-          label: `Downloading... ${percent}%`,
-          percent,
-          waiting: WAITING[onDevice.state] ?? null,
-        };
+      default: {
+        // A waiting download says what it waits for, not "Downloading... 0%" beside "Queued".
+        const waiting = WAITING[onDevice.state] ?? null;
+        const label = waiting ? (percent > 0 ? `${waiting} · ${percent}%` : waiting) : `Downloading... ${percent}%`;
+        return { kind: 'downloading', label, percent, waiting };
+      }
     }
   }
   switch (access) {

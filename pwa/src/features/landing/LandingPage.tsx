@@ -11,8 +11,8 @@ import { Hero } from './Hero.tsx';
 
 const FEATURES = [
   {
-    title: 'Unlimited Downloads',
-    text: 'Download every movie in your plan in full quality and keep it on your phone to watch offline.',
+    title: 'Download and keep',
+    text: 'Download the movies in your plan in the size that suits your data, and watch them offline as often as you like.',
     Icon: DownloadIcon,
   },
   {
@@ -21,17 +21,22 @@ const FEATURES = [
     Icon: ShieldIcon,
   },
   {
-    title: 'Premium Content',
-    text: 'Fresh Kinayuganda translations from top VJs and the latest English releases, added every week.',
+    title: 'VJ translations and English hits',
+    text: 'Kinayuganda movies translated by the VJs you know, and English releases, which open after the Kinayuganda ones.',
     Icon: StarIcon,
   },
 ];
 
-const STATS = [
-  { value: '10K+', label: 'Movies' },
-  { value: '50K+', label: 'Subscribers' },
-  { value: '1M+', label: 'Downloads' },
-  { value: '99.9%', label: 'Uptime' },
+/**
+ * How Filamu works, where the page once had invented figures ("10K+ movies", "99.9% uptime"). The landing is
+ * prerendered for every visitor, so it carries no counts at all: each line here is true by how the product is
+ * built, whatever the library holds today (docs/decisions/0184).
+ */
+const FACTS = [
+  { headline: 'MTN & Airtel', label: 'Pay with mobile money' },
+  { headline: 'Offline', label: 'Watch what you downloaded' },
+  { headline: 'No auto-renewal', label: 'You choose when to pay' },
+  { headline: 'Small to HD', label: 'Pick a size for your data' },
 ];
 
 const navLink =
@@ -147,13 +152,13 @@ export function LandingPage() {
           </ul>
         </section>
 
-        <section aria-label="Filamu in numbers" className="bg-stone-900 text-white dark:bg-black">
+        <section aria-label="How Filamu works" className="bg-stone-900 text-white dark:bg-black">
           <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-8 px-4 py-12 text-center sm:px-6 md:grid-cols-4">
-            {STATS.map((s) => (
-              <div key={s.label} className="flex flex-col">
-                <dt className="order-2 mt-1 text-sm uppercase tracking-wide text-stone-400">{s.label}</dt>
-                <dd className="bg-gradient-to-r from-brand-300 to-amber-200 bg-clip-text text-4xl font-extrabold text-transparent">
-                  {s.value}
+            {FACTS.map((fact) => (
+              <div key={fact.label} className="flex min-w-0 flex-col">
+                <dt className="order-2 mt-1 text-sm uppercase tracking-wide text-stone-400">{fact.label}</dt>
+                <dd className="break-words bg-gradient-to-r from-brand-300 to-amber-200 bg-clip-text text-2xl font-extrabold text-transparent sm:text-3xl">
+                  {fact.headline}
                 </dd>
               </div>
             ))}

@@ -54,9 +54,9 @@ export function AgentProfileView() {
           <ChangePasswordCard kind="agent" />
         </section>
         <Card className="mt-6">
-          <CardTitle>Agent benefits</CardTitle>
+          <CardTitle>What agent access includes</CardTitle>
           <div className="mt-4">
-            <BenefitList items={AGENT_BENEFITS} label="Agent benefits" />
+            <BenefitList items={AGENT_BENEFITS} label="What agent access includes" />
           </div>
         </Card>
         <div className="mt-6 flex flex-wrap gap-3">

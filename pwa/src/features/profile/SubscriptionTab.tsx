@@ -4,15 +4,24 @@ import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { DAYS_REMAINING_WARNING } from '../../lib/constants.ts';
 import { PaymentHistoryList } from '../payments/PaymentHistoryList.tsx';
-import { accessOf, STAFF_ACCESS_LABEL } from './access.ts';
-import { FREE_BENEFITS, STAFF_BENEFITS, SUBSCRIBER_BENEFITS } from './benefits.ts';
+import { accessOf, NO_PLAN_LABEL, STAFF_ACCESS_LABEL } from './access.ts';
+import { NO_PLAN_FACTS, planBenefits, STAFF_BENEFITS } from './benefits.ts';
 import { BenefitList } from './BenefitList.tsx';
 
-const BENEFITS = {
-  staff: { heading: 'Your access', label: 'Staff access benefits', items: STAFF_BENEFITS },
-  subscriber: { heading: 'Your benefits', label: 'Subscriber benefits', items: SUBSCRIBER_BENEFITS },
-  free: { heading: 'Free Trial includes', label: 'Free trial benefits', items: FREE_BENEFITS },
-};
+/** The list under the plan: staff rules, the plan's own features, or what an account without a plan can do. */
+function benefitsOf(user: UserProfile, access: ReturnType<typeof accessOf>) {
+  if (access === 'staff' || access === 'agent')
+    return { heading: 'Your access', label: 'Staff access benefits', items: STAFF_BENEFITS };
+  if (access === 'subscriber') {
+    const plan = user.subscriptionPlan;
+    return {
+      heading: plan ? `The ${plan} plan includes` : 'Your plan includes',
+      label: 'Your plan’s benefits',
+      items: planBenefits(user.subscriptionPlanFeatures),
+    };
+  }
+  return { heading: 'Without a plan you can', label: 'Without a plan', items: NO_PLAN_FACTS };
+}
 
 function Term({ children }: { children: string }) {
   return <dt className="text-sm text-stone-600 dark:text-stone-400">{children}</dt>;
@@ -20,11 +29,11 @@ function Term({ children }: { children: string }) {
 
 /**
  * Profile → Subscription (product §2). Subscribers get a way to renew or change plan (/subscription), others
- * Upgrade to Premium; admins are staff with full access and are offered nothing to buy (decision 0035).
+ * Choose a plan; admins are staff with full access and are offered nothing to buy (decision 0035).
  */
 export function SubscriptionTab({ user }: { user: UserProfile }) {
   const access = accessOf(user, false);
-  const benefits = BENEFITS[access === 'agent' ? 'staff' : access];
+  const benefits = benefitsOf(user, access);
   const days = user.daysRemaining;
   return (
     <div className="space-y-6">
@@ -34,7 +43,7 @@ export function SubscriptionTab({ user }: { user: UserProfile }) {
           <div className="min-w-0">
             <Term>Current plan</Term>
             <dd className="mt-1 break-words text-lg font-bold">
-              {access === 'staff' ? `${STAFF_ACCESS_LABEL} — full library` : (user.subscriptionPlan ?? 'Free Trial')}
+              {access === 'staff' ? `${STAFF_ACCESS_LABEL} — full library` : (user.subscriptionPlan ?? NO_PLAN_LABEL)}
             </dd>
           </div>
           <div>
@@ -77,7 +86,7 @@ export function SubscriptionTab({ user }: { user: UserProfile }) {
               // The product's "Manage Subscription" had no action; renewing or changing plan happens on /subscription.
               <LinkButton to="/subscription">Renew or change plan</LinkButton>
             ) : (
-              <LinkButton to="/subscription">Upgrade to Premium</LinkButton>
+              <LinkButton to="/subscription">Choose a plan</LinkButton>
             )}
           </div>
         )}

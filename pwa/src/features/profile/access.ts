@@ -8,6 +8,8 @@ import type { UserProfile } from '@filamu/shared';
 export type Access = 'staff' | 'agent' | 'subscriber' | 'free';
 
 export const STAFF_ACCESS_LABEL = 'Staff access';
+/** An account without a subscription in force. There is no trial, so it never says one (decision 0185). */
+export const NO_PLAN_LABEL = 'No plan yet';
 
 export function accessOf(user: Pick<UserProfile, 'isAdmin' | 'isSubscribed'> | null, isAgent: boolean): Access {
   if (isAgent) return 'agent';
@@ -15,10 +17,10 @@ export function accessOf(user: Pick<UserProfile, 'isAdmin' | 'isSubscribed'> | n
   return user?.isSubscribed ? 'subscriber' : 'free';
 }
 
-/** The profile's membership badge: "Basic Member", "Free Trial" or "Staff access". */
+/** The profile's membership badge: "Basic Member", "No plan yet" or "Staff access". */
 export function membershipLabel(user: Pick<UserProfile, 'isAdmin' | 'isSubscribed' | 'subscriptionPlan'>): string {
   const access = accessOf(user, false);
   if (access === 'staff') return STAFF_ACCESS_LABEL;
   if (access === 'subscriber') return user.subscriptionPlan ? `${user.subscriptionPlan} Member` : 'Member';
-  return 'Free Trial';
+  return NO_PLAN_LABEL;
 }

@@ -17,6 +17,13 @@ export interface Column<T> {
 
 type Direction = 'ascending' | 'descending';
 
+/** A row as a card on phones. */
+const CARD =
+  'max-md:block max-md:rounded-2xl max-md:border max-md:border-stone-200 max-md:bg-white max-md:p-2 max-md:dark:border-stone-800 max-md:dark:bg-stone-900';
+/** A cell as a "header: value" line on phones; the header comes from `data-label`, the value may wrap anywhere. */
+const CARD_CELL =
+  'max-md:flex max-md:items-start max-md:justify-between max-md:gap-3 max-md:px-2 max-md:py-1.5 max-md:text-right max-md:[overflow-wrap:anywhere] max-md:before:shrink-0 max-md:before:text-left max-md:before:font-semibold max-md:before:text-stone-600 max-md:before:content-[attr(data-label)] max-md:dark:before:text-stone-400';
+
 function compare(a: string | number | null, b: string | number | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
@@ -28,6 +35,10 @@ function compare(a: string | number | null, b: string | number | null): number {
 /**
  * A real `<table>` for screen readers (caption, column headers, `aria-sort`), sortable by clicking or
  * pressing a header's button; scrolls sideways inside its frame rather than widening the page.
+ *
+ * Below `md` (phones) the same rows are drawn as cards: each row a box, each cell a "label: value" line with
+ * the column's header as its label (docs/decisions/0186). One DOM for both, so a row is still a row to
+ * assistive technology and to tests; a sideways-scrolling table on a phone hid the status and the actions.
  */
 export function DataTable<T>({
   columns,
@@ -62,10 +73,10 @@ export function DataTable<T>({
     setSort((s) => ({ id, direction: s?.id === id && s.direction === 'ascending' ? 'descending' : 'ascending' }));
 
   return (
-    <div className="overflow-x-auto rounded-2xl border border-stone-200 bg-white dark:border-stone-800 dark:bg-stone-900">
-      <table className="w-full text-left text-sm" aria-busy={loading || undefined}>
+    <div className="md:overflow-x-auto md:rounded-2xl md:border md:border-stone-200 md:bg-white md:dark:border-stone-800 md:dark:bg-stone-900">
+      <table className="w-full text-left text-sm max-md:block" aria-busy={loading || undefined}>
         <caption className="sr-only">{caption}</caption>
-        <thead className="border-b border-stone-200 bg-stone-50 text-stone-700 dark:border-stone-800 dark:bg-stone-950 dark:text-stone-300">
+        <thead className="max-md:hidden border-b border-stone-200 bg-stone-50 text-stone-700 dark:border-stone-800 dark:bg-stone-950 dark:text-stone-300">
           <tr>
             {columns.map((column) => {
               const direction = sort?.id === column.id ? sort.direction : undefined;
@@ -99,27 +110,32 @@ export function DataTable<T>({
             })}
           </tr>
         </thead>
-        <tbody className="divide-y divide-stone-200 dark:divide-stone-800">
+        <tbody className="divide-y divide-stone-200 dark:divide-stone-800 max-md:block max-md:space-y-3 max-md:divide-y-0">
           {loading && rows.length === 0 ? (
-            <tr>
-              <td colSpan={columns.length} className="px-4 py-10 text-center">
+            <tr className={CARD}>
+              <td colSpan={columns.length} className="px-4 py-10 text-center max-md:block">
                 <Spinner className="size-6 text-brand-700 dark:text-brand-400" label="Loading" />
               </td>
             </tr>
           ) : sorted.length === 0 ? (
-            <tr>
-              <td colSpan={columns.length} className="px-4 py-10 text-center text-stone-600 dark:text-stone-400">
+            <tr className={CARD}>
+              <td
+                colSpan={columns.length}
+                className="px-4 py-10 text-center text-stone-600 max-md:block dark:text-stone-400"
+              >
                 {empty}
               </td>
             </tr>
           ) : (
             sorted.map((row) => (
-              <tr key={rowKey(row)} className={cn('align-top', rowClassName?.(row))}>
+              <tr key={rowKey(row)} className={cn('align-top', CARD, rowClassName?.(row))}>
                 {columns.map((column) => (
                   <td
                     key={column.id}
+                    data-label={column.header}
                     className={cn(
                       'px-4 py-3',
+                      CARD_CELL,
                       column.numeric && 'text-right tabular-nums',
                       column.hideOnNarrow && 'max-md:hidden',
                     )}

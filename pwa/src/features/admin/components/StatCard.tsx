@@ -8,12 +8,15 @@ export function StatCard({
   to,
   icon,
   hint,
+  tone,
 }: {
   label: string;
   value: ReactNode;
   to?: string;
   icon?: ReactNode;
   hint?: ReactNode;
+  /** 'attention': something waits on the admin (amber border). */
+  tone?: 'attention';
 }) {
   const body = (
     <>
@@ -21,12 +24,15 @@ export function StatCard({
         <p className="text-sm font-semibold text-stone-600 dark:text-stone-400">{label}</p>
         {icon && <span className="text-brand-700 dark:text-brand-300">{icon}</span>}
       </div>
-      <p className="mt-2 text-3xl font-extrabold tabular-nums tracking-tight">{value}</p>
+      <p className="mt-2 break-words text-3xl font-extrabold tabular-nums tracking-tight">{value}</p>
       {hint && <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{hint}</p>}
     </>
   );
-  const box =
-    'block rounded-2xl border border-stone-200 bg-white p-5 shadow-sm dark:border-stone-800 dark:bg-stone-900';
+  const border =
+    tone === 'attention'
+      ? 'border-2 border-amber-500 dark:border-amber-600'
+      : 'border border-stone-200 dark:border-stone-800';
+  const box = `block min-w-0 rounded-2xl ${border} bg-white p-5 shadow-sm dark:bg-stone-900`;
   return to ? (
     <Link to={to} className={`${box} transition hover:-translate-y-0.5 hover:shadow-md`}>
       {body}

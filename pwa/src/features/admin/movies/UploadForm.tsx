@@ -47,7 +47,12 @@ function UploadForm({ category }: { category: Category }) {
   const [formKey, setFormKey] = useState(0);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const english = category === 'English';
-  const problems = uploadProblems({ category, title, vj, rating: rating.rating, movie, thumbnail, planIds });
+  // Untouched, the form lists what is still needed; only once something is entered does a gap count as an error.
+  const started = !!(title || vj || description || movie || thumbnail || planIds.length || rating.rating);
+  const problems = uploadProblems(
+    { category, title, vj, rating: rating.rating, movie, thumbnail, planIds },
+    { started },
+  );
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -174,6 +179,7 @@ function UploadForm({ category }: { category: Category }) {
             Upload Movie
           </Button>
           <div id={`${id}-problems`} aria-live="polite" className="text-sm text-stone-700 dark:text-stone-300">
+            {problems.length > 0 && !started && <p className="font-medium">Still needed:</p>}
             {problems.length > 0 && (
               <ul className="list-inside list-disc space-y-0.5">
                 {problems.map((problem) => (

@@ -14,6 +14,7 @@ import {
 } from './upload/manager.ts';
 import type { StoredUpload } from './upload/record.ts';
 import { megabytes, speedText } from './thumbnail.ts';
+import { attachedToPlans } from './validation.ts';
 
 /** One row per upload item: progress with % and speed, then processing, completed, or the error with Retry. */
 export function UploadQueue() {
@@ -50,7 +51,7 @@ function statusText(item: StoredUpload): string {
     case 'processing':
       return 'Processing: saving the movie and attaching its plans…';
     case 'completed':
-      return `Completed: attached to ${item.form.planIds.length} plan(s).`;
+      return `Completed: ${attachedToPlans(item.form.planIds.length)}.`;
     case 'failed':
       return `Error: ${state.errorMessage ?? 'Unknown error'}`;
     case 'needs-file':

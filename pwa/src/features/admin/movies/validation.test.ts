@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MOVIE_NOT_VIDEO, THUMBNAIL_NOT_IMAGE, uploadProblems, type UploadDraft } from './validation.ts';
+import {
+  attachedToPlans,
+  MOVIE_NOT_VIDEO,
+  THUMBNAIL_NOT_IMAGE,
+  uploadProblems,
+  type UploadDraft,
+} from './validation.ts';
 
 const ok: UploadDraft = {
   category: 'English',
@@ -32,5 +38,18 @@ describe('upload form rules (product §5)', () => {
     expect(uploadProblems({ ...ok, category: 'Kinayuganda', vj: '' })).toEqual([]);
     expect(uploadProblems({ ...ok, movie: { type: 'image/png' } })).toEqual([MOVIE_NOT_VIDEO]);
     expect(uploadProblems({ ...ok, thumbnail: { type: 'video/mp4' } })).toEqual([THUMBNAIL_NOT_IMAGE]);
+  });
+
+  it('calls nothing a validation error before the admin has typed or picked anything', () => {
+    const blank: UploadDraft = { ...ok, title: '', vj: '', rating: '', movie: null, planIds: [] };
+    const before = uploadProblems(blank, { started: false });
+    expect(before[0]).toBe('Please fill out the movie title and select a movie file.');
+    expect(before.join(' ')).not.toContain('Validation Error');
+    expect(uploadProblems(blank, { started: true })[0]).toMatch(/^Validation Error: /);
+  });
+
+  it('counts plans in words', () => {
+    expect(attachedToPlans(1)).toBe('attached to 1 plan');
+    expect(attachedToPlans(3)).toBe('attached to 3 plans');
   });
 });

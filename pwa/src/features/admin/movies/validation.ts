@@ -16,9 +16,17 @@ export interface UploadDraft {
 export const MOVIE_NOT_VIDEO = 'The movie file must be a video (MP4, WebM, MKV, MOV or 3GP).';
 export const THUMBNAIL_NOT_IMAGE = 'The thumbnail must be an image (JPEG, PNG or WebP).';
 
-export function uploadProblems(draft: UploadDraft): string[] {
+/** "attached to 1 plan", "attached to 3 plans" (not "1 plan(s)"). */
+export const attachedToPlans = (n: number) => `attached to ${n} ${n === 1 ? 'plan' : 'plans'}`;
+
+/**
+ * `started`: the admin has typed or picked something. Before that nothing is wrong yet, so the list says what is
+ * still needed without calling it a validation error.
+ */
+export function uploadProblems(draft: UploadDraft, { started = true }: { started?: boolean } = {}): string[] {
   const problems: string[] = [];
-  if (!draft.title.trim() || !draft.movie) problems.push(`Validation Error: ${MOVIE_TITLE_REQUIRED}`);
+  if (!draft.title.trim() || !draft.movie)
+    problems.push(started ? `Validation Error: ${MOVIE_TITLE_REQUIRED}` : MOVIE_TITLE_REQUIRED);
   if (draft.movie && !draft.movie.type.startsWith('video/')) problems.push(MOVIE_NOT_VIDEO);
   if (draft.thumbnail && !draft.thumbnail.type.startsWith('image/')) problems.push(THUMBNAIL_NOT_IMAGE);
   if (draft.category === 'English' && !draft.vj.trim()) problems.push(VJ_REQUIRED);

@@ -1,4 +1,5 @@
-import { DownloadIcon, FilmIcon, SparklesIcon, UserIcon } from '../../../components/ui/icons.tsx';
+import { formatUgx } from '@filamu/shared';
+import { CreditCardIcon, DownloadIcon, FilmIcon, SparklesIcon, UserIcon } from '../../../components/ui/icons.tsx';
 import { DEFAULT_RANGE } from '../analytics/range.ts';
 import { formatCount } from '../analytics/format.ts';
 import { usePlatformAnalytics } from '../analytics/queries.ts';
@@ -9,12 +10,17 @@ import { RecentMovies } from './RecentMovies.tsx';
 import { SmsGatewayCard } from './SmsGatewayCard.tsx';
 import { LoadFailure } from '../components/LoadFailure.tsx';
 
-/** Product §2 Overview: four cards, each opening the tab behind it, the five most recent movies and the data price. */
+/**
+ * product §2 Overview: money first (revenue today and this month on Kampala's calendar, payments waiting for a review
+ * decision), then four cards, each opening the tab behind it, the five most recent movies and the data price.
+ */
 export default function OverviewTab() {
   // The Analytics tab's default range: opening Analytics next reuses this answer.
   const analytics = usePlatformAnalytics(DEFAULT_RANGE);
   const data = analytics.data;
   const show = (n: number | undefined) => (n === undefined ? '—' : formatCount(n));
+  const money = (n: number | undefined) => (n === undefined ? '—' : formatUgx(n));
+  const waiting = data?.paymentsAwaitingReview;
   return (
     <>
       <TabHeading title="Overview" description="The platform at a glance." />
@@ -26,6 +32,35 @@ export default function OverviewTab() {
           className="mb-6"
         />
       )}
+      <section aria-labelledby="overview-money" className="mb-6">
+        <h2 id="overview-money" className="sr-only">
+          Money
+        </h2>
+        <div className="grid gap-4 sm:grid-cols-3" aria-busy={analytics.isPending || undefined}>
+          <StatCard
+            label="Revenue today"
+            value={money(data?.revenueTodayUgx)}
+            to="/admin/payments"
+            icon={<CreditCardIcon />}
+            hint="Completed payments since midnight"
+          />
+          <StatCard
+            label="Revenue this month"
+            value={money(data?.revenueThisMonthUgx)}
+            to="/admin/analytics"
+            icon={<CreditCardIcon />}
+            hint="Since the 1st, Kampala time"
+          />
+          <StatCard
+            label="Waiting for review"
+            value={show(waiting)}
+            to="/admin/payments?status=review"
+            icon={<CreditCardIcon />}
+            hint={waiting ? 'Payments that need your decision' : 'Nothing to decide'}
+            tone={waiting ? 'attention' : undefined}
+          />
+        </div>
+      </section>
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-busy={analytics.isPending || undefined}>
         <StatCard label="Total Movies" value={show(data?.totalMovies)} to="/admin/movies" icon={<FilmIcon />} />
         <StatCard

@@ -1,5 +1,6 @@
-import type { AdminPayment, PaymentStatus } from '@filamu/shared';
+import { type AdminPayment, PaymentStatus } from '@filamu/shared';
 import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Input } from '../../../components/ui/Input.tsx';
 import { errorMessage } from '../../../lib/api.ts';
@@ -15,7 +16,11 @@ const SEARCH_DELAY_MS = 300;
 
 /** Every payment, its DPO details and state; review payments are decided here, pending ones re-checked. */
 export default function PaymentsTab() {
-  const [status, setStatus] = useState<PaymentStatus | null>(null);
+  // ?status=review opens on that filter: the Overview's "Waiting for review" card links here.
+  const [searchParams] = useSearchParams();
+  const [status, setStatus] = useState<PaymentStatus | null>(
+    () => PaymentStatus.safeParse(searchParams.get('status')).data ?? null,
+  );
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);

@@ -159,7 +159,12 @@ export function PlanForm({ plan, onFinished }: { plan: AdminPlan | null; onFinis
 
   return (
     <Card>
-      <h2 ref={headingRef} tabIndex={-1} className="text-lg font-semibold text-stone-900 dark:text-stone-50">
+      {/* scroll-mt: scrolled to on Edit, it stops below the sticky header (64 px) instead of under it. */}
+      <h2
+        ref={headingRef}
+        tabIndex={-1}
+        className="scroll-mt-24 text-lg font-semibold text-stone-900 dark:text-stone-50"
+      >
         {plan ? `Edit plan: ${plan.plan_name}` : 'Add a plan'}
       </h2>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">

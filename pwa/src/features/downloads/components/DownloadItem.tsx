@@ -1,5 +1,6 @@
 import { DOWNLOAD_SIZE_LABELS, formatBytes } from '@filamu/shared';
 import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
+import { MovieThumbnail } from '../../catalog/MovieThumbnail.tsx';
 import { PinLockNote } from '../../parental-pin/PinLockNote.tsx';
 import { WatchNote } from '../../watching/WatchNote.tsx';
 import { cn } from '../../../components/ui/cn.ts';
@@ -18,7 +19,7 @@ const TONE: Partial<Record<LocalDownload['state'], string>> = {
   'needs-url': 'text-amber-700 dark:text-amber-400',
 };
 
-/** One download on this device: title, state in words, progress, live speed and time left, and its actions. */
+/** One download on this device: poster, title, state in words, progress, live speed and time left, and its actions. */
 export function DownloadItem({ record }: { record: LocalDownload }) {
   const live = useLiveFigures(record.movieId);
   const complete = record.state === 'complete';
@@ -33,14 +34,22 @@ export function DownloadItem({ record }: { record: LocalDownload }) {
         aria-labelledby={titleId}
         className="rounded-2xl border border-stone-200 bg-white p-4 shadow-sm dark:border-stone-800 dark:bg-stone-900"
       >
-        <h2 id={titleId} className="break-words text-base font-bold">
-          {record.title}
-        </h2>
-        <p className={cn('mt-0.5 text-sm font-medium', TONE[record.state] ?? 'text-stone-600 dark:text-stone-400')}>
-          {stateWords(record)}
-        </p>
-        {complete && <WatchNote movieId={record.movieId} className="mt-1" />}
-        {complete && <PinLockNote rating={record.rating} className="mt-1" />}
+        <div className="flex items-start gap-3">
+          {/* The poster saved with the record: the list is recognisable at a glance, offline too once cached. */}
+          <div className="w-24 shrink-0">
+            <MovieThumbnail src={record.thumbnailUrl} alt="" sizes="6rem" compact className="rounded-lg" />
+          </div>
+          <div className="min-w-0">
+            <h2 id={titleId} className="break-words text-base font-bold">
+              {record.title}
+            </h2>
+            <p className={cn('mt-0.5 text-sm font-medium', TONE[record.state] ?? 'text-stone-600 dark:text-stone-400')}>
+              {stateWords(record)}
+            </p>
+            {complete && <WatchNote movieId={record.movieId} className="mt-1" />}
+            {complete && <PinLockNote rating={record.rating} className="mt-1" />}
+          </div>
+        </div>
 
         <ProgressBar
           percent={percent}

@@ -9,6 +9,7 @@ import { identityOf, sameFile } from './parts.ts';
 import type { StoredUpload, UploadForm } from './record.ts';
 import { indexedDbRecords, memoryRecords, type UploadRecords } from './store.ts';
 import { xhrPut } from './transport.ts';
+import { attachedToPlans } from '../validation.ts';
 
 /**
  * The Movies tab's upload queue: one item per submitted movie, run one at a time (they share the office line),
@@ -115,7 +116,7 @@ function pump(): void {
         await records.delete(done.id);
         files.delete(done.id);
         const n = done.form.planIds.length;
-        toast.success('Upload Successful', `${done.movie.name} has been uploaded and attached to ${n} plan(s).`);
+        toast.success('Upload Successful', `${done.movie.name} has been uploaded and ${attachedToPlans(n)}.`);
         void queryClient.invalidateQueries({ queryKey: queryKeys.adminMovies });
         void queryClient.invalidateQueries({ queryKey: queryKeys.movies });
       } else if (done.state.status === 'failed') {
