@@ -93,7 +93,30 @@ export default tseslint.config(
     // Headless UI only inside the app's own primitives (components/ui), so every dialog, switch and tab looks and
     // behaves the same and an upgrade of the library touches one folder.
     files: ['pwa/src/**/*.{ts,tsx}'],
-    ignores: ['pwa/src/**/store.ts', 'pwa/src/**/*.test.{ts,tsx}'],
+    ignores: ['pwa/src/**/store.ts', 'pwa/src/components/ui/**', 'pwa/src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'idb', message: "Open IndexedDB in the feature's store.ts." },
+            { name: '@headlessui/react', message: 'Use the primitives in pwa/src/components/ui (Modal, Tabs, …).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['pwa/src/**/store.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@headlessui/react', message: 'Use the primitives in pwa/src/components/ui.' }] },
+      ],
+    },
+  },
+  {
+    files: ['pwa/src/components/ui/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -6,8 +6,8 @@ import {
   type UpdateMovieRequest,
   VJ_REQUIRED,
 } from '@filamu/shared';
-import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { Modal, ModalTitle } from '../../../components/ui/Modal.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { FieldLabel, fieldClasses, Input } from '../../../components/ui/Input.tsx';
@@ -78,16 +78,9 @@ function changesOf(movie: AdminMovie, draft: Draft): UpdateMovieRequest {
 /** The Movies tab's Edit: every detail but the file, prefilled; the poster is replaced by uploading a new one. */
 export function EditMovieDialog({ movie, onClose }: { movie: AdminMovie | null; onClose: () => void }) {
   return (
-    <Dialog open={movie !== null} onClose={onClose} className="relative z-50">
-      <DialogBackdrop className="fixed inset-0 bg-stone-950/60" />
-      <div className="fixed inset-0 overflow-y-auto">
-        <div className="flex min-h-full items-end justify-center p-2 sm:items-center sm:p-4">
-          <DialogPanel className="w-full max-w-2xl rounded-2xl border border-stone-200 bg-white p-4 shadow-xl sm:p-6 dark:border-stone-800 dark:bg-stone-900">
-            {movie && <EditForm key={movie.id} movie={movie} onClose={onClose} />}
-          </DialogPanel>
-        </div>
-      </div>
-    </Dialog>
+    <Modal open={movie !== null} onClose={onClose} width="2xl" className="p-4 sm:p-6">
+      {movie && <EditForm key={movie.id} movie={movie} onClose={onClose} />}
+    </Modal>
   );
 }
 
@@ -145,7 +138,7 @@ function EditForm({ movie, onClose }: { movie: AdminMovie; onClose: () => void }
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
-      <DialogTitle className="text-lg font-bold">Edit movie</DialogTitle>
+      <ModalTitle>Edit movie</ModalTitle>
       <p className="text-sm text-stone-700 dark:text-stone-300">The movie file stays as it is.</p>
       <Input
         label="Title"
