@@ -26,6 +26,7 @@ export const featureSurfaces = {
   pwa: {
     catalog: ['MovieThumbnail.tsx', 'queries.ts'],
     downloads: [
+      'actions.ts',
       'components/RedownloadDialog.tsx',
       'components/SizeChoiceDialog.tsx',
       'describe.ts',
@@ -34,13 +35,21 @@ export const featureSurfaces = {
       'hooks.ts',
       'manager.ts',
       'movie-action.ts',
+      'owner.ts',
       'settings.ts',
       'sizes.ts',
+      'speed-memory.ts',
     ],
     'parental-pin': ['HiddenByPinNotice.tsx', 'ParentalPinCard.tsx', 'PinLockNote.tsx', 'PlayPinGate.tsx'],
     payments: ['PaymentHistoryList.tsx'],
     profile: ['access.ts'],
     push: ['NotificationsCard.tsx', 'PushPrompt.tsx', 'push-client.ts'],
-    watching: ['ContinueWatching.tsx', 'WatchNote.tsx', 'hooks.ts', 'player/VideoPlayer.tsx'],
+    watching: [
+      'ContinueWatching.tsx',
+      'WatchNote.tsx',
+      'hooks.ts',
+      'player/VideoPlayer.tsx',
+      'player/subtitle-track.ts',
+    ],
   },
 };

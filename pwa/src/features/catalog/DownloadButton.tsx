@@ -8,7 +8,7 @@ import { RedownloadDialog } from '../downloads/components/RedownloadDialog.tsx';
 import { SizeChoiceDialog } from '../downloads/components/SizeChoiceDialog.tsx';
 import { RESUMABLE_STATES } from '../downloads/engine/record.ts';
 import { useChecking, useLiveFigures, useLocalDownload } from '../downloads/hooks.ts';
-import { pauseDownload, resumeDownload, startDownload } from '../downloads/manager.ts';
+import { pauseDownload, resumeDownload, startDownload } from '../downloads/actions.ts';
 import { movieAction, type MovieAction } from '../downloads/movie-action.ts';
 import { connectionInfo, downloadSettings } from '../downloads/settings.ts';
 import { preselectSize } from '../downloads/sizes.ts';

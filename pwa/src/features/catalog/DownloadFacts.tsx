@@ -1,7 +1,7 @@
 import { formatBytes, type UserMovie } from '@filamu/shared';
 import { useState, type ReactNode } from 'react';
 import { useLiveFigures, useLocalDownload, useStorageFigures } from '../downloads/hooks.ts';
-import { measuredSpeed } from '../downloads/manager.ts';
+import { measuredSpeed } from '../downloads/speed-memory.ts';
 import { estimateSeconds, spaceVerdict, TYPICAL_3G_BPS } from '../downloads/estimates.ts';
 import { formatEstimate, formatGb, formatSpeed } from './format.ts';
 

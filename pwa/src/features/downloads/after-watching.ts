@@ -1,7 +1,7 @@
 import { formatBytes } from '@filamu/shared';
 import { toast } from '../../lib/toast.ts';
 import type { LocalDownload } from './engine/record.ts';
-import { deleteFromDevice } from './manager.ts';
+import { deleteFromDevice } from './actions.ts';
 import { downloadSettings } from './settings.ts';
 import { removesOnLeaving, type PlayerExit } from './smart-storage.ts';
 

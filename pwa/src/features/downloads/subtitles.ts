@@ -1,7 +1,7 @@
 import { contracts } from '@filamu/shared';
 import { useEffect, useState } from 'react';
 import { api } from '../../lib/api.ts';
-import type { PlayerSubtitle } from '../watching/player/VideoPlayer.tsx';
+import type { PlayerSubtitle } from '../watching/player/subtitle-track.ts';
 import { getSubtitles, putSubtitles, type StoredSubtitleTrack } from './engine/store.ts';
 
 /**

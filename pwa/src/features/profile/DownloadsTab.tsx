@@ -12,7 +12,7 @@ import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { RedownloadDialog } from '../downloads/components/RedownloadDialog.tsx';
 import { RESUMABLE_STATES } from '../downloads/engine/record.ts';
 import { useChecking, useLocalDownload } from '../downloads/hooks.ts';
-import { resumeDownload, startDownload } from '../downloads/manager.ts';
+import { resumeDownload, startDownload } from '../downloads/actions.ts';
 import { usedDataText } from '../downloads/sizes.ts';
 
 const STATUS: Record<DownloadHistoryEntry['status'], { label: string; tone: BadgeTone }> = {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useSessionStore } from '../../lib/session.ts';
-import { currentOwnerId } from '../downloads/manager.ts';
+import { currentOwnerId } from '../downloads/owner.ts';
 import type { LocalPosition } from './store.ts';
 import { loadPositions, startWatchingSync, useWatchingStore } from './sync.ts';
 

@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../../components/ui/ConfirmDialog.tsx';
 import { PlayIcon } from '../../../components/ui/icons.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { RESUMABLE_STATES, RUNNABLE_STATES, type LocalDownload } from '../engine/record.ts';
-import { cancelDownload, deleteFromDevice, openMovieFile, pauseDownload, resumeDownload } from '../manager.ts';
+import { cancelDownload, deleteFromDevice, openMovieFile, pauseDownload, resumeDownload } from '../actions.ts';
 import { saveToPhone } from '../save.ts';
 
 /** The title after a button's visible word, for screen readers ("Pause The Movie"). */

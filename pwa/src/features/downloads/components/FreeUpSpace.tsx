@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { useWatchPositions } from '../../watching/hooks.ts';
 import { useLocalDownloads } from '../hooks.ts';
-import { deleteFromDevice } from '../manager.ts';
+import { deleteFromDevice } from '../actions.ts';
 import { bytesFreed, deleteLabel, spaceShortfall, suggestedSelection, watchedOnPhone } from '../smart-storage.ts';
 
 /**

@@ -6,7 +6,7 @@ import { Modal, ModalDescription, ModalTitle } from '../../../components/ui/Moda
 import { Button } from '../../../components/ui/Button.tsx';
 import { api, errorMessage } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-client.ts';
-import { type DownloadableMovie, startDownload } from '../manager.ts';
+import { type DownloadableMovie, startDownload } from '../actions.ts';
 import { noRedownloadsLeft, redownloadCost } from '../redownload-words.ts';
 
 /**

@@ -9,6 +9,7 @@ import { ResumePrompt } from './ResumePrompt.tsx';
 import { updatePositionState, useMediaSession, type SessionMovie } from './useMediaSession.ts';
 import { usePlayerKeys } from './usePlayerKeys.ts';
 import { useSavePosition } from './useSavePosition.ts';
+import type { PlayerSubtitle } from './subtitle-track.ts';
 
 /** Two taps closer than this are a double tap (seek), not two play/pause taps. */
 const DOUBLE_TAP_MS = 300;
@@ -24,13 +25,6 @@ export interface PlayerLeft {
   started: boolean;
   positionSeconds: number;
   durationSeconds: number;
-}
-
-/** One subtitle language of the film: a WebVTT file on the phone, as an object URL. */
-export interface PlayerSubtitle {
-  language: string;
-  label: string;
-  src: string;
 }
 
 /**
