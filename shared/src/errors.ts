@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   /** The request did not arrive in time (answered before the app runs). */
   request_timeout: 408,
   conflict: 409,
+  /** A payment is already waiting for the payer's phone; the message says to approve, resend or cancel it first. */
+  payment_pending: 409,
   /** Each movie is downloaded once per person. */
   already_downloaded: 409,
   /** This month's re-downloads (and any an admin granted) are used; the message says when they renew. */
