@@ -49,7 +49,11 @@ export const PaymentOption = z.object({
 });
 export type PaymentOption = z.infer<typeof PaymentOption>;
 
-export const PaymentOptionsResponse = z.object({ mobileoption: z.array(PaymentOption) });
+export const PaymentOptionsResponse = z.object({
+  mobileoption: z.array(PaymentOption),
+  /** The server pays through the built-in DPO simulator: the payment screen shows its test numbers (decision 0182). */
+  sandbox: z.boolean(),
+});
 
 export const TokenParams = z.object({ token: z.string().trim().min(1).max(100) });
 export const TransactionParams = z.object({ transaction_id: Id });

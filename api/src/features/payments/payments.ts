@@ -171,7 +171,7 @@ export async function paymentOptions(
   deps: PaymentDeps,
   user: UserRow,
   token: string,
-): Promise<{ mobileoption: PaymentOption[] }> {
+): Promise<{ mobileoption: PaymentOption[]; sandbox: boolean }> {
   const payment = await ownedPayment(deps.database.db, user, { token });
   if (!payment) throw notFound('Payment');
   if (payment.status !== 'pending') throw conflict('This payment is no longer open.');
@@ -183,6 +183,7 @@ export async function paymentOptions(
     gatewayFailure(deps, error, { paymentId: payment.id, step: 'GetMobilePaymentOptions' });
   }
   return {
+    sandbox: deps.config.payments.dpoCompanyToken === null,
     mobileoption: result.options
       .filter((o) => o.countryCode.trim().toUpperCase() === 'UG')
       .map((o) => ({

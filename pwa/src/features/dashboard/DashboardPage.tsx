@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { useSession } from '../../lib/session.ts';
 import { accessOf, STAFF_ACCESS_LABEL } from '../profile/access.ts';
+import { WaitingPaymentCard } from '../payments/WaitingPaymentCard.tsx';
 import { ContinueWatching } from '../watching/ContinueWatching.tsx';
 import { AccountStatusCard } from './AccountStatusCard.tsx';
 import { DownloadStatsCard } from './DownloadStatsCard.tsx';
@@ -60,6 +61,7 @@ export default function DashboardPage() {
             </p>
           ))}
 
+        {user && !isAgent && <WaitingPaymentCard className="mt-6" />}
         {(isAgent || user) && <SubscriptionStatusCard access={access} plan={plan} endDate={endDate} days={days} />}
 
         <ContinueWatching className="mt-8" />
