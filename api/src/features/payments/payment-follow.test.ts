@@ -125,6 +125,9 @@ describe.each(testDatabases)('payments a person can follow on %s', (kind) => {
 
   it('a payment page opened and left is never in the history; once a prompt is asked for it is', async () => {
     const { token, started } = await start(t);
+    // The method step is shown; the sandbox says so, for the screen to show its test numbers (decision 0182).
+    const options = await t.call(api.paymentOptions, { token, params: { token: started.dpo_token } });
+    expect(options.json).toMatchObject({ sandbox: true });
     expect(await history(t, token)).toEqual([]);
     expect(await waiting(t, token)).toBeNull();
     expect((await charge(t, token, started.transaction_id, '0772000006')).status).toBe(200);
