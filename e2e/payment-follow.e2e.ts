@@ -91,6 +91,7 @@ describe('Payments a person can follow', () => {
         await card.getByRole('button', { name: action }).waitFor();
       }
       await expectAccessible(page, 'dashboard with a waiting payment');
+      expect(await page.getByRole('link', { name: 'Subscribe Now' }).count()).toBe(0);
 
       await page.goto('/subscription');
       await page.getByRole('region', { name: 'A payment is waiting for your phone' }).waitFor();
