@@ -281,7 +281,7 @@ describe('The payment wizard', () => {
       await steps.getByRole('listitem').first().waitFor();
       const items = await steps.getByRole('listitem').allInnerTexts();
       expect(items).toHaveLength(4);
-      expect(items[0]).toBe('MTN will send you a request to complete the payment of UGX 25000.');
+      expect(items[0]).toBe('MTN will send you a request to complete the payment of UGX 25,000.');
       expect(items[1]).toBe(`If you don't get the prompt, dial ${mtn.ussd} & select ${mtn.approvalsMenu}.`);
       expect(items[3]).toBe('Shortly, you will receive an SMS confirmation.');
       expect(await steps.evaluate((el) => el.tagName)).toBe('OL');

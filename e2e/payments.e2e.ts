@@ -44,7 +44,7 @@ async function payForBasic(page: Page, phone: string): Promise<void> {
   await page.getByRole('button', { name: /MTN Mobile Money/ }).click();
   await page.getByLabel('Phone Number').fill(phone);
   await page.getByRole('button', { name: 'Pay UGX 15,000 Now' }).click();
-  await page.getByText('Please complete the payment on your phone.', { exact: false }).waitFor();
+  await page.getByText('Approve the prompt on your phone with your PIN.', { exact: false }).waitFor();
 }
 
 describe('Payments', () => {
@@ -97,7 +97,7 @@ describe('Payments', () => {
       expect(await field.inputValue()).toBe('0752 000 005');
       expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Pay UGX 15,000 Now');
       await page.getByRole('button', { name: 'Pay UGX 15,000 Now' }).click();
-      await page.getByText('Please complete the payment on your phone.', { exact: false }).waitFor();
+      await page.getByText('Approve the prompt on your phone with your PIN.', { exact: false }).waitFor();
       expect(charges).toHaveLength(1);
       expect(charges[0]).toMatchObject({ phoneNumber: '256752000005', mno: 'Mobile_Airtel_UG' });
       await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 20_000 });

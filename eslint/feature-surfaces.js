@@ -41,7 +41,7 @@ export const featureSurfaces = {
       'speed-memory.ts',
     ],
     'parental-pin': ['HiddenByPinNotice.tsx', 'ParentalPinCard.tsx', 'PinLockNote.tsx', 'PlayPinGate.tsx'],
-    payments: ['PaymentHistoryList.tsx'],
+    payments: ['PaymentHistoryList.tsx', 'WaitingPaymentCard.tsx', 'queries.ts'],
     profile: ['access.ts'],
     push: ['NotificationsCard.tsx', 'PushPrompt.tsx', 'push-client.ts'],
     watching: [

@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   /** The request did not arrive in time (answered before the app runs). */
   request_timeout: 408,
   conflict: 409,
+  /** A payment is already waiting for the payer's phone; the message says to approve, resend or cancel it first. */
+  payment_pending: 409,
   /** Each movie is downloaded once per person. */
   already_downloaded: 409,
   /** The plan is in its last hours, which the operator does not sell (the message says how many). */

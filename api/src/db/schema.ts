@@ -23,6 +23,7 @@ import {
   RENDITION_KINDS,
   RENDITION_STATES,
 } from '@filamu/shared';
+import { newPaymentReference } from './payment-reference.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -457,6 +458,8 @@ export const payments = pgTable(
   'payments',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /** The short reference a person reads out to support (FLM-7K3Q9, decision 0180); set once, at insert. */
+    reference: text('reference').notNull().$defaultFn(newPaymentReference),
     /** Null once the user is deleted: the payment stays for the books, without the person. */
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     planId: uuid('plan_id')
@@ -479,6 +482,10 @@ export const payments = pgTable(
     /** When the reconciler should look at this pending payment next. */
     nextCheckAt: timestamp('next_check_at', { withTimezone: true }).notNull(),
     checkAttempts: integer('check_attempts').notNull().default(0),
+    /** When a prompt to a phone was first asked for: before that the payment is not the customer's (decision 0180). */
+    chargeRequestedAt: timestamp('charge_requested_at', { withTimezone: true }),
+    /** When the payer cancelled it (decision 0181); the payment is then `failed`. */
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -494,6 +501,11 @@ export const payments = pgTable(
   (t) => [
     index('payments_status_created').on(t.status, t.createdAt),
     uniqueIndex('payments_dpo_token_unique').on(t.dpoToken),
+    uniqueIndex('payments_reference_unique').on(t.reference),
+    // One payment waiting for a phone per person: two concurrent charges of two payments resolve to one (decision 0181).
+    uniqueIndex('payments_one_waiting_per_user')
+      .on(t.userId)
+      .where(sql`${t.status} = 'pending' and ${t.chargeRequestedAt} is not null`),
     index('payments_user_created').on(t.userId, t.createdAt),
     index('payments_pending_due')
       .on(t.nextCheckAt)

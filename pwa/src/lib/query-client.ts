@@ -12,6 +12,7 @@ export const queryKeys = {
   adminSubscriptionPlans: ['adminSubscriptionPlans'] as const,
   adminAgents: ['adminAgents'] as const,
   paymentHistory: ['paymentHistory'] as const,
+  waitingPayment: ['waitingPayment'] as const,
   downloadHistory: ['downloadHistory'] as const,
   downloadStats: ['downloadStats'] as const,
   redownloads: ['redownloads'] as const,

@@ -9,6 +9,7 @@ import {
   TokenParams,
   TransactionParams,
   VerifyPaymentResponse,
+  WaitingPaymentResponse,
 } from '../schemas/payments.ts';
 
 const tag = 'Payments';
@@ -71,4 +72,23 @@ export const history = defineContract({
   tag,
   access: 'user',
   response: PaymentHistory,
+});
+
+export const waiting = defineContract({
+  method: 'get',
+  path: '/payments/waiting',
+  summary: "The signed-in user's payment waiting for the phone's approval, if any",
+  tag,
+  access: 'user',
+  response: WaitingPaymentResponse,
+});
+
+export const cancel = defineContract({
+  method: 'post',
+  path: '/payments/transactions/:transaction_id/cancel',
+  summary: 'Cancel a payment waiting for the phone: closed at DPO first, so a late approval cannot charge',
+  tag,
+  access: 'user',
+  params: TransactionParams,
+  response: VerifyPaymentResponse,
 });

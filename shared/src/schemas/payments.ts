@@ -12,6 +12,13 @@ export const AMOUNT_TEXT_MAX = 20;
 export const PaymentStatus = z.enum(['pending', 'completed', 'failed', 'expired', 'review']);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
+/**
+ * The short reference a person reads out to support: FLM- and five characters of an alphabet without 0/O/1/I, so
+ * nothing is misread over the phone (decision 0180). A clash on insert takes a new one; old clashes got eight.
+ */
+export const PAYMENT_REFERENCE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+export const PAYMENT_REFERENCE_PREFIX = 'FLM-';
+
 /** `amount` and `currency` are accepted as the spec's client sends them, but the plan's price is what is charged. */
 export const InitiatePaymentRequest = z.object({
   subscription_plan_id: Id,
@@ -24,6 +31,7 @@ export type InitiatePaymentRequest = z.input<typeof InitiatePaymentRequest>;
 
 export const InitiatePaymentResponse = z.object({
   transaction_id: z.string(),
+  reference: z.string(),
   dpo_token: z.string(),
   amount: z.number().int(),
   currency: z.literal('UGX'),
@@ -40,7 +48,11 @@ export const PaymentOption = z.object({
 });
 export type PaymentOption = z.infer<typeof PaymentOption>;
 
-export const PaymentOptionsResponse = z.object({ mobileoption: z.array(PaymentOption) });
+export const PaymentOptionsResponse = z.object({
+  mobileoption: z.array(PaymentOption),
+  /** The server pays through the built-in DPO simulator: the payment screen shows its test numbers (decision 0182). */
+  sandbox: z.boolean(),
+});
 
 export const TokenParams = z.object({ token: z.string().trim().min(1).max(100) });
 export const TransactionParams = z.object({ transaction_id: Id });
@@ -70,14 +82,18 @@ export const VerifyPaymentResponse = z.object({
   status: PaymentStatus,
   resultExplanation: z.string(),
   transaction_id: z.string(),
+  reference: z.string(),
   plan_name: z.string(),
   amount: z.number().int(),
   subscription_end_date: IsoDateTime.nullable(),
+  /** Set when the payer cancelled it (it is then `failed`). */
+  cancelled: z.boolean(),
 });
 export type VerifyPaymentResponse = z.infer<typeof VerifyPaymentResponse>;
 
 export const PaymentHistoryEntry = z.object({
   transaction_id: z.string(),
+  reference: z.string(),
   dpo_token: z.string().nullable(),
   plan_name: z.string(),
   amount: z.number().int(),
@@ -92,6 +108,23 @@ export const PaymentHistoryEntry = z.object({
 export type PaymentHistoryEntry = z.infer<typeof PaymentHistoryEntry>;
 export const PaymentHistory = z.object({ payments: z.array(PaymentHistoryEntry) });
 
+/** The payment waiting for the payer's phone, if any: shown on the dashboard and plans page (decision 0181). */
+export const WaitingPayment = z.object({
+  transaction_id: z.string(),
+  reference: z.string(),
+  dpo_token: z.string(),
+  plan_id: z.string(),
+  plan_name: z.string(),
+  amount: z.number().int(),
+  mno: MobileNetwork.nullable(),
+  phone: z.string().nullable(),
+  prompt_sent_at: IsoDateTime,
+  expires_at: IsoDateTime,
+});
+export type WaitingPayment = z.infer<typeof WaitingPayment>;
+export const WaitingPaymentResponse = z.object({ payment: WaitingPayment.nullable() });
+export type WaitingPaymentResponse = z.infer<typeof WaitingPaymentResponse>;
+
 /* ---- Admin: every payment, and review decisions (ADR 0052) ---- */
 
 export const PAYMENT_STATUSES = PaymentStatus.options;
@@ -100,7 +133,7 @@ export const REVIEW_NOTE_MAX = 500;
 
 export const AdminPaymentListQuery = z.object({
   status: PaymentStatus.optional(),
-  /** Matches the payer's email or name, the phone, the DPO token or reference, or the payment id. */
+  /** Matches the short reference (FLM-7K3Q9), the payer's email or name, the phone, the DPO token or reference, or the payment id. */
   search: z.string().trim().max(100).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(ADMIN_PAYMENTS_PAGE_SIZE_MAX).default(25),
@@ -112,6 +145,7 @@ export type ReviewResolution = z.infer<typeof ReviewResolution>;
 
 export const AdminPayment = z.object({
   id: z.string(),
+  reference: z.string(),
   user: z.object({ id: z.string(), fullName: z.string(), email: z.string() }).nullable(),
   planId: z.string(),
   planName: z.string(),

@@ -43,6 +43,7 @@ type Person = { id: string; fullName: string; email: string };
 function present({ payment: p, payer, reviewer: by }: Joined): AdminPayment {
   return {
     id: p.id,
+    reference: p.reference,
     user: payer,
     planId: p.planId,
     planName: p.planName,
@@ -85,6 +86,7 @@ function searchFilter(search: string | undefined) {
   if (!search) return undefined;
   const pattern = likePattern(search);
   return or(
+    ilike(payments.reference, pattern),
     ilike(users.email, pattern),
     ilike(users.fullName, pattern),
     ilike(payments.phone, pattern),

@@ -167,12 +167,14 @@ describe.each(testDatabases)('payments on %s', (kind) => {
     const mails = await receipts(t, email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.body).toContain('UGX 25,000');
-    expect(mails[0]!.body).toContain(started.transaction_id);
+    // The short reference, which support can read out and the admin search finds (decision 0180).
+    expect(started.reference).toMatch(/^FLM-[2-9A-HJ-NP-Z]{5}$/);
+    expect(mails[0]!.body).toContain(`Reference: ${started.reference}`);
     expect(mails[0]!.body).toContain(plan.planName);
     // And by SMS to the registered phone, in one part; the phone receives it through the gateway.
     const texts = await smsReceipts(t, email);
     expect(texts).toHaveLength(1);
-    const ref = started.transaction_id.slice(0, 8).toUpperCase();
+    const ref = started.reference;
     // Sixty days after 22 Nov 2026, 12:00 PM in Kampala: the plan's exact end (the texts' own tests pin the wording).
     const expected = `Filamu: UGX 25,000 received for ${plan.planName}. Access until 21 Jan 2027, 12:00 PM. Ref ${ref}.`;
     expect(texts[0]!.body).toBe(expected);
@@ -186,6 +188,7 @@ describe.each(testDatabases)('payments on %s', (kind) => {
     expect(PaymentHistory.parse(history.json).payments).toEqual([
       expect.objectContaining({
         transaction_id: started.transaction_id,
+        reference: started.reference,
         dpo_token: started.dpo_token,
         status: 'completed',
         amount: PRICE,
@@ -293,8 +296,12 @@ describe.each(testDatabases)('payments on %s', (kind) => {
     expectErrorEnvelope(await charge(t, other, started.transaction_id, '0772000005'), 404, 'not_found');
     expectErrorEnvelope(await verify(t, other, 'NOT-A-TOKEN'), 404, 'not_found');
     expect((await t.call(api.history, { token: other })).json).toEqual({ payments: [] });
-    expect((await t.call(api.history, { token: owner })).json.payments).toHaveLength(1);
     expect((await t.dpoSandbox!.transaction(started.dpo_token))!.charge).toBeUndefined();
+    // Only once a prompt was asked for is the payment the owner's to see (decision 0180).
+    expect((await t.call(api.history, { token: owner })).json.payments).toHaveLength(0);
+    expect((await charge(t, owner, started.transaction_id, '0772000005')).status).toBe(200);
+    expect((await t.call(api.history, { token: owner })).json.payments).toHaveLength(1);
+    expect((await t.call(api.history, { token: other })).json).toEqual({ payments: [] });
   });
 
   it('refuses charging a payment that is no longer pending', async () => {
@@ -465,7 +472,8 @@ describe('payments when DPO fails', () => {
     const rows = await t.deps.database.db.select().from(payments).where(eq(payments.planId, plan.id));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'failed', dpoToken: null });
-    expect((await t.call(api.history, { token })).json.payments[0].status).toBe('failed');
+    // Never charged, so never the customer's: the history stays empty (decision 0180).
+    expect((await t.call(api.history, { token })).json.payments).toEqual([]);
   });
 
   it("answers DPO's 95x charge refusals as 400 with its explanation, and 503 when verify cannot reach DPO", async () => {

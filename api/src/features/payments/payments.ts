@@ -12,9 +12,10 @@ import {
   type PaymentStatus,
   type VerifyPaymentResponse,
 } from '@filamu/shared';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Executor, Database } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/client.ts';
 import { transactionRetrying } from '../../db/retry.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
@@ -38,6 +39,8 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Config } from '../../config.ts';
 import type { Logger } from 'pino';
 import type { Mailer } from '../mail/mailer.ts';
+import { insertWithReference } from './reference.ts';
+import { assertNoWaitingPayment, pushAfterCancel, WAITING_INDEX, waitingRefusal } from './waiting.ts';
 
 export interface PaymentDeps {
   config: Config;
@@ -112,27 +115,31 @@ export async function initiatePayment(
   assertSaleOpen(plan.globalExpiryAt, await planSale(deps.database.db), now);
   await assertMayBuy(deps.database.db, user, plan, now);
   await assertHasMovies(deps.database.db, plan.id);
+  await assertNoWaitingPayment(deps.database.db, user);
   // The price is always the plan's; a client that thinks otherwise is refused rather than silently charged (ADR 0014).
   if (input.amount !== undefined && !sameAmount(String(input.amount).trim(), plan.priceUgx)) {
     throw new AppError('bad_request', AMOUNT_MISMATCH);
   }
 
   const ptlMs = deps.config.payments.ptlMinutes * 60_000;
-  const [payment] = await deps.database.db
-    .insert(payments)
-    .values({
-      userId: user.id,
-      planId: plan.id,
-      planName: plan.planName,
-      amountUgx: plan.priceUgx,
-      currency: 'UGX',
-      status: 'pending',
-      expiresAt: new Date(now.getTime() + ptlMs),
-      nextCheckAt: new Date(now.getTime() + FIRST_CHECK_MS),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+  const [payment] = await insertWithReference((reference) =>
+    deps.database.db
+      .insert(payments)
+      .values({
+        reference,
+        userId: user.id,
+        planId: plan.id,
+        planName: plan.planName,
+        amountUgx: plan.priceUgx,
+        currency: 'UGX',
+        status: 'pending',
+        expiresAt: new Date(now.getTime() + ptlMs),
+        nextCheckAt: new Date(now.getTime() + FIRST_CHECK_MS),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+  );
   const paymentId = payment!.id;
 
   let token;
@@ -171,6 +178,7 @@ export async function initiatePayment(
   deps.logger.info({ paymentId, planId: plan.id, amount: plan.priceUgx }, 'payment initiated');
   return {
     transaction_id: paymentId,
+    reference: payment!.reference,
     dpo_token: token.transToken,
     amount: plan.priceUgx,
     currency: 'UGX',
@@ -182,7 +190,7 @@ export async function paymentOptions(
   deps: PaymentDeps,
   user: UserRow,
   token: string,
-): Promise<{ mobileoption: PaymentOption[] }> {
+): Promise<{ mobileoption: PaymentOption[]; sandbox: boolean }> {
   const payment = await ownedPayment(deps.database.db, user, { token });
   if (!payment) throw notFound('Payment');
   if (payment.status !== 'pending') throw conflict('This payment is no longer open.');
@@ -194,6 +202,7 @@ export async function paymentOptions(
     gatewayFailure(deps, error, { paymentId: payment.id, step: 'GetMobilePaymentOptions' });
   }
   return {
+    sandbox: deps.config.payments.dpoCompanyToken === null,
     mobileoption: result.options
       .filter((o) => o.countryCode.trim().toUpperCase() === 'UG')
       .map((o) => ({
@@ -229,17 +238,24 @@ export async function chargeMobile(
   await assertHasMovies(deps.database.db, payment.planId);
   const phone = normaliseUgandaPhone(input.phoneNumber);
   const now = deps.clock.now();
-  // A prompt is on its way: the reconciler starts looking soon, whatever the browser does next.
-  await deps.database.db
-    .update(payments)
-    .set({
-      phone,
-      mno: input.mno,
-      nextCheckAt: new Date(now.getTime() + FIRST_CHECK_MS),
-      checkAttempts: 0,
-      updatedAt: now,
-    })
-    .where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')));
+  // A prompt is on its way: the reconciler starts looking soon, whatever the browser does next. From here on the
+  // payment is the customer's (history, the waiting card); the unique index lets one such payment per person through.
+  try {
+    await deps.database.db
+      .update(payments)
+      .set({
+        phone,
+        mno: input.mno,
+        nextCheckAt: new Date(now.getTime() + FIRST_CHECK_MS),
+        checkAttempts: 0,
+        chargeRequestedAt: sql`coalesce(${payments.chargeRequestedAt}, ${now.toISOString()}::timestamptz)`,
+        updatedAt: now,
+      })
+      .where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')));
+  } catch (error) {
+    if (isUniqueViolation(error, WAITING_INDEX)) throw await waitingRefusal(deps.database.db, user);
+    throw error;
+  }
   let result;
   try {
     result = await deps.payments.chargeTokenMobile({
@@ -421,7 +437,7 @@ export async function activate(deps: PaymentDeps, tx: Executor, payment: Payment
       '',
       `Plan: ${payment.planName}`,
       `Amount: ${formatUgx(payment.amountUgx)}`,
-      `Reference: ${payment.id}`,
+      `Reference: ${payment.reference}`,
       `Access until: ${formatDate(plan.globalExpiryAt)}`,
     ].join('\n'),
   });
@@ -430,7 +446,7 @@ export async function activate(deps: PaymentDeps, tx: Executor, payment: Payment
       amountUgx: payment.amountUgx,
       planName: payment.planName,
       accessUntil: plan.globalExpiryAt,
-      paymentId: payment.id,
+      reference: payment.reference,
     });
     await queueSms(tx, now, { to: user.phone, text, purpose: 'payment_receipt' });
   }
@@ -439,7 +455,7 @@ export async function activate(deps: PaymentDeps, tx: Executor, payment: Payment
   await queuePush(tx, now, payment.userId!, {
     kind: 'payment_confirmed',
     title: 'Payment received',
-    body: `${formatUgx(payment.amountUgx)} for ${payment.planName}. Access until ${formatDate(plan.globalExpiryAt)}.`,
+    body: `${formatUgx(payment.amountUgx)} for ${payment.planName}. Access until ${formatDate(plan.globalExpiryAt)}. Ref ${payment.reference}.`,
     url: '/dashboard',
   });
 }
@@ -487,7 +503,11 @@ export async function paymentByTransaction(
  * Asks DPO about a pending payment first, so a page never shows a state the gateway has moved past; if DPO was asked
  * about it a moment ago (or the payer has asked too often), the stored state is the answer (decision 0115).
  */
-async function currentResult(deps: PaymentDeps, payment: PaymentRow, user: UserRow): Promise<VerifyPaymentResponse> {
+export async function currentResult(
+  deps: PaymentDeps,
+  payment: PaymentRow,
+  user: UserRow,
+): Promise<VerifyPaymentResponse> {
   let current: PaymentRow;
   try {
     current = (await lookAtPayment(deps, payment, (p) => checkPayment(deps, p), user.id)).payment;
@@ -502,13 +522,19 @@ async function currentResult(deps: PaymentDeps, payment: PaymentRow, user: UserR
       .where(eq(subscriptionPlans.id, current.planId));
     endDate = plan?.expiry.toISOString() ?? null;
   }
+  return resultOf(current, endDate);
+}
+
+export function resultOf(current: PaymentRow, endDate: string | null): VerifyPaymentResponse {
   return {
     status: current.status,
     resultExplanation: current.resultExplanation ?? DEFAULT_EXPLANATION[current.status],
     transaction_id: current.id,
+    reference: current.reference,
     plan_name: current.planName,
     amount: current.amountUgx,
     subscription_end_date: endDate,
+    cancelled: current.cancelledAt !== null,
   };
 }
 
@@ -521,6 +547,10 @@ export async function handlePush(deps: PaymentDeps, transToken: string): Promise
   const [payment] = await deps.database.db.select().from(payments).where(eq(payments.dpoToken, transToken));
   if (!payment) return false;
   deps.logger.info({ paymentId: payment.id, status: payment.status }, 'dpo push received');
+  if (payment.cancelledAt) {
+    await pushAfterCancel(deps, payment);
+    return true;
+  }
   try {
     const look = await lookAtPayment(deps, payment, (p) => checkPayment(deps, p));
     if (!look.asked && look.payment.status === 'pending') await checkSoon(deps, payment);
@@ -530,16 +560,26 @@ export async function handlePush(deps: PaymentDeps, transToken: string): Promise
   return true;
 }
 
+/**
+ * The payer's payments: those a prompt was asked for, and any money received however it came. Opening the payment
+ * page and leaving is not a payment (decision 0180).
+ */
 export async function paymentHistory(deps: PaymentDeps, user: UserRow): Promise<{ payments: PaymentHistoryEntry[] }> {
   const rows = await deps.database.db
     .select()
     .from(payments)
-    .where(eq(payments.userId, user.id))
+    .where(
+      and(
+        eq(payments.userId, user.id),
+        or(isNotNull(payments.chargeRequestedAt), inArray(payments.status, ['completed', 'review'])),
+      ),
+    )
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(200);
   return {
     payments: rows.map((row) => ({
       transaction_id: row.id,
+      reference: row.reference,
       dpo_token: row.dpoToken,
       plan_name: row.planName,
       amount: row.amountUgx,

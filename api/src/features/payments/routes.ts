@@ -9,6 +9,7 @@ import { AppError } from '../../http/errors.ts';
 import { clientIp } from '../auth/client-ip.ts';
 import { hitLimits } from '../rate-limit/limiter.ts';
 import { paymentInitiation } from '../rate-limit/limits.ts';
+import { cancelPayment, waitingPayment } from './cancel.ts';
 import { chargeHits } from './charge-limits.ts';
 import { normaliseUgandaPhone } from './dpo/adapter.ts';
 import { parseApi3g, text } from './dpo/xml.ts';
@@ -64,7 +65,9 @@ export function paymentRoutes(router: ContractRouter, deps: Deps): void {
     })
     .on(payments.verify, ({ params }, c) => verifyPayment(deps, user(c), params.token))
     .on(payments.transaction, ({ params }, c) => paymentByTransaction(deps, user(c), params.transaction_id))
-    .on(payments.history, (_input, c) => paymentHistory(deps, user(c)));
+    .on(payments.history, (_input, c) => paymentHistory(deps, user(c)))
+    .on(payments.waiting, (_input, c) => waitingPayment(deps, user(c)))
+    .on(payments.cancel, ({ params }, c) => cancelPayment(deps, user(c), params.transaction_id));
   notifyRoute(router.app, deps);
 }
 

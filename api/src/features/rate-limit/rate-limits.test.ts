@@ -180,15 +180,23 @@ describe.each(testDatabases)('rate limits on %s', (kind) => {
         const mine = InitiatePaymentResponse.parse((await initiate(owner.token)).json);
         const res = await charge(owner.token, mine.transaction_id, number);
         expect(res.status, res.text).toBe(200);
+        // One payment waits for a phone at a time (decision 0181): the owner cancels it before the next number.
+        const cancelled = await t.request('POST', `/api/payments/transactions/${mine.transaction_id}/cancel`, {
+          token: owner.token,
+        });
+        expect(cancelled.status, cancelled.text).toBe(200);
       }
     });
 
-    it('never bites a normal payer: start, prompt, prompt again, start another, prompt', async () => {
+    it('never bites a normal payer: start, prompt, prompt again, cancel, start another, prompt', async () => {
       const { token } = await registerUser(t);
       const first = InitiatePaymentResponse.parse((await initiate(token)).json);
       expect((await charge(token, first.transaction_id, unansweredPhone())).status).toBe(200);
       t.clock.advance(30_000);
       expect((await charge(token, first.transaction_id, unansweredPhone())).status).toBe(200);
+      // Another purchase waits for the first to be cancelled (decision 0181); the cancel costs no prompt allowance.
+      const cancelled = await t.request('POST', `/api/payments/transactions/${first.transaction_id}/cancel`, { token });
+      expect(cancelled.status, cancelled.text).toBe(200);
       const second = await initiate(token);
       expect(second.status).toBe(201);
       const phone = unansweredPhone();

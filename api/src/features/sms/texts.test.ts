@@ -12,7 +12,7 @@ import {
   toGsm7,
 } from './texts.ts';
 
-const PAYMENT_ID = '3f2a9c1e-7b4d-4e8a-9c2f-1a2b3c4d5e6f';
+const REFERENCE = 'FLM-7K3Q9';
 // 23:59 Kampala on 31 December 2026, as plans are entered.
 const END = new Date('2026-12-31T20:59:00.000Z');
 const MIDNIGHT_END = new Date('2026-12-31T21:00:00.000Z');
@@ -21,9 +21,9 @@ const LONGEST_NAME = 'Kinayuganda Mega Pack {VJ Junior} [Season ~ Special] ^Prem
 
 describe('SMS texts', () => {
   it('the receipt, as the issue words it, in one part', () => {
-    const text = receiptText({ amountUgx: 15_000, planName: 'Monthly', accessUntil: END, paymentId: PAYMENT_ID });
-    expect(text).toBe('Filamu: UGX 15,000 received for Monthly. Access until 31 Dec 2026, 11:59 PM. Ref 3F2A9C1E.');
-    expect(text.length).toBe(90);
+    const text = receiptText({ amountUgx: 15_000, planName: 'Monthly', accessUntil: END, reference: REFERENCE });
+    expect(text).toBe('Filamu: UGX 15,000 received for Monthly. Access until 31 Dec 2026, 11:59 PM. Ref FLM-7K3Q9.');
+    expect(text.length).toBe(91);
     expect(messageParts(text)).toBe(1);
   });
 
@@ -31,8 +31,8 @@ describe('SMS texts', () => {
     expect(lastAccessDay(MIDNIGHT_END)).toBe('31 Dec 2026');
     expect(lastAccessDay(END)).toBe('31 Dec 2026');
     expect(
-      receiptText({ amountUgx: 15_000, planName: 'Monthly', accessUntil: MIDNIGHT_END, paymentId: PAYMENT_ID }),
-    ).toBe('Filamu: UGX 15,000 received for Monthly. Access until 31 Dec 2026. Ref 3F2A9C1E.');
+      receiptText({ amountUgx: 15_000, planName: 'Monthly', accessUntil: MIDNIGHT_END, reference: REFERENCE }),
+    ).toBe('Filamu: UGX 15,000 received for Monthly. Access until 31 Dec 2026. Ref FLM-7K3Q9.');
   });
 
   it('the longest plan name and the largest price still make one part: the name is cut', () => {
@@ -41,12 +41,12 @@ describe('SMS texts', () => {
       amountUgx: 100_000_000,
       planName: LONGEST_NAME,
       accessUntil: END,
-      paymentId: PAYMENT_ID,
+      reference: REFERENCE,
     });
     expect(gsmSeptets(text)).toBeLessThanOrEqual(160);
     expect(messageParts(text)).toBe(1);
     expect(text).toMatch(/^Filamu: UGX 100,000,000 received for Kinayuganda Mega Pack \{VJ Junior\}.*\.\.\.\. Access/);
-    expect(text.endsWith('. Access until 31 Dec 2026, 11:59 PM. Ref 3F2A9C1E.')).toBe(true);
+    expect(text.endsWith('. Access until 31 Dec 2026, 11:59 PM. Ref FLM-7K3Q9.')).toBe(true);
   });
 
   it('a name with characters outside GSM-7 is made GSM-7 rather than sent as a 70-character UCS-2 part', () => {
@@ -56,9 +56,11 @@ describe('SMS texts', () => {
       amountUgx: 15_000,
       planName: 'Wiiki “Two” ✨',
       accessUntil: END,
-      paymentId: PAYMENT_ID,
+      reference: REFERENCE,
     });
-    expect(text).toBe('Filamu: UGX 15,000 received for Wiiki "Two". Access until 31 Dec 2026, 11:59 PM. Ref 3F2A9C1E.');
+    expect(text).toBe(
+      'Filamu: UGX 15,000 received for Wiiki "Two". Access until 31 Dec 2026, 11:59 PM. Ref FLM-7K3Q9.',
+    );
     expect(messageParts(text)).toBe(1);
   });
 

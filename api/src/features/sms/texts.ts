@@ -80,12 +80,10 @@ export function accessUntilText(accessUntil: Date): string {
   return endTime(accessUntil) === 'midnight' ? lastAccessDay(accessUntil) : formatDateTime(accessUntil);
 }
 
-/** What a person quotes to support: the payment id's first eight characters (the admin's Payments search finds it). */
-export const shortRef = (paymentId: string) => paymentId.replace(/-/g, '').slice(0, 8).toUpperCase();
-
-export function receiptText(p: { amountUgx: number; planName: string; accessUntil: Date; paymentId: string }) {
+/** `reference` is the payment's short reference (FLM-7K3Q9): what a person quotes to support, and admins search. */
+export function receiptText(p: { amountUgx: number; planName: string; accessUntil: Date; reference: string }) {
   const make = (plan: string) =>
-    `Filamu: ${formatUgx(p.amountUgx)} received for ${plan}. Access until ${accessUntilText(p.accessUntil)}. Ref ${shortRef(p.paymentId)}.`;
+    `Filamu: ${formatUgx(p.amountUgx)} received for ${plan}. Access until ${accessUntilText(p.accessUntil)}. Ref ${p.reference}.`;
   return make(fitName(make, p.planName));
 }
 

@@ -9,6 +9,7 @@ import { useUserProfile } from '../../lib/queries.ts';
 import { useSession } from '../../lib/session.ts';
 import { accessOf, NO_PLAN_LABEL, STAFF_ACCESS_LABEL } from '../profile/access.ts';
 import { PushPrompt } from '../push/PushPrompt.tsx';
+import { WaitingPaymentCard } from '../payments/WaitingPaymentCard.tsx';
 import { ContinueWatching } from '../watching/ContinueWatching.tsx';
 import { AccountStatusCard } from './AccountStatusCard.tsx';
 import { DownloadStatsCard } from './DownloadStatsCard.tsx';
@@ -61,6 +62,7 @@ export default function DashboardPage() {
             </p>
           ))}
 
+        {user && !isAgent && <WaitingPaymentCard className="mt-6" />}
         {(isAgent || user) && <SubscriptionStatusCard access={access} plan={plan} endDate={endDate} days={days} />}
 
         <PushPrompt className="mt-6" />

@@ -4,6 +4,7 @@ import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { AGENT_PLAN_LABEL, DAYS_REMAINING_WARNING } from '../../lib/constants.ts';
+import { useWaitingPayment } from '../payments/queries.ts';
 import { STAFF_ACCESS_LABEL, type Access } from '../profile/access.ts';
 
 /** Full access without a subscription: what the card says instead of a plan (decision 0035). */
@@ -33,6 +34,8 @@ export function SubscriptionStatusCard({
 }) {
   const warn = days !== null && days <= DAYS_REMAINING_WARNING;
   const free = access === 'free';
+  // A payment waiting for the phone is finished or cancelled from its own card; a second purchase would be refused.
+  const waiting = useWaitingPayment(free);
   return (
     <Card
       role="region"
@@ -79,7 +82,7 @@ export function SubscriptionStatusCard({
           {days} {days === 1 ? 'day' : 'days'} remaining
         </Badge>
       )}
-      {free && (
+      {free && !waiting.data && (
         <LinkButton to="/subscription" size="lg" className="self-start sm:self-center">
           Subscribe Now
         </LinkButton>

@@ -45,6 +45,7 @@ function Order({ planId }: { planId: string | undefined }) {
         plan: selected,
         transactionId: result.transaction_id,
         dpoToken: result.dpo_token,
+        reference: result.reference,
       };
       writeStoredPayment(state);
       void navigate('/payment-flow', { state });

@@ -31,7 +31,7 @@ function PaymentFlow({ initial }: { initial: StoredPayment }) {
   }, [phase]);
 
   return (
-    <div className="space-y-6">
+    <div className="space-y-4 sm:space-y-6">
       <StepIndicator phase={phase} />
       <PlanSummary plan={payment.plan} />
       {phase === 'payment-method' && (
@@ -48,19 +48,28 @@ function PaymentFlow({ initial }: { initial: StoredPayment }) {
           onBack={wizard.backToMethod}
           onPay={wizard.pay}
           onSwitch={wizard.switchNetwork}
+          initialPhone={payment.phone}
         />
       )}
       {phase === 'processing' && (
         <ProcessingStep
           instructions={payment.instructions ?? ''}
+          reference={payment.reference}
           exhausted={wizard.exhausted}
           checking={wizard.checking}
+          busy={wizard.busy}
+          error={wizard.waitError}
           headingRef={heading}
           onCheckAgain={wizard.checkAgain}
+          onResend={wizard.resend}
+          onOtherNumber={wizard.otherNumber}
+          onCancel={wizard.cancel}
         />
       )}
-      {phase === 'success' && <SuccessStep planName={payment.plan.plan_name} headingRef={heading} />}
-      {phase === 'review' && <ReviewStep transactionId={payment.transactionId} headingRef={heading} />}
+      {phase === 'success' && (
+        <SuccessStep planName={payment.plan.plan_name} reference={payment.reference} headingRef={heading} />
+      )}
+      {phase === 'review' && <ReviewStep reference={payment.reference ?? payment.transactionId} headingRef={heading} />}
     </div>
   );
 }
@@ -82,12 +91,12 @@ export default function PaymentFlowPage() {
   return (
     <div className="min-h-screen">
       <AccountHeader />
-      <main id="main" className="mx-auto max-w-2xl px-4 py-6 sm:px-6 sm:py-10">
+      <main id="main" className="mx-auto max-w-2xl px-4 py-4 sm:px-6 sm:py-10">
         <LinkButton to="/subscription" variant="ghost" size="sm" className="-ml-2">
           <ArrowLeftIcon className="size-4" /> Back to plans
         </LinkButton>
-        <h1 className="mt-3 text-2xl font-extrabold tracking-tight sm:text-3xl">Complete your payment</h1>
-        <div className="mt-6">
+        <h1 className="mt-2 text-2xl font-extrabold tracking-tight sm:mt-3 sm:text-3xl">Complete your payment</h1>
+        <div className="mt-4 sm:mt-6">
           {staff ? <StaffNote kind={purchaser} /> : payment && <PaymentFlow initial={payment} />}
         </div>
       </main>

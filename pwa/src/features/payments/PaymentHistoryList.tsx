@@ -57,9 +57,7 @@ export function PaymentHistoryList() {
                     {formatDate(payment.created_at)}
                     {payment.mno ? ` · ${MOBILE_MONEY[payment.mno].name}` : ''}
                   </p>
-                  <p className="truncate font-mono text-xs text-stone-500 dark:text-stone-400">
-                    Ref {payment.transaction_id}
-                  </p>
+                  <p className="font-mono text-xs text-stone-600 dark:text-stone-400">Ref {payment.reference}</p>
                 </div>
                 <div className="flex shrink-0 flex-col items-end gap-1">
                   <span className="font-semibold">{formatUgx(payment.amount)}</span>

@@ -11,8 +11,9 @@ import { useUserProfile } from '../../lib/queries.ts';
 import { heldSubscription, planOffer } from './plan-offer.ts';
 import { PlanCard, PlanSkeleton } from './PlanCard.tsx';
 import { usePurchaser } from './purchaser.ts';
-import { useSubscriptionPlans } from './queries.ts';
+import { useSubscriptionPlans, useWaitingPayment } from './queries.ts';
 import { StaffNote } from './StaffNote.tsx';
+import { WaitingPaymentCard } from './WaitingPaymentCard.tsx';
 
 const STEPS = [
   {
@@ -36,6 +37,8 @@ function PlanList() {
   const navigate = useNavigate();
   const profile = useUserProfile();
   const plans = useSubscriptionPlans();
+  // While a payment waits for the phone, a second purchase is refused by the server; the card above says why.
+  const waiting = useWaitingPayment(usePurchaser() === 'user');
   const [preparing, setPreparing] = useState<string | null>(null);
 
   const subscribe = (plan: CustomerPlan) => {
@@ -81,7 +84,7 @@ function PlanList() {
           plan={plan}
           change={planOffer(plan, profile.data)}
           preparing={preparing === plan.id}
-          disabled={preparing !== null}
+          disabled={preparing !== null || !!waiting.data}
           onSubscribe={() => subscribe(plan)}
         />
       ))}
@@ -131,6 +134,7 @@ export default function SubscriptionPage() {
           )}
         </div>
 
+        {purchaser === 'user' && <WaitingPaymentCard className="mx-auto mt-8 max-w-2xl" />}
         <section aria-label="Subscription plans" className="mt-10">
           {staff ? <StaffNote kind={purchaser} /> : <PlanList />}
         </section>

@@ -5,6 +5,8 @@ export interface PaymentFlowState {
   plan: CustomerPlan;
   transactionId: string;
   dpoToken: string;
+  /** The short reference (FLM-7K3Q9) the payer can quote to support. */
+  reference?: string;
 }
 
 /** What survives a reload of `/payment-flow`: the hand-over plus whether the phone prompt was already sent. */
@@ -12,6 +14,8 @@ export interface StoredPayment extends PaymentFlowState {
   charged?: boolean;
   instructions?: string;
   mno?: string;
+  /** The number the last prompt went to (national spelling), offered again by "send the prompt again". */
+  phone?: string;
 }
 
 const KEY = 'filamu.payment';
@@ -66,9 +70,8 @@ export function clearStoredPayment(): void {
 export function resolvePayment(state: unknown): { payment: StoredPayment | null; missingTransaction: boolean } {
   const stored = readStoredPayment();
   if (isFlowState(state)) {
-    const { plan, transactionId, dpoToken } = state;
-    if (stored && stored.transactionId === transactionId) return { payment: stored, missingTransaction: false };
-    return { payment: { plan, transactionId, dpoToken }, missingTransaction: false };
+    if (stored && stored.transactionId === state.transactionId) return { payment: stored, missingTransaction: false };
+    return { payment: state as StoredPayment, missingTransaction: false };
   }
   if (state && typeof state === 'object' && 'plan' in state) {
     return { payment: null, missingTransaction: true };

@@ -18,3 +18,13 @@ export function usePaymentHistory() {
     queryFn: async () => (await api(contracts.payments.history)).payments,
   });
 }
+
+/** The payment waiting for the phone's approval, if any (`waitingPayment`): it blocks a second purchase. */
+export function useWaitingPayment(enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.waitingPayment,
+    queryFn: async () => (await api(contracts.payments.waiting)).payment,
+    enabled,
+    staleTime: 5_000,
+  });
+}

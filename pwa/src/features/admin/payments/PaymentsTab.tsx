@@ -75,7 +75,7 @@ export default function PaymentsTab() {
         <Input
           label="Search payments"
           type="search"
-          placeholder="Email, phone or reference"
+          placeholder="FLM- reference, email or phone"
           value={typed}
           onChange={(event) => setTyped(event.target.value)}
           className="w-full sm:w-80"

@@ -82,6 +82,8 @@ function ResolveForm({ payment, onClose }: { payment: AdminPayment; onClose: () 
         <dd>
           {payment.phone ?? '—'} {payment.mno ? `(${MNO_LABEL[payment.mno] ?? payment.mno})` : ''}
         </dd>
+        <dt className="text-stone-600 dark:text-stone-400">Reference</dt>
+        <dd className="font-mono">{payment.reference}</dd>
         <dt className="text-stone-600 dark:text-stone-400">DPO reference</dt>
         <dd className="break-all">{payment.dpoReference ?? payment.dpoToken ?? '—'}</dd>
         <dt className="text-stone-600 dark:text-stone-400">DPO said</dt>

@@ -48,7 +48,16 @@ export function paymentColumns(onResolve: (payment: AdminPayment) => void): Colu
           <span className={muted}>Deleted account</span>
         ),
     },
-    { id: 'plan', header: 'Plan', cell: (p) => p.planName },
+    {
+      id: 'plan',
+      header: 'Plan · Ref',
+      cell: (p) => (
+        <div>
+          <div>{p.planName}</div>
+          <div className="font-mono text-xs font-semibold whitespace-nowrap">{p.reference}</div>
+        </div>
+      ),
+    },
     {
       id: 'amount',
       header: 'Amount',

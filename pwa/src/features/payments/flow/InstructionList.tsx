@@ -1,5 +1,10 @@
-import { instructionSteps } from '@filamu/shared';
+import { formatUgx, instructionSteps } from '@filamu/shared';
 import { cn } from '../../../components/ui/cn.ts';
+
+/** The gateway writes `UGX 10000`; everywhere else amounts read `UGX 10,000` (decision 0182). */
+function withOurAmounts(step: string): string {
+  return step.replace(/UGX ?(\d[\d,]*)/g, (_match, digits: string) => formatUgx(digits.replace(/,/g, '')));
+}
 
 /** The gateway's instructions as the numbered steps they are (docs/decisions/0025); nothing is cut short. */
 export function InstructionList({
@@ -13,7 +18,7 @@ export function InstructionList({
   label?: string;
   labelledBy?: string;
 }) {
-  const steps = instructionSteps(text);
+  const steps = instructionSteps(text).map(withOurAmounts);
   if (steps.length === 0) return null;
   return (
     <ol

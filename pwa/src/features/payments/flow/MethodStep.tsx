@@ -8,12 +8,12 @@ import {
 } from '@filamu/shared';
 import { useQuery } from '@tanstack/react-query';
 import type { Ref } from 'react';
-import { Button } from '../../../components/ui/Button.tsx';
 import { Card } from '../../../components/ui/Card.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
 import { api } from '../../../lib/api.ts';
 import { InstructionList } from './InstructionList.tsx';
 import { NetworkBadge } from './NetworkBadge.tsx';
+import { SandboxNumbers } from './SandboxNumbers.tsx';
 import { STEP_HEADING } from './steps.ts';
 
 /** Both Uganda networks without the gateway's texts, shown when the options cannot be loaded (product §8). */
@@ -25,29 +25,10 @@ const DEFAULT_OPTIONS: PaymentOption[] = (Object.keys(MOBILE_MONEY) as MobileNet
   countryCode: 'UG',
 }));
 
-function NetworkOption({ option, onChoose }: { option: PaymentOption; onChoose: () => void }) {
-  const network = MOBILE_MONEY[option.paymentname as MobileNetwork];
-  const headingId = `network-${network.id}`;
-  return (
-    <li className="flex min-w-0 flex-col gap-3 rounded-2xl border-2 border-stone-200 p-4 dark:border-stone-700">
-      <div className="flex items-center gap-3">
-        <NetworkBadge network={network.id} />
-        <h3 id={headingId} className="min-w-0 text-lg font-bold break-words">
-          {network.name}
-        </h3>
-      </div>
-      <InstructionList text={option.instructions} label={`How paying with ${network.name} works`} />
-      <ul className="space-y-1 text-sm text-stone-700 dark:text-stone-300">
-        <li>{ussdFallback(network)}</li>
-        <li>Ensure you have sufficient balance on your {network.name} account.</li>
-      </ul>
-      <Button variant="outline" className="mt-auto w-full" onClick={onChoose}>
-        Use {network.name}
-      </Button>
-    </li>
-  );
-}
-
+/**
+ * Both networks side by side at the top, so a phone shows both without scrolling; how each works comes once,
+ * below, folded away (decision 0182).
+ */
 export function MethodStep({
   token,
   headingRef,
@@ -59,41 +40,68 @@ export function MethodStep({
 }) {
   const options = useQuery({
     queryKey: ['paymentOptions', token],
-    queryFn: async () => (await api(contracts.payments.paymentOptions, { params: { token } })).mobileoption,
+    queryFn: () => api(contracts.payments.paymentOptions, { params: { token } }),
     staleTime: Infinity,
     retry: false,
   });
 
-  const offered = (options.data ?? []).filter((o) => isMobileNetwork(o.paymentname));
+  const offered = (options.data?.mobileoption ?? []).filter((o) => isMobileNetwork(o.paymentname));
   // Product §8: when the gateway's list fails, both Uganda networks are offered anyway; said here, not in a toast.
   const fallback = options.isError || (options.isSuccess && offered.length === 0);
   const list = fallback ? DEFAULT_OPTIONS : offered;
 
   return (
-    <Card>
+    <Card className="p-4 sm:p-6">
       <h2 ref={headingRef} className={STEP_HEADING}>
         Choose your mobile money network
       </h2>
       {options.isPending ? (
-        <div className="flex justify-center py-10 text-brand-700 dark:text-brand-400">
+        <div className="flex justify-center py-6 text-brand-700 dark:text-brand-400">
           <Spinner className="size-8" label="Loading payment methods" />
         </div>
       ) : (
         <>
+          <ul className="mt-3 grid grid-cols-2 gap-3">
+            {list.map((option) => {
+              const network = MOBILE_MONEY[option.paymentname as MobileNetwork];
+              return (
+                <li key={option.paymentname} className="min-w-0">
+                  <button
+                    type="button"
+                    onClick={() => onChoose(option.paymentname as MobileNetwork)}
+                    className="flex h-full min-h-20 w-full flex-col items-center justify-center gap-2 rounded-2xl border-2 border-stone-300 p-3 text-center text-sm font-bold break-words hover:border-brand-600 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:border-stone-600 dark:hover:border-brand-400 dark:hover:bg-stone-800"
+                  >
+                    <NetworkBadge network={network.id} />
+                    <span>Use {network.name}</span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
           {fallback && (
-            <p role="status" className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+            <p role="status" className="mt-3 text-sm text-stone-600 dark:text-stone-400">
               Showing the Uganda mobile money options; the payment service did not send its own list.
             </p>
           )}
-          <ul className="mt-4 grid gap-4 sm:grid-cols-2">
-            {list.map((option) => (
-              <NetworkOption
-                key={option.paymentname}
-                option={option}
-                onChoose={() => onChoose(option.paymentname as MobileNetwork)}
-              />
-            ))}
-          </ul>
+          {options.data?.sandbox && <SandboxNumbers />}
+          <div className="mt-4 grid gap-4 border-t border-stone-200 pt-4 text-sm sm:grid-cols-2 dark:border-stone-700">
+            {list.map((option) => {
+              const network = MOBILE_MONEY[option.paymentname as MobileNetwork];
+              return (
+                <section key={option.paymentname} aria-labelledby={`how-${network.id}`} className="min-w-0">
+                  <h3 id={`how-${network.id}`} className="font-semibold">
+                    How {network.name} works
+                  </h3>
+                  <InstructionList
+                    text={option.instructions}
+                    label={`How paying with ${network.name} works`}
+                    className="mt-1"
+                  />
+                  <p className="mt-1 text-stone-700 dark:text-stone-300">{ussdFallback(network)}</p>
+                </section>
+              );
+            })}
+          </div>
         </>
       )}
     </Card>

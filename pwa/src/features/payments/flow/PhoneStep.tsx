@@ -44,6 +44,7 @@ export function PhoneStep({
   onBack,
   onPay,
   onSwitch,
+  initialPhone,
 }: {
   network: MobileNetwork;
   price: string;
@@ -56,10 +57,12 @@ export function PhoneStep({
   onPay: (phone: string) => void;
   /** Pays with the other network instead, keeping the number typed. */
   onSwitch: (network: MobileNetwork) => void;
+  /** The number the last prompt went to, when the payer comes back to use another. */
+  initialPhone?: string;
 }) {
   const info = MOBILE_MONEY[network];
   const registered = useSession().user?.phone;
-  const [phone, setPhone] = useState(() => registeredNumberFor(registered, network));
+  const [phone, setPhone] = useState(() => initialPhone ?? registeredNumberFor(registered, network));
   const [invalid, setInvalid] = useState<string | null>(null);
   const [switched, setSwitched] = useState(false);
   const id = useId();

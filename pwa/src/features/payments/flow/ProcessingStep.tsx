@@ -6,18 +6,34 @@ import { Spinner } from '../../../components/ui/Spinner.tsx';
 import { InstructionList } from './InstructionList.tsx';
 import { STEP_HEADING } from './steps.ts';
 
+/**
+ * Waiting for the phone. One message throughout: the plan starts by itself once paid, here or not (decision 0181);
+ * after the first half-minute the payer may check, send the prompt again, use another number or cancel.
+ */
 export function ProcessingStep({
   instructions,
+  reference,
   exhausted,
   checking,
+  busy,
+  error,
   headingRef,
   onCheckAgain,
+  onResend,
+  onOtherNumber,
+  onCancel,
 }: {
   instructions: string;
+  reference?: string;
   exhausted: boolean;
   checking: boolean;
+  busy: 'resend' | 'cancel' | null;
+  error: string | null;
   headingRef: Ref<HTMLHeadingElement>;
   onCheckAgain: () => void;
+  onResend: () => void;
+  onOtherNumber: () => void;
+  onCancel: () => void;
 }) {
   return (
     <Card>
@@ -28,11 +44,14 @@ export function ProcessingStep({
         Waiting for your payment
       </h2>
       <p className="mt-2 text-center text-stone-700 dark:text-stone-300">
-        Please complete the payment on your phone. We&apos;ll activate your subscription automatically.
+        Approve the prompt on your phone with your PIN. Your plan starts as soon as the payment is approved, whether or
+        not this page is open.
       </p>
-      <p className="mt-1 text-center text-sm text-stone-600 dark:text-stone-400">
-        This usually takes 10-30 seconds. Please don&apos;t close this page.
-      </p>
+      {reference && (
+        <p className="mt-1 text-center text-sm text-stone-600 dark:text-stone-400">
+          Reference <span className="font-mono font-semibold">{reference}</span>
+        </p>
+      )}
       {instructions && (
         <div className="mt-5 rounded-xl bg-stone-100 p-4 dark:bg-stone-800">
           <h3 id="charge-steps" className="mb-2 text-sm font-semibold">
@@ -43,17 +62,32 @@ export function ProcessingStep({
       )}
       <div role="status" aria-live="polite" className="mt-5 text-center">
         {exhausted && (
-          <>
-            <p className="text-sm text-stone-700 dark:text-stone-300">
-              We haven&apos;t received your payment yet. Your subscription will be activated automatically when the
-              payment arrives, even if you leave this page.
-            </p>
-            <Button className="mt-4" onClick={onCheckAgain} loading={checking}>
-              Check again
-            </Button>
-          </>
+          <p className="text-sm text-stone-700 dark:text-stone-300">
+            No approval yet. No prompt on your phone? Send it again, or pay from another number.
+          </p>
         )}
       </div>
+      {exhausted && (
+        <div className="mt-4 flex flex-wrap justify-center gap-2">
+          <Button size="sm" onClick={onResend} loading={busy === 'resend'} disabled={busy !== null}>
+            Send the prompt again
+          </Button>
+          <Button size="sm" variant="outline" onClick={onOtherNumber} disabled={busy !== null}>
+            Use another number
+          </Button>
+          <Button size="sm" variant="outline" onClick={onCheckAgain} loading={checking} disabled={busy !== null}>
+            Check again
+          </Button>
+          <Button size="sm" variant="ghost" onClick={onCancel} loading={busy === 'cancel'} disabled={busy !== null}>
+            Cancel payment
+          </Button>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="mt-3 text-center text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
     </Card>
   );
 }

@@ -4,13 +4,7 @@ import { Card } from '../../../components/ui/Card.tsx';
 import { SupportContacts } from '../SupportContacts.tsx';
 import { STEP_HEADING } from './steps.ts';
 
-export function ReviewStep({
-  transactionId,
-  headingRef,
-}: {
-  transactionId: string;
-  headingRef: Ref<HTMLHeadingElement>;
-}) {
+export function ReviewStep({ reference, headingRef }: { reference: string; headingRef: Ref<HTMLHeadingElement> }) {
   return (
     <Card>
       <h2 ref={headingRef} className={`${STEP_HEADING} text-xl font-bold text-amber-800 dark:text-amber-300`}>
@@ -21,7 +15,7 @@ export function ReviewStep({
         and activate your subscription or refund you.
       </p>
       <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-        Reference: <span className="font-mono break-all">{transactionId}</span>
+        Reference: <span className="font-mono font-semibold">{reference}</span>
       </p>
       <div className="mt-4">
         <SupportContacts />

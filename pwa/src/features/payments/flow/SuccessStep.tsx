@@ -4,7 +4,15 @@ import { Card } from '../../../components/ui/Card.tsx';
 import { CheckIcon, MailIcon } from '../../../components/ui/icons.tsx';
 import { STEP_HEADING } from './steps.ts';
 
-export function SuccessStep({ planName, headingRef }: { planName: string; headingRef: Ref<HTMLHeadingElement> }) {
+export function SuccessStep({
+  planName,
+  reference,
+  headingRef,
+}: {
+  planName: string;
+  reference?: string;
+  headingRef: Ref<HTMLHeadingElement>;
+}) {
   return (
     <Card className="text-center">
       <span className="mx-auto grid size-16 place-items-center rounded-full bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-300">
@@ -19,6 +27,11 @@ export function SuccessStep({ planName, headingRef }: { planName: string; headin
       <p className="mt-1 flex items-center justify-center gap-1.5 text-sm text-stone-600 dark:text-stone-400">
         <MailIcon className="size-4 shrink-0" /> A receipt has been sent to your email.
       </p>
+      {reference && (
+        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+          Reference <span className="font-mono font-semibold">{reference}</span>
+        </p>
+      )}
       <LinkButton to="/dashboard" replace size="lg" className="mt-6">
         Go to Dashboard
       </LinkButton>

@@ -10,9 +10,9 @@ export type Step = 'payment-method' | 'phone-input' | 'processing' | 'success';
 export type Phase = Step | 'review';
 
 export const STEPS: Array<{ id: Step; label: string }> = [
-  { id: 'payment-method', label: 'Method' },
+  { id: 'payment-method', label: 'Network' },
   { id: 'phone-input', label: 'Phone' },
-  { id: 'processing', label: 'Processing' },
+  { id: 'processing', label: 'Approve' },
   { id: 'success', label: 'Done' },
 ];
 

@@ -7,7 +7,7 @@ import {
 } from '@filamu/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api, isApiError } from '../../../lib/api.ts';
+import { api, errorMessage, isApiError } from '../../../lib/api.ts';
 import { queryClient, queryKeys } from '../../../lib/query-client.ts';
 import { refreshUserProfile } from '../../../lib/queries.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -47,6 +47,8 @@ export function usePaymentWizard(initial: StoredPayment) {
   const [checking, setChecking] = useState(false);
   const [exhausted, setExhausted] = useState(false);
   const [pollRound, setPollRound] = useState(0);
+  const [busy, setBusy] = useState<'resend' | 'cancel' | null>(null);
+  const [waitError, setWaitError] = useState<string | null>(null);
   const settled = useRef(false);
   const token = payment.dpoToken;
 
@@ -65,6 +67,7 @@ export function usePaymentWizard(initial: StoredPayment) {
       settled.current = true;
       clearStoredPayment();
       void queryClient.invalidateQueries({ queryKey: queryKeys.paymentHistory });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.waitingPayment });
       if (result.status === 'completed') {
         setPhase('success');
         // The success is on screen; the toast still tells a payer who looked away to their phone.
@@ -148,7 +151,8 @@ export function usePaymentWizard(initial: StoredPayment) {
         setError({ target: 'action', message: 'No payment instructions received. Please try again.' });
         return;
       }
-      save({ ...payment, mno: network, charged: true, instructions: result.instructions });
+      save({ ...payment, mno: network, phone: phoneNumber, charged: true, instructions: result.instructions });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.waitingPayment });
       // The provider may have answered already (e.g. declined at once): verification says how it ended.
       if (result.status !== 'pending' && (await verifyOnce().catch(() => false))) return;
       setExhausted(false);
@@ -158,6 +162,43 @@ export function usePaymentWizard(initial: StoredPayment) {
       if (!(isApiError(e) && e.status === 401)) setError(chargeError(e));
     } finally {
       setCharging(false);
+    }
+  };
+
+  /** The same number again: a new prompt (the server counts it against the prompt limits). */
+  const resend = async () => {
+    if (!payment.phone) return setPhase('phone-input');
+    setBusy('resend');
+    setWaitError(null);
+    try {
+      const result = await api(contracts.payments.chargeMobile, {
+        body: { transaction_id: payment.transactionId, phoneNumber: payment.phone, mno: network },
+      });
+      save({ ...payment, instructions: result.instructions || payment.instructions });
+      setExhausted(false);
+      setPollRound((n) => n + 1);
+    } catch (e) {
+      if (!(isApiError(e) && e.status === 401))
+        setWaitError(`The prompt was not sent: ${errorMessage(e, 'Please try again.')}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const cancel = async () => {
+    setBusy('cancel');
+    setWaitError(null);
+    try {
+      const result = await api(contracts.payments.cancel, { params: { transaction_id: payment.transactionId } });
+      if (!settle(result)) setWaitError('The payment is still waiting. Please try again.');
+    } catch (e) {
+      if (!(isApiError(e) && e.status === 401)) {
+        setWaitError(`The payment was not cancelled: ${errorMessage(e, 'Please try again.')}`);
+        // A prompt approved at that moment completes the payment: the check says so.
+        void verifyOnce().catch(() => false);
+      }
+    } finally {
+      setBusy(null);
     }
   };
 
@@ -183,7 +224,15 @@ export function usePaymentWizard(initial: StoredPayment) {
     error,
     checking,
     exhausted,
+    busy,
+    waitError,
     choose,
+    resend: () => void resend(),
+    cancel: () => void cancel(),
+    otherNumber: () => {
+      setWaitError(null);
+      setPhase('phone-input');
+    },
     /** The number typed belongs to the other network: pay with that one, staying on the phone step. */
     switchNetwork: (id: MobileNetwork) => {
       setNetwork(id);
