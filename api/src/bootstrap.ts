@@ -11,7 +11,7 @@ import { Deliveries } from './features/downloads/deliveries.ts';
 import { LinkChecks } from './features/downloads/link-checks.ts';
 import { forgetUndeliverableSecrets, outboxMailer } from './features/mail/mailer.ts';
 import { configuredPaymentsRuntime, type PaymentsRuntime } from './features/payments/gateway.ts';
-import { handlePush } from './features/payments/payments.ts';
+import { handlePush } from './features/payments/settlement.ts';
 import { type PushGateway, webPushGateway } from './features/push/gateway.ts';
 import { resolveVapidKeys } from './features/push/vapid.ts';
 import { applyDeliveryReport, forgetUnsendableSmsSecrets } from './features/sms/outbox.ts';

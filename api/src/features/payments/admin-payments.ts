@@ -15,15 +15,8 @@ import type { Executor } from '../../db/client.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
-import {
-  activate,
-  checkPayment,
-  DEFAULT_EXPLANATION,
-  gatewayFailure,
-  reload,
-  type PaymentDeps,
-  type PaymentRow,
-} from './payments.ts';
+import { DEFAULT_EXPLANATION, gatewayFailure, type PaymentDeps, type PaymentRow } from './payment-rules.ts';
+import { activate, checkPayment, reload } from './settlement.ts';
 
 const reviewer = alias(users, 'reviewer');
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;

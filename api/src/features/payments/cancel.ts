@@ -4,7 +4,9 @@ import { payments } from '../../db/schema.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
 import { GatewayError } from './dpo/adapter.ts';
-import { checkPayment, gatewayFailure, reload, resultOf, type PaymentDeps } from './payments.ts';
+import { gatewayFailure, type PaymentDeps } from './payment-rules.ts';
+import { resultOf } from './reads.ts';
+import { checkPayment, reload } from './settlement.ts';
 import { waitingPaymentRow, waitingView } from './waiting.ts';
 
 export const CANCELLED_EXPLANATION = 'You cancelled this payment.';

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { payments } from '../../db/schema.ts';
 import { countHits, type LimitHit } from '../rate-limit/limiter.ts';
 import { dpoReads } from '../rate-limit/limits.ts';
-import type { PaymentDeps, PaymentRow } from './payments.ts';
+import type { PaymentDeps, PaymentRow } from './payment-rules.ts';
 
 export interface Look {
   /** The payment after DPO was asked, or as stored when it was not. */

@@ -20,7 +20,7 @@ import {
 import { stockPlan } from '../../../test/library.ts';
 import { dpoSandboxTransactions, mailOutbox, payments, subscriptionPlans, users } from '../../db/schema.ts';
 import { CANCELLED_EXPLANATION, PAID_BEFORE_CANCEL } from './cancel.ts';
-import { FIRST_CHECK_MS } from './payments.ts';
+import { FIRST_CHECK_MS } from './payment-rules.ts';
 import { reconcile } from './reconciler.ts';
 import { insertWithReference } from './reference.ts';
 import { PAID_AFTER_CANCEL } from './waiting.ts';

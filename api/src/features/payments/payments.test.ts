@@ -21,7 +21,7 @@ import { mailOutbox, payments, pushMessages, smsOutbox, subscriptionPlans, users
 import { deliverSmsOutbox } from '../sms/outbox.ts';
 import { messageParts } from '../sms/protocol.ts';
 import { GatewayError, type PaymentGateway } from './dpo/adapter.ts';
-import { AMOUNT_MISMATCH, NOT_PURCHASABLE } from './payments.ts';
+import { AMOUNT_MISMATCH, NOT_PURCHASABLE } from './payment-rules.ts';
 import { reconcile } from './reconciler.ts';
 import { stockPlan } from '../../../test/library.ts';
 

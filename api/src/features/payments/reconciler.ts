@@ -2,7 +2,8 @@ import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { payments } from '../../db/schema.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
 import { observedPass } from '../metrics/jobs.ts';
-import { checkPayment, type PaymentDeps, type PaymentRow } from './payments.ts';
+import { type PaymentDeps, type PaymentRow } from './payment-rules.ts';
+import { checkPayment } from './settlement.ts';
 
 /** Claimed rows are not looked at by another run for this long, even if this one dies mid-way. */
 export const CLAIM_LEASE_MS = 2 * 60_000;

@@ -15,7 +15,7 @@ import { mailOutbox, payments, smsOutbox, subscriptionPlans, users } from '../..
 import { createDpoGateway } from './dpo/adapter.ts';
 import { createDpoSandbox } from './dpo/sandbox.ts';
 import { listen, MovableClock } from './dpo/testing.ts';
-import { FIRST_CHECK_MS } from './payments.ts';
+import { FIRST_CHECK_MS } from './payment-rules.ts';
 import { reconcile } from './reconciler.ts';
 import { stockPlan } from '../../../test/library.ts';
 

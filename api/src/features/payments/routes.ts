@@ -13,16 +13,9 @@ import { cancelPayment, waitingPayment } from './cancel.ts';
 import { chargeHits } from './charge-limits.ts';
 import { normaliseUgandaPhone } from './dpo/adapter.ts';
 import { parseApi3g, text } from './dpo/xml.ts';
-import {
-  assertNumberFitsNetwork,
-  chargeMobile,
-  handlePush,
-  initiatePayment,
-  paymentByTransaction,
-  paymentHistory,
-  paymentOptions,
-  verifyPayment,
-} from './payments.ts';
+import { assertNumberFitsNetwork, chargeMobile, initiatePayment, paymentOptions } from './checkout.ts';
+import { paymentByTransaction, paymentHistory, verifyPayment } from './reads.ts';
+import { handlePush } from './settlement.ts';
 import { payingUser } from './purchase-rules.ts';
 
 const { payments } = contracts;

@@ -6,7 +6,7 @@ import { mailOutbox, payments, users } from '../../db/schema.ts';
 import { type DpoSandbox } from './dpo/sandbox.ts';
 import { type Fault, type FaultProxy } from './dpo/testing.ts';
 import { appBehindProxiedSandbox, insertPlan } from './proxied-sandbox.testing.ts';
-import { PROMPT_NOT_SENT } from './payments.ts';
+import { PROMPT_NOT_SENT } from './payment-rules.ts';
 
 /**
  * A lost answer to a money call (decisions 0086, 0087): the real adapter talks over loopback to a proxy in front of the
