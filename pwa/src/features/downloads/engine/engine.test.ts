@@ -264,6 +264,7 @@ describe('the download engine with a fake API and IndexedDB', () => {
     expect(sha(phone.files.get(phone.key)!.bytes)).toBe(sha(movie));
     expect(storage.log.at(-1)!.range).toBe(`bytes=${paused.committed}-`);
     expect(phone.api.completed).toHaveLength(1);
+    expect(done).toMatchObject({ committed: SIZE, resumes: 1 });
   });
 
   it('shows the server’s reason when a link is refused, and fetches nothing', async () => {
