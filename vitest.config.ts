@@ -46,7 +46,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['shared/src/**/*.test.ts', 'pwa/src/**/*.test.{ts,tsx}', ...apiUnit],
+          include: [
+            'shared/src/**/*.test.ts',
+            'pwa/src/**/*.test.{ts,tsx}',
+            'scripts/test-setup/*.test.ts',
+            ...apiUnit,
+          ],
           exclude: deep,
         },
       },
