@@ -1,17 +1,77 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Three tiers (decision 0189). `unit`: no database, no child process, no ffmpeg — seconds. `integration`: API tests
+ * on fresh databases through the harness. `deep`: server processes, real ffmpeg, the two request sweeps — minutes.
+ * `pnpm test:quick` (the inner loop) runs unit + integration; `pnpm test:unit` (and so `pnpm test`) runs all three.
+ */
+const root = import.meta.dirname;
+
+/** Slow by nature: spawned servers, real ffmpeg encodes, and the sweeps that send thousands of requests. */
+const deep = [
+  'api/test/processes/**/*.test.ts',
+  'api/test/bad-input-sweep.test.ts',
+  'api/test/stall-sweep.test.ts',
+  'api/src/features/transcode/transcode.test.ts',
+  'api/src/features/transcode/s3-transcode.test.ts',
+  'api/src/features/posters/posters.test.ts',
+];
+
+function testFilesUnder(folder: string): string[] {
+  return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.test.ts') && !name.includes('node_modules'))
+    .map((name) => relative(root, join(root, folder, name)));
+}
+
+/**
+ * An API test belongs to `integration` when it opens a database (through the harness or directly); read from the
+ * file itself so a new test lands in the right tier without anyone editing a list.
+ */
+const opensDatabase = /\b(testDatabases|freshDatabase|createTestApp|openDatabase)\b/;
+const apiTests = [...testFilesUnder('api/src'), ...testFilesUnder('api/test'), ...testFilesUnder('api/demo')];
+const apiIntegration = apiTests.filter((file) => opensDatabase.test(readFileSync(join(root, file), 'utf8')));
+const apiUnit = apiTests.filter((file) => !apiIntegration.includes(file));
 
 export default defineConfig({
   test: {
-    include: [
-      'shared/src/**/*.test.ts',
-      'api/src/**/*.test.ts',
-      'api/test/**/*.test.ts',
-      'api/demo/**/*.test.ts',
-      'pwa/src/**/*.test.{ts,tsx}',
-    ],
     // The AWS SDK warns once per process that releases after January 2027 need Node 22; the lockfile pins it.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    setupFiles: ['./scripts/test-setup/console-fails.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [
+            'shared/src/**/*.test.ts',
+            'pwa/src/**/*.test.{ts,tsx}',
+            'scripts/test-setup/*.test.ts',
+            ...apiUnit,
+          ],
+          exclude: deep,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: apiIntegration,
+          exclude: deep,
+          globalSetup: ['./api/test/template-databases.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'deep',
+          include: deep,
+          globalSetup: ['./api/test/template-databases.ts'],
+        },
+      },
+    ],
   },
 });

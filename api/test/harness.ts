@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Contract } from '@filamu/shared';
 import { fillPath } from '@filamu/shared';
-import pg from 'pg';
 import pino from 'pino';
 import { createApp } from '../src/app.ts';
 import { createDeps } from '../src/bootstrap.ts';
@@ -19,6 +19,14 @@ import { Hono } from 'hono';
 import type { PushGateway } from '../src/features/push/gateway.ts';
 import type { SmsRuntime } from '../src/features/sms/runtime.ts';
 import { migrationsDir } from '../src/lib/paths.ts';
+import {
+  PGLITE_TEMPLATE_FILE,
+  POSTGRES_TEMPLATE_NAME,
+  cloneFromTemplate,
+  createPostgresTemplate,
+  dropPostgresDatabase,
+  migratedPgliteDump,
+} from './template-databases.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -39,15 +47,38 @@ export class TestClock {
 
 export const ADMIN = { email: 'admin@filamu.test', password: 'admin-password-for-tests' };
 
-/** A fresh, migrated database: in-memory PGlite, or a new throwaway database on the Postgres server. */
+let pgliteTemplate: Promise<Blob> | undefined;
+/** The migrated PGlite dump: the run's (made by the globalSetup) or, outside vitest, one made here on first use. */
+function pgliteTemplateDump(): Promise<Blob> {
+  const file = process.env[PGLITE_TEMPLATE_FILE];
+  pgliteTemplate ??= file ? readFile(file).then((bytes) => new Blob([new Uint8Array(bytes)])) : migratedPgliteDump();
+  return pgliteTemplate;
+}
+
+let postgresTemplate: Promise<string> | undefined;
+/** The run's migrated template on the server, or one made on first use and dropped when this process exits. */
+function postgresTemplateName(serverUrl: string): Promise<string> {
+  const given = process.env[POSTGRES_TEMPLATE_NAME];
+  postgresTemplate ??= given
+    ? Promise.resolve(given)
+    : createPostgresTemplate(serverUrl).then((name) => {
+        process.once('beforeExit', () => void dropPostgresDatabase(serverUrl, name));
+        return name;
+      });
+  return postgresTemplate;
+}
+
+/**
+ * A fresh, migrated database: an in-memory PGlite, or a new throwaway database on the Postgres server — each a copy
+ * of a migrated template (decision 0189), so start-up finds no migration left to run.
+ */
 export async function freshDatabase(kind: DatabaseKind): Promise<Database> {
-  if (kind === 'pglite') return openDatabase({ kind: 'pglite', dataDir: null, migrationsDir });
+  if (kind === 'pglite') {
+    return openDatabase({ kind: 'pglite', dataDir: null, migrationsDir, loadDataDir: await pgliteTemplateDump() });
+  }
   const serverUrl = process.env.DATABASE_URL!;
   const name = `filamu_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  await cloneFromTemplate(serverUrl, await postgresTemplateName(serverUrl), name);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 25, migrationsDir });
@@ -56,10 +87,7 @@ export async function freshDatabase(kind: DatabaseKind): Promise<Database> {
     ...database,
     close: async () => {
       await close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
+      await dropPostgresDatabase(serverUrl, name);
     },
   };
 }

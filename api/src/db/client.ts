@@ -41,7 +41,13 @@ export interface Database {
 
 export type DatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize?: number; migrationsDir: string }
-  | { kind: 'pglite'; dataDir: string | null; migrationsDir: string };
+  | {
+      kind: 'pglite';
+      dataDir: string | null;
+      migrationsDir: string;
+      /** Starts an in-memory database from a dump (`dumpDataDir`) instead of empty: tests clone a migrated template. */
+      loadDataDir?: Blob;
+    };
 
 /** PGlite (embedded, one connection) by default; node-postgres with a pool when DATABASE_URL is set. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -76,7 +82,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     mkdirSync(options.dataDir, { recursive: true });
     client = new PGlite(join(options.dataDir), { extensions });
   } else {
-    client = new PGlite({ extensions });
+    client = new PGlite({ extensions, loadDataDir: options.loadDataDir });
   }
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;

@@ -53,19 +53,20 @@ async function toAdminMovies(
   origin: string,
 ): Promise<AdminMovie[]> {
   const ids = rows.map((m) => m.id);
-  const [plans, counts, renditions, subtitles] =
+  // One after another: `exec` may be a transaction, one connection, where node-postgres would only queue
+  // queries sent together (and warns that doing so is deprecated).
+  const plans = ids.length === 0 ? [] : await exec.select().from(moviePlans).where(inArray(moviePlans.movieId, ids));
+  const counts =
     ids.length === 0
-      ? [[], [], [], new Map()]
-      : await Promise.all([
-          exec.select().from(moviePlans).where(inArray(moviePlans.movieId, ids)),
-          exec
-            .select({ movieId: downloads.movieId, n: count() })
-            .from(downloads)
-            .where(and(inArray(downloads.movieId, ids), eq(downloads.status, 'completed')))
-            .groupBy(downloads.movieId),
-          exec.select().from(movieRenditions).where(inArray(movieRenditions.movieId, ids)),
-          subtitlesOf(exec, ids),
-        ]);
+      ? []
+      : await exec
+          .select({ movieId: downloads.movieId, n: count() })
+          .from(downloads)
+          .where(and(inArray(downloads.movieId, ids), eq(downloads.status, 'completed')))
+          .groupBy(downloads.movieId);
+  const renditions =
+    ids.length === 0 ? [] : await exec.select().from(movieRenditions).where(inArray(movieRenditions.movieId, ids));
+  const subtitles = ids.length === 0 ? new Map() : await subtitlesOf(exec, ids);
   const countOf = new Map(counts.map((c) => [c.movieId, Number(c.n)]));
   const readyOf = (movieId: string) =>
     renditions

@@ -1,9 +1,9 @@
-import { movieFileHandle } from './opfs.ts';
+import { browserEngineDeps, type EngineDeps } from './engine-deps.ts';
 import { ProgressThrottle } from './progress-throttle.ts';
 import { backoffMs, DOWNLOAD_RETRY } from '../../../lib/transfer/backoff.ts';
 import { SpeedMeter } from '../../../lib/transfer/speed-meter.ts';
 import { RUNNABLE_STATES, type LocalDownload } from './record.ts';
-import { mintLink, reportComplete, reportFailure, reportProgress, type Session } from './server.ts';
+import type { Session } from './server.ts';
 import { announce, dispatch, getDownload, listDownloads } from './store.ts';
 import { rateLimitedMessage, waitAfterRateLimit } from './retry-after.ts';
 import { runTransfer, type TransferOutcome, type TransferResult } from './transfer.ts';
@@ -20,11 +20,6 @@ const STALL_MS = 30_000;
 const LINK_MARGIN_MS = 60_000;
 const LIVE_EVERY_MS = 250;
 const WAITING_FOR_WIFI = 'Waiting for Wi-Fi';
-
-/** True when the browser says this connection is mobile data (Chrome on Android tells; others say nothing). */
-function onMobileData(): boolean {
-  return (navigator as Navigator & { connection?: { type?: string } }).connection?.type === 'cellular';
-}
 
 interface Auth {
   ownerId: string;
@@ -43,9 +38,11 @@ export class Engine {
   private lapses = new Map<string, number>();
   private wifiOnly = false;
 
+  constructor(private readonly deps: EngineDeps = browserEngineDeps()) {}
+
   setWifiOnly(on: boolean): void {
     this.wifiOnly = on;
-    if (on && onMobileData()) this.active?.controller.abort('wifi-only');
+    if (on && this.deps.onMobileData()) this.active?.controller.abort('wifi-only');
     this.kick();
   }
 
@@ -97,11 +94,11 @@ export class Engine {
     const records = await listDownloads(auth.ownerId);
     for (const record of records) {
       if (record.state === 'complete' && !record.reportedComplete && record.downloadId) {
-        const answer = await reportComplete(auth.session, record.downloadId, record.size);
+        const answer = await this.deps.server.reportComplete(auth.session, record.downloadId, record.size);
         if (answer.ok || answer.status === 409) await dispatch(record.key, { type: 'reported' });
       }
     }
-    if (this.wifiOnly && onMobileData()) {
+    if (this.wifiOnly && this.deps.onMobileData()) {
       for (const record of records) {
         if (RUNNABLE_STATES.has(record.state) && record.engine === 'ranged') {
           await dispatch(record.key, { type: 'offline', message: WAITING_FOR_WIFI });
@@ -118,7 +115,7 @@ export class Engine {
       const next = Math.min(...runnable.map((r) => this.retry.get(r.key)?.at ?? Infinity));
       return Number.isFinite(next) ? Math.max(100, next - now) : 3_600_000;
     }
-    await navigator.locks.request(`filamu-download:${due.key}`, () => this.work(auth, due.key));
+    await this.deps.lock(`filamu-download:${due.key}`, () => this.work(auth, due.key));
     return 0;
   }
 
@@ -147,7 +144,7 @@ export class Engine {
 
   /** A fresh link for the same download; false when the engine must stop here for now. */
   private async grant(auth: Auth, record: LocalDownload): Promise<LocalDownload | undefined> {
-    const answer = await mintLink(auth.session, record.movieId, record.sizeChoice);
+    const answer = await this.deps.server.mintLink(auth.session, record.movieId, record.sizeChoice);
     if (answer.ok) {
       const link = answer.value;
       return dispatch(record.key, {
@@ -181,8 +178,7 @@ export class Engine {
 
   private async transfer(auth: Auth, record: LocalDownload): Promise<TransferResult> {
     const key = record.key;
-    const handle = await movieFileHandle(key, true);
-    const sink = await handle.createSyncAccessHandle();
+    const sink = await this.deps.openFile(key);
     const controller = new AbortController();
     this.active = { key, controller };
     const throttle = new ProgressThrottle(record.size, record.committed, Date.now());
@@ -198,10 +194,10 @@ export class Engine {
           size: record.size,
           etag: record.etag,
           committed,
-          ifRange: new URL(record.url!, self.location.href).origin === self.location.origin,
+          ifRange: new URL(record.url!, this.deps.pageUrl()).origin === new URL(this.deps.pageUrl()).origin,
         },
         {
-          fetch: (input, init) => fetch(input, init),
+          fetch: this.deps.fetch,
           sink,
           signal: controller.signal,
           now: Date.now,
@@ -216,7 +212,7 @@ export class Engine {
               bytesFromNetwork: record.bytesFromNetwork + networkBytes,
             });
             if (record.downloadId && throttle.take(offset, Date.now())) {
-              void reportProgress(auth.session, record.downloadId, offset, record.size);
+              void this.deps.server.reportProgress(auth.session, record.downloadId, offset, record.size);
             }
           },
           onBytes: (position) => {
@@ -248,7 +244,7 @@ export class Engine {
         await dispatch(key, { type: 'bytes-done' });
         const done = await dispatch(key, { type: 'verified' });
         if (done?.downloadId) {
-          const answer = await reportComplete(auth.session, done.downloadId, done.size);
+          const answer = await this.deps.server.reportComplete(auth.session, done.downloadId, done.size);
           if (answer.ok || answer.status === 409) await dispatch(key, { type: 'reported' });
         }
         return;
@@ -287,7 +283,13 @@ export class Engine {
       case 'aborted': {
         const record = await getDownload(key);
         if (record?.state === 'paused' && record.downloadId) {
-          void reportProgress(auth.session, record.downloadId, record.committed, record.size, 'paused');
+          void this.deps.server.reportProgress(
+            auth.session,
+            record.downloadId,
+            record.committed,
+            record.size,
+            'paused',
+          );
         }
         return;
       }
@@ -300,7 +302,7 @@ export class Engine {
       : await dispatch(key, { type: 'hard-error', message });
     if (!record) return;
     if (record.state === 'failed') {
-      if (record.downloadId) void reportFailure(auth.session, record.downloadId, message);
+      if (record.downloadId) void this.deps.server.reportFailure(auth.session, record.downloadId, message);
     } else {
       // Product §9: wait 2 s × attempt before the next try.
       this.retry.set(key, { failures: 0, at: Date.now() + 2000 * record.attempts });
