@@ -165,7 +165,7 @@ describe('Payments a person can follow', () => {
         expect(onTop).toBe(true);
       }
       // Step names are on screen, not only for screen readers.
-      for (const name of ['Network', 'Phone', 'Approve', 'Done']) {
+      for (const name of ['Plan', 'Network', 'Phone', 'Approve', 'Done']) {
         expect(await page.getByRole('list', { name: 'Payment steps' }).getByText(name).isVisible()).toBe(true);
       }
       await page.getByRole('heading', { name: 'Test payments — no real money' }).waitFor();

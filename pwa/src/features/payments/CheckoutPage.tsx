@@ -11,6 +11,7 @@ import { api, errorMessage, isApiError } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { toast } from '../../lib/toast.ts';
+import { StepIndicator } from './flow/StepIndicator.tsx';
 import { OrderSummary } from './OrderSummary.tsx';
 import { writeStoredPayment, type PaymentFlowState } from './payment-session.ts';
 import { planOffer } from './plan-offer.ts';
@@ -104,6 +105,11 @@ export default function CheckoutPage() {
           <ArrowLeftIcon className="size-4" /> Back to plans
         </Link>
         <h1 className="mt-4 text-3xl font-extrabold tracking-tight">Checkout</h1>
+        {!staff && (
+          <div className="mt-4 max-w-md">
+            <StepIndicator phase="plan" />
+          </div>
+        )}
         <div className="mt-6">{staff ? <StaffNote kind={purchaser} /> : <Order planId={planId} />}</div>
       </main>
     </div>

@@ -70,7 +70,6 @@ export function OrderSummary({
           <Line label="Price">
             {price} <span className="font-normal text-stone-600 dark:text-stone-400">one-time</span>
           </Line>
-          <Line label="Subtotal">{price}</Line>
           <Line label="Total Due Today" strong>
             {price}
           </Line>
@@ -112,7 +111,7 @@ export function OrderSummary({
         <p className="mt-4 text-center text-xs text-stone-600 dark:text-stone-400">
           By continuing you agree to our{' '}
           <Link to="/terms" className="font-semibold text-brand-800 underline dark:text-brand-300">
-            Terms of Service
+            Terms of Use
           </Link>
           .
         </p>

@@ -3,10 +3,10 @@ import { CheckIcon } from '../../../components/ui/icons.tsx';
 import { STEPS, type Phase } from './steps.ts';
 
 /** The steps with their names on screen, under each number, so they fit a 360 px phone (decision 0182). */
-export function StepIndicator({ phase }: { phase: Phase }) {
+export function StepIndicator({ phase }: { phase: Phase | 'plan' }) {
   const current = STEPS.findIndex((s) => s.id === (phase === 'review' ? 'processing' : phase));
   return (
-    <ol className="grid grid-cols-4 gap-1" aria-label="Payment steps">
+    <ol className="grid grid-cols-5 gap-1" aria-label="Payment steps">
       {STEPS.map((step, index) => {
         const done = index < current || phase === 'success';
         const active = index === current;

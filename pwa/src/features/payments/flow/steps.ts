@@ -9,7 +9,12 @@ export const SUCCESS_REDIRECT_MS = 2000;
 export type Step = 'payment-method' | 'phone-input' | 'processing' | 'success';
 export type Phase = Step | 'review';
 
-export const STEPS: Array<{ id: Step; label: string }> = [
+/**
+ * The steps as the payer sees them: checkout is the first ("Plan"), so the whole purchase reads as one flow of five
+ * (decision 0182).
+ */
+export const STEPS: Array<{ id: Step | 'plan'; label: string }> = [
+  { id: 'plan', label: 'Plan' },
   { id: 'payment-method', label: 'Network' },
   { id: 'phone-input', label: 'Phone' },
   { id: 'processing', label: 'Approve' },
