@@ -7,7 +7,7 @@ import type { Catalogue } from './features/catalog/catalogue.ts';
 import type { Deliveries } from './features/downloads/deliveries.ts';
 import type { Mailer } from './features/mail/mailer.ts';
 import type { Metrics } from './features/metrics/registry.ts';
-import type { PaymentGateway } from './features/payments/dpo/adapter.ts';
+import type { PaymentGateway } from './features/payments/dpo/port.ts';
 import type { DpoSandbox } from './features/payments/dpo/sandbox.ts';
 import type { PushGateway } from './features/push/gateway.ts';
 import type { SmsGateway } from './features/sms/adapter.ts';

@@ -11,7 +11,7 @@ import {
   testDatabases,
 } from '../../../test/harness.ts';
 import { mailOutbox, payments, smsOutbox, subscriptionPlans, users } from '../../db/schema.ts';
-import { GatewayError } from './dpo/adapter.ts';
+import { GatewayError } from './dpo/errors.ts';
 import { reconcile } from './reconciler.ts';
 import { stockPlan } from '../../../test/library.ts';
 

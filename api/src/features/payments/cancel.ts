@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { payments } from '../../db/schema.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
-import { GatewayError } from './dpo/adapter.ts';
+import { GatewayError } from './dpo/errors.ts';
 import { gatewayFailure, type PaymentDeps } from './payment-rules.ts';
 import { resultOf } from './reads.ts';
 import { checkPayment, reload } from './settlement.ts';

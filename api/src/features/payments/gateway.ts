@@ -5,7 +5,8 @@ import type { PaymentsConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { clientIp } from '../auth/client-ip.ts';
-import { createDpoGateway, type GatewayExchange, type PaymentGateway } from './dpo/adapter.ts';
+import { createDpoGateway } from './dpo/adapter.ts';
+import { type GatewayExchange, type PaymentGateway } from './dpo/port.ts';
 import { createDpoSandbox, DPO_SANDBOX_COMPANY_TOKEN, type DpoSandbox } from './dpo/sandbox.ts';
 
 /** Where the app mounts the DPO simulator in sandbox mode. */

@@ -20,7 +20,8 @@ import {
 import { mailOutbox, payments, pushMessages, smsOutbox, subscriptionPlans, users } from '../../db/schema.ts';
 import { deliverSmsOutbox } from '../sms/outbox.ts';
 import { messageParts } from '../sms/protocol.ts';
-import { GatewayError, type PaymentGateway } from './dpo/adapter.ts';
+import { GatewayError } from './dpo/errors.ts';
+import { type PaymentGateway } from './dpo/port.ts';
 import { AMOUNT_MISMATCH, NOT_PURCHASABLE } from './payment-rules.ts';
 import { reconcile } from './reconciler.ts';
 import { stockPlan } from '../../../test/library.ts';

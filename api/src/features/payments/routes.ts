@@ -11,7 +11,7 @@ import { hitLimits } from '../rate-limit/limiter.ts';
 import { paymentInitiation } from '../rate-limit/limits.ts';
 import { cancelPayment, waitingPayment } from './cancel.ts';
 import { chargeHits } from './charge-limits.ts';
-import { normaliseUgandaPhone } from './dpo/adapter.ts';
+import { normaliseUgandaPhone } from './dpo/formatting.ts';
 import { parseApi3g, text } from './dpo/xml.ts';
 import { assertNumberFitsNetwork, chargeMobile, initiatePayment, paymentOptions } from './checkout.ts';
 import { paymentByTransaction, paymentHistory, verifyPayment } from './reads.ts';

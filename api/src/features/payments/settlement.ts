@@ -10,7 +10,9 @@ import { queuePush } from '../push/outbox.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { receiptText } from '../sms/texts.ts';
 import { checkSoon, lookAtPayment } from './dpo-reads.ts';
-import { GatewayError, sameAmount, type VerifyResult } from './dpo/adapter.ts';
+import { GatewayError } from './dpo/errors.ts';
+import { sameAmount } from './dpo/formatting.ts';
+import { type VerifyResult } from './dpo/port.ts';
 import { pushAfterCancel } from './waiting.ts';
 import {
   DEFAULT_EXPLANATION,

@@ -6,7 +6,7 @@ import { AppError } from '../../http/errors.ts';
 import type { UserRow } from '../auth/principal.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from 'pino';
-import type { PaymentGateway } from './dpo/adapter.ts';
+import type { PaymentGateway } from './dpo/port.ts';
 
 /** The partial unique index that lets one payment per person wait for a phone (decision 0181). */
 export const WAITING_INDEX = 'payments_one_waiting_per_user';

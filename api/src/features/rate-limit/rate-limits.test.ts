@@ -2,7 +2,7 @@ import { contracts, InitiatePaymentResponse } from '@filamu/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { payments, rateLimitCounters } from '../../db/schema.ts';
-import { normaliseUgandaPhone } from '../payments/dpo/adapter.ts';
+import { normaliseUgandaPhone } from '../payments/dpo/formatting.ts';
 import {
   type TestApp,
   type TestResponse,

@@ -1,15 +1,9 @@
 import { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createDpoGateway,
-  GatewayError,
-  normaliseUgandaPhone,
-  sameAmount,
-  UGANDA_MNO,
-  type DpoGatewayOptions,
-  type GatewayExchange,
-  type PaymentGateway,
-} from './adapter.ts';
+import { createDpoGateway, type DpoGatewayOptions } from './adapter.ts';
+import { GatewayError } from './errors.ts';
+import { normaliseUgandaPhone, sameAmount } from './formatting.ts';
+import { UGANDA_MNO, type GatewayExchange, type PaymentGateway } from './port.ts';
 import { createDpoSandbox, DPO_SANDBOX_COMPANY_TOKEN, type DpoSandbox, type DpoSandboxOptions } from './sandbox.ts';
 import { closedPort, listen, listenSilent, MovableClock, type Running } from './testing.ts';
 import type { Database } from '../../../db/client.ts';

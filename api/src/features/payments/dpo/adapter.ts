@@ -1,5 +1,4 @@
-import { trimTrailing } from '@filamu/shared';
-import { AppError } from '../../../http/errors.ts';
+// The DPO API3G transport: the XML sent over HTTPS, retries, and the exchange log.
 import type { Clock } from '../../../lib/clock.ts';
 import { maskPersonalFields, maskPersonalXml } from './personal-data.ts';
 import {
@@ -10,123 +9,18 @@ import {
   readStatus,
   splitInstructions,
   text,
-  type MobileOption,
   type XmlObject,
   type XmlTree,
 } from './xml.ts';
-
-export type { MobileOption } from './xml.ts';
-
-/** DPO's Uganda mobile-money identifiers (dpo-protocol §4.4). Prefer `paymentName` from getMobilePaymentOptions. */
-export const UGANDA_MNO = { mtn: 'MTNmobilemoney', airtel: 'Mobile_Airtel_UG' } as const;
-
-export type DpoOperation =
-  'createToken' | 'GetMobilePaymentOptions' | 'ChargeTokenMobile' | 'verifyToken' | 'cancelToken';
-
-export interface CreateTokenInput {
-  /** Our own reference (the payment's transaction_id); sent with CompanyRefUnique=1. */
-  companyRef: string;
-  /** Major units; whole shillings for UGX; at most 2 decimals otherwise. */
-  amount: number;
-  /** ISO 4217, e.g. 'UGX'. */
-  currency: string;
-  /** Service description shown by DPO; reduced to plain text (P14). */
-  description: string;
-  customerPhone?: string;
-  customerEmail?: string;
-  redirectUrl?: string;
-  backUrl?: string;
-  /** ServiceDate, sent as `YYYY/MM/DD HH:MM` in East Africa Time (UTC+3). */
-  serviceDate: Date;
-}
-
-export interface CreateTokenResult {
-  /** DPO's TransToken (the spec's dpo_token). */
-  transToken: string;
-  /** DPO's TransRef (appears as TransactionRef in pushes). */
-  transRef: string;
-  code: string;
-  explanation: string;
-  /** When the token stops being payable (PTL from `clock.now()` at creation). */
-  expiresAt: Date;
-}
-
-export interface MobileOptionsResult {
-  code: string | undefined;
-  explanation: string;
-  options: MobileOption[];
-}
-
-export interface ChargeMobileInput {
-  transToken: string;
-  /** Uganda number in any usual form (07…, +256…, 256…); sent as 256XXXXXXXXX. */
-  phoneNumber: string;
-  /** `paymentName` as returned by getMobilePaymentOptions (e.g. MTNmobilemoney, Mobile_Airtel_UG). */
-  mno: string;
-  country: 'uganda';
-}
-
-export interface ChargeMobileResult {
-  /** '130' ("New invoice": the prompt is on its way — NOT a payment) or '000'. */
-  code: string;
-  explanation: string;
-  /** Instructions for the customer, entities decoded; render as plain text. */
-  instructions: string;
-  steps: string[];
-  /** DPO's RedirectOption flag; logged and otherwise ignored (P9). */
-  redirectOption: boolean;
-}
-
-/**
- * The normalised verifyToken outcome (security R16):
- * only `paid` may grant, and only after the amount, currency and CompanyRef are checked; `review` is never granted.
- */
-export type VerifyOutcome = 'paid' | 'review' | 'pending' | 'declined' | 'expired' | 'cancelled' | 'error';
-
-export interface VerifyResult {
-  outcome: VerifyOutcome;
-  /** The raw 3-digit code as a string ('000', never 0). */
-  code: string;
-  explanation: string;
-  transactionAmount?: string;
-  transactionCurrency?: string;
-  transactionFinalAmount?: string;
-  transactionFinalCurrency?: string;
-  companyRef?: string;
-  transRef?: string;
-  transactionApproval?: string;
-  mobilePaymentRequest?: string;
-  /** Every text element of the response, for the payment log (R18); the payer's phone, name and email masked. */
-  raw: Record<string, string>;
-  checkedAt: Date;
-}
-
-export interface PaymentGateway {
-  createToken(input: CreateTokenInput): Promise<CreateTokenResult>;
-  getMobilePaymentOptions(transToken: string): Promise<MobileOptionsResult>;
-  chargeTokenMobile(input: ChargeMobileInput): Promise<ChargeMobileResult>;
-  /**
-   * Never throws for a DPO answer: codes map to an outcome. Throws GatewayError only when DPO could not be read.
-   * `markVerified` is DPO's VerifyTransaction (default 1, as DPO's); send false while merely polling (§6.1).
-   */
-  verifyToken(transToken: string, options?: { markVerified?: boolean }): Promise<VerifyResult>;
-  cancelToken(transToken: string): Promise<{ code: string; explanation: string }>;
-}
-
-/**
- * One request/response exchange, for the payment log (R18). The company token is already redacted, and the payer's
- * phone, name and email masked (personal-data.ts).
- */
-export interface GatewayExchange {
-  operation: DpoOperation;
-  attempt: number;
-  at: Date;
-  durationMs: number;
-  requestXml: string;
-  httpStatus?: number;
-  responseXml?: string;
-  error?: string;
-}
+import { GatewayError, NEVER_SENT, RETRY_POLICY, describe } from './errors.ts';
+import {
+  formatAmount,
+  formatServiceDate,
+  normaliseUgandaPhone,
+  plainDescription,
+  verifyOutcome,
+} from './formatting.ts';
+import { type DpoOperation, type GatewayExchange, type PaymentGateway } from './port.ts';
 
 export interface DpoGatewayOptions {
   /** e.g. https://secure.3gdirectpay.com/API/v6/ (keep the trailing slash). */
@@ -148,155 +42,6 @@ export interface DpoGatewayOptions {
   fetch?: typeof fetch;
   clock: Clock;
   onExchange?: (exchange: GatewayExchange) => void;
-}
-
-export type GatewayErrorKind = 'transport' | 'protocol';
-
-/**
- * When a failed attempt may be repeated (decision 0086). `any-failure`: network errors, timeouts and 5xx — for calls
- * that move no money, where a duplicate is harmless (a second createToken leaves only an unpaid token nobody knows,
- * which lapses at the PTL; CompanyRefUnique refuses a ref only once it is paid). `unsent`: only when the request
- * certainly never reached DPO — a repeated ChargeTokenMobile may push a second prompt to the payer's phone.
- */
-export type RetryPolicy = 'any-failure' | 'unsent';
-export const RETRY_POLICY: Record<DpoOperation, RetryPolicy> = {
-  createToken: 'any-failure',
-  GetMobilePaymentOptions: 'any-failure',
-  ChargeTokenMobile: 'unsent',
-  verifyToken: 'any-failure',
-  cancelToken: 'any-failure',
-};
-
-/**
- * Errors of a connection that was never made: no byte of the request left this machine. A timeout of the whole
- * attempt is not among them (it cannot tell a slow connect from a lost answer), nor a reset (it may come after DPO read
- * the request).
- */
-const NEVER_SENT = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-/**
- * Raised when DPO cannot be reached (`transport`: network error, timeout or 5xx after the retries RETRY_POLICY
- * allows) or when it answers something other than success (`protocol`: an unreadable document, or a DPO error code in `dpoCode`).
- * It is an AppError ('unavailable', 503), so an unhandled one becomes the usual envelope. It never carries the company token.
- */
-export class GatewayError extends AppError {
-  readonly kind: GatewayErrorKind;
-  readonly operation: DpoOperation;
-  readonly dpoCode: string | undefined;
-  readonly explanation: string | undefined;
-  readonly httpStatus: number | undefined;
-  readonly attempts: number;
-  /**
-   * DPO may have acted on the request but its answer was lost (5xx, a timeout or reset after sending, an unreadable
-   * body). For ChargeTokenMobile the caller must verifyToken before telling the payer anything (decision 0087).
-   */
-  readonly outcomeUnknown: boolean;
-
-  constructor(details: {
-    kind: GatewayErrorKind;
-    operation: DpoOperation;
-    message: string;
-    dpoCode?: string;
-    explanation?: string;
-    httpStatus?: number;
-    attempts: number;
-    outcomeUnknown?: boolean;
-  }) {
-    super('unavailable', details.message);
-    this.name = 'GatewayError';
-    this.kind = details.kind;
-    this.operation = details.operation;
-    this.dpoCode = details.dpoCode;
-    this.explanation = details.explanation;
-    this.httpStatus = details.httpStatus;
-    this.attempts = details.attempts;
-    this.outcomeUnknown = details.outcomeUnknown ?? false;
-  }
-}
-
-/** verifyToken codes → outcome (dpo-protocol §6.3; R16). Anything unknown is `error`, which never grants. */
-export function verifyOutcome(code: string): VerifyOutcome {
-  switch (code) {
-    case '000':
-      return 'paid';
-    case '002':
-      return 'review';
-    case '001':
-    case '003':
-    case '005':
-    case '007':
-    case '900':
-      return 'pending';
-    case '901':
-    case '902':
-      return 'declined';
-    case '903':
-      return 'expired';
-    case '904':
-      return 'cancelled';
-    default:
-      return 'error';
-  }
-}
-
-/** Formats an amount for PaymentAmount: '.' decimal separator, no float noise, whole units for UGX (P1). */
-export function formatAmount(amount: number, currency: string): string {
-  if (!Number.isFinite(amount) || amount <= 0) throw new RangeError('The amount must be a positive number.');
-  if (currency === 'UGX') {
-    if (!Number.isSafeInteger(amount)) throw new RangeError('UGX amounts are whole shillings.');
-    return String(amount);
-  }
-  const cents = Math.round(amount * 100);
-  if (Math.abs(cents - amount * 100) > 1e-6) throw new RangeError('At most 2 decimals are allowed.');
-  return Number.isInteger(amount) ? String(amount) : (cents / 100).toFixed(2);
-}
-
-/** Compares two DPO amounts numerically without floating point ('15000' equals '15000.00'). */
-export function sameAmount(a: string | number, b: string | number): boolean {
-  const norm = (value: string | number) => {
-    const s = String(value).trim();
-    const match = /^(\d+)(?:\.(\d+))?$/.exec(s);
-    if (!match) return null;
-    const whole = match[1]!.replace(/^0+(?=\d)/, '');
-    const fraction = trimTrailing(match[2] ?? '', '0');
-    return fraction ? `${whole}.${fraction}` : whole;
-  };
-  const left = norm(a);
-  return left !== null && left === norm(b);
-}
-
-/** 07XXXXXXXX, +256…, 256…, with spaces or dashes → 256XXXXXXXXX; other input → its digits. */
-export function normaliseUgandaPhone(phone: string): string {
-  const digits = phone.replace(/[^\d]/g, '');
-  if (/^0\d{9}$/.test(digits)) return `256${digits.slice(1)}`;
-  if (/^00256\d{9}$/.test(digits)) return digits.slice(2);
-  if (/^\d{9}$/.test(digits) && digits.startsWith('7')) return `256${digits}`;
-  return digits;
-}
-
-/** ServiceDescription as plain ASCII words, the way DPO's plugin sanitises it (P14). */
-function plainDescription(description: string): string {
-  const clean = description
-    .replace(/&/g, ' and ')
-    .replace(/[<>/]/g, '_')
-    .replace(/[^\x20-\x7e]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return clean.slice(0, 200) || 'Payment';
-}
-
-/** `YYYY/MM/DD HH:MM` in East Africa Time (UTC+3, no daylight saving). */
-export function formatServiceDate(date: Date): string {
-  const eat = new Date(date.getTime() + 3 * 60 * 60 * 1000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${eat.getUTCFullYear()}/${pad(eat.getUTCMonth() + 1)}/${pad(eat.getUTCDate())} ${pad(eat.getUTCHours())}:${pad(eat.getUTCMinutes())}`;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -511,11 +256,4 @@ export function createDpoGateway(options: DpoGatewayOptions): PaymentGateway {
       return { code, explanation };
     },
   };
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return 'unknown';
-  const cause = (error as Error & { cause?: unknown }).cause;
-  const causeCode = cause && typeof cause === 'object' && 'code' in cause ? String(cause.code) : undefined;
-  return causeCode ?? error.message;
 }
