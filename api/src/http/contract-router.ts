@@ -1,13 +1,38 @@
 import type { Access, BodyOf, Contract, ParamsOf, QueryOf, ResponseOf } from '@filamu/shared';
 import { zValidator } from '@hono/zod-validator';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Principal } from '../features/auth/principal.ts';
 import type { AppEnv } from './env.ts';
-import { AppError, validationError } from './errors.ts';
+import { AppError, forbidden, validationError } from './errors.ts';
+
+export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
+export type AgentPrincipal = Extract<Principal, { kind: 'agent' }>;
+
+/** Who is calling, as narrow as the route's access makes it: a `user` or `admin` route always has a user. */
+export type PrincipalOf<A extends Access> = A extends 'user' | 'admin'
+  ? UserPrincipal
+  : A extends 'agent'
+    ? AgentPrincipal
+    : A extends 'account'
+      ? Principal
+      : Principal | undefined;
 
 export interface RouteInput<C extends Contract> {
   body: BodyOf<C>;
   params: ParamsOf<C>;
   query: QueryOf<C>;
+  principal: PrincipalOf<C['access']>;
+}
+
+/**
+ * The caller, checked against the access the contract names. `authorize` has already refused anyone else, so a
+ * mismatch here is a wiring mistake; it still answers 403 rather than hand a handler the wrong kind of caller.
+ */
+function principalFor(access: Access, principal: Principal | undefined): Principal | undefined {
+  const wanted = access === 'user' || access === 'admin' ? 'user' : access === 'agent' ? 'agent' : null;
+  if (wanted && principal?.kind !== wanted) throw forbidden();
+  if (access === 'account' && !principal) throw forbidden();
+  return principal;
 }
 
 export type RouteHandler<C extends Contract> = (
@@ -54,6 +79,7 @@ export class ContractRouter {
         params: contract.params ? req.valid('param') : undefined,
         query: contract.query ? req.valid('query') : undefined,
         body: contract.body ? req.valid('json') : undefined,
+        principal: principalFor(contract.access, c.get('principal') as Principal | undefined),
       } as RouteInput<C>;
       const result = await handler(input, c);
       if (result instanceof Response) return result;

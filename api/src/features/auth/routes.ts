@@ -3,7 +3,6 @@ import type { Context } from 'hono';
 import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { forbidden } from '../../http/errors.ts';
 import {
   agentLogin,
   changeAgentPassword,
@@ -17,19 +16,12 @@ import {
 import { hitLimits } from '../rate-limit/limiter.ts';
 import { registrationPerIp } from '../rate-limit/limits.ts';
 import { clientIp } from './client-ip.ts';
-import type { Principal } from './principal.ts';
 import { changePhone, requestPhoneChangeCode } from './phone-change.ts';
 import { agentProfile, userProfile } from './profile.ts';
 import { requestRecoveryCode, resetPassword } from './recovery.ts';
 import { storedUserAgent } from './user-agent.ts';
 
 const { auth } = contracts;
-
-function userPrincipal(c: Context<AppEnv>): Extract<Principal, { kind: 'user' }> {
-  const principal = c.get('principal');
-  if (principal.kind !== 'user') throw forbidden();
-  return principal;
-}
 
 export function authRoutes(router: ContractRouter, deps: Deps): void {
   const requestContext = (c: Context<AppEnv>): RequestContext => ({
@@ -49,23 +41,14 @@ export function authRoutes(router: ContractRouter, deps: Deps): void {
     .on(auth.requestRecoveryCode, ({ body }, c) => requestRecoveryCode(deps, body, requestContext(c)))
     .on(auth.resetPassword, ({ body }, c) => resetPassword(deps, body, requestContext(c)))
     .on(auth.agentLogin, ({ body }, c) => agentLogin(deps, body, requestContext(c)))
-    .on(auth.logout, (_input, c) => logout(deps, c.get('principal')))
-    .on(auth.profile, async (_input, c) => {
-      const principal = userPrincipal(c);
-      return userProfile(deps.database.db, principal.user, deps.clock.now(), principal.sessionId);
-    })
-    .on(auth.agentProfile, async (_input, c) => {
-      const principal = c.get('principal');
-      if (principal.kind !== 'agent') throw forbidden();
-      return agentProfile(principal.agent);
-    })
-    .on(auth.updateProfile, ({ body }, c) => updateProfile(deps, userPrincipal(c), body))
-    .on(auth.requestPhoneChangeCode, ({ body }, c) => requestPhoneChangeCode(deps, userPrincipal(c), body))
-    .on(auth.changePhone, ({ body }, c) => changePhone(deps, userPrincipal(c), body))
-    .on(auth.changePassword, ({ body }, c) => changePassword(deps, userPrincipal(c), body))
-    .on(auth.agentChangePassword, ({ body }, c) => {
-      const principal = c.get('principal');
-      if (principal.kind !== 'agent') throw forbidden();
-      return changeAgentPassword(deps, principal, body);
-    });
+    .on(auth.logout, ({ principal }) => logout(deps, principal))
+    .on(auth.profile, async ({ principal }) =>
+      userProfile(deps.database.db, principal.user, deps.clock.now(), principal.sessionId),
+    )
+    .on(auth.agentProfile, async ({ principal }) => agentProfile(principal.agent))
+    .on(auth.updateProfile, ({ body, principal }) => updateProfile(deps, principal, body))
+    .on(auth.requestPhoneChangeCode, ({ body, principal }) => requestPhoneChangeCode(deps, principal, body))
+    .on(auth.changePhone, ({ body, principal }) => changePhone(deps, principal, body))
+    .on(auth.changePassword, ({ body, principal }) => changePassword(deps, principal, body))
+    .on(auth.agentChangePassword, ({ body, principal }) => changeAgentPassword(deps, principal, body));
 }

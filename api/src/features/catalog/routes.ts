@@ -3,7 +3,6 @@ import type { Context } from 'hono';
 import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { forbidden } from '../../http/errors.ts';
 import { absoluteUrl, publicOrigin } from '../../http/origin.ts';
 import { revalidatedJson } from '../../http/revalidate.ts';
 import { downloaderOf } from '../downloads/entitlement.ts';
@@ -27,11 +26,6 @@ export function catalogRoutes(router: ContractRouter, deps: Deps): void {
   const origin = (c: Context<AppEnv>) => publicOrigin(c, deps.config);
   const caller = (c: Context<AppEnv>) => downloaderOf(c.get('principal'), deps.clock.now());
   const hidden = (c: Context<AppEnv>) => hiddenForSession(deps.database.db, c.get('principal'), deps.clock.now());
-  const admin = (c: Context<AppEnv>) => {
-    const principal = c.get('principal');
-    if (principal.kind !== 'user') throw forbidden();
-    return principal.user;
-  };
   router
     .on(movies.adminListMovies, (_input, c) => listAdminMovies(deps, origin(c)))
     .on(movies.adminUploadUrl, async ({ body }, c) => {
@@ -53,7 +47,7 @@ export function catalogRoutes(router: ContractRouter, deps: Deps): void {
     })
     .on(movies.adminMultipartComplete, ({ body }) => completeMultipart(deps, body))
     .on(movies.adminMultipartAbort, ({ body }) => abortMultipart(deps, body))
-    .on(movies.adminCreateMovie, ({ body }, c) => createMovie(deps, admin(c), body, origin(c)))
+    .on(movies.adminCreateMovie, ({ body, principal }, c) => createMovie(deps, principal.user, body, origin(c)))
     .on(movies.adminToggleMovie, ({ params, body }, c) => setMovieActive(deps, params.id, body.is_active, origin(c)))
     .on(movies.adminUpdateMovie, ({ params, body }, c) => updateMovie(deps, params.id, body, origin(c)))
     .on(movies.adminAttachPlans, ({ params, body }, c) => attachPlans(deps, params.id, body.planIds, origin(c)))
