@@ -1,3 +1,4 @@
+// A tool, not production code: one walk through a deployed instance, step by step.
 /**
  * Proves a deployed Filamu answers the way a person's browser needs, through whatever is at the base URL (the
  * proxy of deploy/compose.yaml, or any load balancer): readiness, the landing page, register and sign in, the

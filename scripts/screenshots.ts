@@ -1,3 +1,4 @@
+// A tool, not production code: one seeded server photographed screen by screen.
 /**
  * Reproducible screenshots of the PWA for UI reviews (issue 9: overflow on phones, headers, focus, payment
  * screens, profile): the built app on a fresh data dir, seeded through the API, photographed in headless Chromium

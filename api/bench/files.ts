@@ -1,3 +1,4 @@
+// A benchmark, not production code: its scenarios share one nginx and one client.
 /**
  * Range serving through the local driver's /files, against nginx on the same file (figures, not pass/fail):
  * - throughput of one 1 GB download over loopback, ours vs nginx (`sendfile on`), same client, several rounds;

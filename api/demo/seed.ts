@@ -1,3 +1,4 @@
+// A tool, not production code: the demo's content in the order a newcomer meets it.
 /**
  * `npx pnpm@10 demo`: fills a Filamu instance with demo content (plans, movies, an agent, a
  * subscriber) so a newcomer can try the whole flow in minutes.
