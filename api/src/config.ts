@@ -1,4 +1,5 @@
-// Longer than 300 lines on purpose: every setting of the server in one schema, read from the environment here and nowhere else (lint), so an operator finds each one in one file.
+// Longer than 300 lines on purpose: every setting of the server in one schema, read from the environment here and
+// nowhere else (lint), so an operator finds each one in one file.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { trimTrailingSlashes } from '@filamu/shared';

@@ -1,4 +1,5 @@
-// Longer than 300 lines on purpose: the whole data model in one module, which drizzle-kit diffs to write each migration and docs/data-model.md is checked against; tables reference each other across features.
+// Longer than 300 lines on purpose: the whole data model in one module, which drizzle-kit diffs to write each
+// migration and docs/data-model.md is checked against; tables reference each other across features.
 import { sql } from 'drizzle-orm';
 import {
   bigint,

@@ -1,4 +1,5 @@
-// Longer than 300 lines on purpose: the console's movie verbs (list, create, delete) share the admin view they answer with.
+// Longer than 300 lines on purpose: the console's movie verbs (list, create, delete) share the admin view they answer
+// with.
 import type { AdminMovie, CreateMovieRequest } from '@filamu/shared';
 import { type AdminRendition, CERTIFICATE_DATE_INVALID, PLAN_REQUIRED, RENDITION_KINDS } from '@filamu/shared';
 import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';

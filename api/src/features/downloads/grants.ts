@@ -1,4 +1,5 @@
-// Longer than 300 lines on purpose: every rule that decides whether a download link is given, in the order the server applies them, in one transaction.
+// Longer than 300 lines on purpose: every rule that decides whether a download link is given, in the order the server
+// applies them, in one transaction.
 import {
   ALREADY_DOWNLOADED,
   type DownloadSize,

@@ -1,4 +1,5 @@
-// Longer than 300 lines on purpose: the local driver's whole HTTP face (/files: signed GET with ranges, thumbnails, signed PUT) shares one set of checks on the signature and the path.
+// Longer than 300 lines on purpose: the local driver's whole HTTP face (/files: signed GET with ranges, thumbnails,
+// signed PUT) shares one set of checks on the signature and the path.
 import { AsyncResource } from 'node:async_hooks';
 import type { BigIntStats } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';

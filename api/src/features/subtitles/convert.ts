@@ -1,4 +1,5 @@
-// Longer than 300 lines on purpose: one linear, hand-written SRT/WebVTT reader (no regular expressions on the file), whose parts share the cursor.
+// Longer than 300 lines on purpose: one linear, hand-written SRT/WebVTT reader (no regular expressions on the file),
+// whose parts share the cursor.
 import { SUBTITLE_MAX_BYTES, SUBTITLE_MAX_CUES } from '@filamu/shared';
 
 /**

@@ -1,4 +1,5 @@
-// Longer than 300 lines on purpose: one rendition's job from claim to ready (probe, encode, progress as heartbeat, upload, attempt-guarded finish).
+// Longer than 300 lines on purpose: one rendition's job from claim to ready (probe, encode, progress as heartbeat,
+// upload, attempt-guarded finish).
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';

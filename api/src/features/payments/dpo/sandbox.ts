@@ -1,4 +1,5 @@
-// Longer than 300 lines on purpose: the DPO API3G simulator answers every operation the app uses in one place, so it reads side by side with docs/reference/dpo-protocol.md.
+// Longer than 300 lines on purpose: the DPO API3G simulator answers every operation the app uses in one place, so it
+// reads side by side with docs/reference/dpo-protocol.md.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, desc, eq, isNotNull, lte, or, sql } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';

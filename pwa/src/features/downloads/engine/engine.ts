@@ -1,4 +1,5 @@
-// Longer than 300 lines on purpose: the download engine's one loop (links, ranges, resume, back-off, progress) is the state machine the unit and browser tests exercise as a whole.
+// Longer than 300 lines on purpose: the download engine's one loop (links, ranges, resume, back-off, progress) is the
+// state machine the unit and browser tests exercise as a whole.
 import { browserEngineDeps, type EngineDeps } from './engine-deps.ts';
 import { ProgressThrottle } from './progress-throttle.ts';
 import { backoffMs, DOWNLOAD_RETRY } from '../../../lib/transfer/backoff.ts';

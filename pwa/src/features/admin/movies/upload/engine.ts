@@ -1,4 +1,5 @@
-// Longer than 300 lines on purpose: one upload's whole run (single PUT or multipart parts, retries, resume after a reload) drives the one state machine in machine.ts.
+// Longer than 300 lines on purpose: one upload's whole run (single PUT or multipart parts, retries, resume after a
+// reload) drives the one state machine in machine.ts.
 import type { UploadUrlResponse } from '@filamu/shared';
 import { transition, type UploadEvent } from './machine.ts';
 import { backoffMs, UPLOAD_RETRY } from '../../../../lib/transfer/backoff.ts';
