@@ -1,5 +1,6 @@
+import { STORAGE_KEYS } from './storage-names.ts';
 /** This browser's device id: a random UUID made once and kept in localStorage (product §4, single-device login). */
-const KEY = 'filamu.deviceId';
+const KEY = STORAGE_KEYS.deviceId;
 
 function randomUuid(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();

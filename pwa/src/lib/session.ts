@@ -1,6 +1,7 @@
 import type { AgentProfile, UserProfile } from '@filamu/shared';
 import { create } from 'zustand';
 import { useHydrated } from './hydration.ts';
+import { STORAGE_KEYS } from './storage-names.ts';
 
 /**
  * The signed-in session. Kept free of zod and the API client so it can live in the entry chunk;
@@ -37,7 +38,7 @@ export interface SessionState {
   clear: () => void;
 }
 
-const KEY = 'filamu.session';
+const KEY = STORAGE_KEYS.session;
 
 type Check = (value: unknown) => boolean;
 const text: Check = (v) => typeof v === 'string';

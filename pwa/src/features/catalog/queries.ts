@@ -4,6 +4,7 @@ import { api } from '../../lib/api.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import type { LibraryRefine } from './library-url.ts';
+import { STORAGE_KEYS } from '../../lib/storage-names.ts';
 
 /**
  * The library's server state, all under `movies` so the invalidations of product §7 (and the download manager's)
@@ -25,7 +26,7 @@ const libraryKey = (filter: LibraryFilter) =>
   ] as const;
 
 /** The last library answer seen, per person and filter, for offline visits (never skeletons forever). */
-const LAST_LIBRARY = 'filamu:last-library';
+const LAST_LIBRARY = STORAGE_KEYS.lastLibrary;
 
 function rememberLibrary(filter: LibraryFilter, list: UserMovieList): void {
   const owner = useSessionStore.getState().user?.id;

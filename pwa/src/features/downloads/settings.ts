@@ -1,6 +1,7 @@
 import { DOWNLOAD_SIZES, DataPriceSetting, type DownloadSize } from '@filamu/shared';
 import { useSyncExternalStore } from 'react';
 import type { SizePreference } from './sizes.ts';
+import { STORAGE_KEYS } from '../../lib/storage-names.ts';
 
 /**
  * The person's download preferences on this phone (localStorage): hand downloads to the browser's Background
@@ -21,13 +22,13 @@ export interface DownloadSettings {
 export type Switches = 'background' | 'wifiOnly' | 'deleteWatched';
 
 const KEYS: Record<Switches, string> = {
-  background: 'filamu.backgroundDownloads',
-  wifiOnly: 'filamu.wifiOnlyDownloads',
-  deleteWatched: 'filamu.deleteAfterWatching',
+  background: STORAGE_KEYS.backgroundDownloads,
+  wifiOnly: STORAGE_KEYS.wifiOnlyDownloads,
+  deleteWatched: STORAGE_KEYS.deleteAfterWatching,
 };
 
-const SIZE_KEY = 'filamu.defaultDownloadSize';
-const PRICE_KEY = 'filamu.bundlePricePerGb';
+const SIZE_KEY = STORAGE_KEYS.defaultDownloadSize;
+const PRICE_KEY = STORAGE_KEYS.bundlePricePerGb;
 
 function readString(key: string): string | null {
   try {

@@ -1,5 +1,6 @@
+import { STORAGE_KEYS } from '../../lib/storage-names.ts';
 /** The last download speed this device measured, kept across visits for time estimates before a download starts. */
-const SPEED_KEY = 'filamu.downloadSpeedBps';
+const SPEED_KEY = STORAGE_KEYS.downloadSpeed;
 
 export function rememberSpeed(speedBps: number): void {
   try {

@@ -1,4 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { DATABASES } from '../../lib/storage-names.ts';
 
 /** This phone's wrong PIN tries per person, kept across reloads and offline (decision 0170). */
 export interface PinTries {
@@ -13,7 +14,7 @@ interface TriesDb extends DBSchema {
 
 let dbPromise: Promise<IDBPDatabase<TriesDb>> | undefined;
 const db = () =>
-  (dbPromise ??= openDB<TriesDb>('filamu-parental-pin', 1, {
+  (dbPromise ??= openDB<TriesDb>(DATABASES.parentalPin, 1, {
     upgrade(database) {
       database.createObjectStore('tries', { keyPath: 'userId' });
     },

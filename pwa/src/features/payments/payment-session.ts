@@ -1,4 +1,5 @@
 import type { CustomerPlan } from '@filamu/shared';
+import { STORAGE_KEYS } from '../../lib/storage-names.ts';
 
 /** The payment in flight, as `/checkout/:planId` hands it to `/payment-flow` (navigation state). */
 export interface PaymentFlowState {
@@ -18,7 +19,7 @@ export interface StoredPayment extends PaymentFlowState {
   phone?: string;
 }
 
-const KEY = 'filamu.payment';
+const KEY = STORAGE_KEYS.payment;
 
 function isFlowState(value: unknown): value is PaymentFlowState {
   const v = value as Partial<PaymentFlowState> | null;

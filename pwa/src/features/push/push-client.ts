@@ -1,13 +1,14 @@
 import { contracts } from '@filamu/shared';
 import { create } from 'zustand';
 import { api } from '../../lib/api.ts';
+import { STORAGE_KEYS } from '../../lib/storage-names.ts';
 
 /**
  * When to offer notifications (decision 0152): never on a first visit; only once this phone has finished a download
  * or seen a payment confirmed. "Not now" is kept on this phone: the offer does not come back by itself, the
  * switch on the profile's Security tab turns notifications on later.
  */
-const STORAGE_KEY = 'filamu.push';
+const STORAGE_KEY = STORAGE_KEYS.push;
 
 interface Remembered {
   eligible: boolean;

@@ -1,4 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { DATABASES } from '../../lib/storage-names.ts';
 
 /**
  * Where each person stopped in each movie on this phone, in IndexedDB beside the download records (its own database,
@@ -25,7 +26,7 @@ interface WatchingDb extends DBSchema {
 let dbPromise: Promise<IDBPDatabase<WatchingDb>> | null = null;
 
 function openWatchingDb(): Promise<IDBPDatabase<WatchingDb>> {
-  dbPromise ??= openDB<WatchingDb>('filamu-watching', 1, {
+  dbPromise ??= openDB<WatchingDb>(DATABASES.watching, 1, {
     upgrade(db) {
       db.createObjectStore('positions', { keyPath: 'key' }).createIndex('by-owner', 'ownerId');
     },

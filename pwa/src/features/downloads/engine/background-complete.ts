@@ -5,6 +5,7 @@ import {
 } from './background-fetch-types.ts';
 import { movieFileHandle } from './opfs.ts';
 import { dispatch, getDownload } from './store.ts';
+import { LOCKS } from '../../../lib/storage-names.ts';
 
 /**
  * The service worker's part of a Background Fetch: when the browser has the whole movie, copy it into the same
@@ -15,7 +16,7 @@ export async function onBackgroundSuccess(event: BackgroundFetchUpdateUIEvent): 
   const key = keyOfBackgroundId(event.registration.id);
   if (!key) return;
   let title = 'Your movie';
-  const ok = await navigator.locks.request(`filamu-download:${key}`, async () => {
+  const ok = await navigator.locks.request(LOCKS.download(key), async () => {
     const record = await getDownload(key);
     if (!record || record.state === 'complete' || record.state === 'cancelled') return false;
     title = record.title;

@@ -9,6 +9,7 @@ import type { Session } from './server.ts';
 import { announce, dispatch, getDownload, listDownloads } from './store.ts';
 import { rateLimitedMessage, waitAfterRateLimit } from './retry-after.ts';
 import { runTransfer, type TransferOutcome, type TransferResult } from './transfer.ts';
+import { LOCKS } from '../../../lib/storage-names.ts';
 
 /**
  * The in-app engine, run by the dedicated worker: one download at a time, for the signed-in person, across every
@@ -117,7 +118,7 @@ export class Engine {
       const next = Math.min(...runnable.map((r) => this.retry.get(r.key)?.at ?? Infinity));
       return Number.isFinite(next) ? Math.max(100, next - now) : 3_600_000;
     }
-    await this.deps.lock(`filamu-download:${due.key}`, () => this.work(auth, due.key));
+    await this.deps.lock(LOCKS.download(due.key), () => this.work(auth, due.key));
     return 0;
   }
 

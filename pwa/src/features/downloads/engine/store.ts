@@ -1,5 +1,6 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { transition, type DownloadEvent, type LocalDownload } from './record.ts';
+import { CHANNELS, DATABASES } from '../../../lib/storage-names.ts';
 
 /**
  * IndexedDB holds the download records: the truth every tab, the engine worker and the service worker read.
@@ -27,10 +28,10 @@ export interface StoredSubtitles {
   fetchedAt: number;
 }
 
-const DB_NAME = 'filamu-downloads';
+const DB_NAME = DATABASES.downloads;
 /** 1: download records; 2: their subtitles. */
 const DB_VERSION = 2;
-const CHANNEL = 'filamu-downloads';
+const CHANNEL = CHANNELS.downloads;
 
 export type ChannelMessage =
   /** A record changed in IndexedDB: read it again. */

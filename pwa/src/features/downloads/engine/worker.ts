@@ -2,6 +2,7 @@
 import { Engine } from './engine.ts';
 import { listen } from './store.ts';
 import type { WorkerCommand } from './worker-protocol.ts';
+import { LOCKS } from '../../../lib/storage-names.ts';
 
 /**
  * The engine worker: all network and disk I/O of in-app downloads happens here, off the page's thread, where
@@ -25,4 +26,4 @@ listen((message) => {
 // Wi-Fi found or lost: look again at once.
 (navigator as Navigator & { connection?: EventTarget }).connection?.addEventListener('change', () => engine.kick());
 
-void navigator.locks.request('filamu-download-engine', () => engine.run());
+void navigator.locks.request(LOCKS.downloadEngine, () => engine.run());

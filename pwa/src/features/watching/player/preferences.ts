@@ -1,11 +1,12 @@
+import { STORAGE_KEYS } from '../../../lib/storage-names.ts';
 /**
  * The player's settings on this phone: volume, mute, speed (decision 0165) and the subtitle language (decision 0173)
  * stay as the person left them.
  */
-const VOLUME_KEY = 'filamu.player.volume';
-const MUTED_KEY = 'filamu.player.muted';
-const RATE_KEY = 'filamu.player.rate';
-const SUBTITLES_KEY = 'filamu.player.subtitles';
+const VOLUME_KEY = STORAGE_KEYS.playerVolume;
+const MUTED_KEY = STORAGE_KEYS.playerMuted;
+const RATE_KEY = STORAGE_KEYS.playerRate;
+const SUBTITLES_KEY = STORAGE_KEYS.playerSubtitles;
 
 export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
 

@@ -10,6 +10,7 @@ import type { StoredUpload, UploadForm } from './record.ts';
 import { indexedDbRecords, memoryRecords, type UploadRecords } from './store.ts';
 import { xhrPut } from './transport.ts';
 import { attachedToPlans } from '../validation.ts';
+import { LOCKS } from '../../../../lib/storage-names.ts';
 
 /**
  * The Movies tab's upload queue: one item per submitted movie, run one at a time (they share the office line),
@@ -104,7 +105,7 @@ function pump(): void {
   // One tab runs an upload: another tab of the console that also lists it leaves it to the one holding the lock.
   const owned: Promise<StoredUpload | null> =
     typeof navigator !== 'undefined' && navigator.locks
-      ? navigator.locks.request(`filamu-upload-${next.id}`, { ifAvailable: true }, (lock) => (lock ? run() : null))
+      ? navigator.locks.request(LOCKS.upload(next.id), { ifAvailable: true }, (lock) => (lock ? run() : null))
       : run();
   void owned
     .then(async (done) => {

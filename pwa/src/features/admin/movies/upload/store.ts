@@ -1,5 +1,6 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { StoredUpload } from './record.ts';
+import { DATABASES } from '../../../../lib/storage-names.ts';
 
 /** Unfinished admin uploads in IndexedDB (one record per upload item), so a reload can resume them. */
 interface UploadsDb extends DBSchema {
@@ -14,7 +15,7 @@ export interface UploadRecords {
 
 let dbPromise: Promise<IDBPDatabase<UploadsDb>> | null = null;
 const db = () => {
-  dbPromise ??= openDB<UploadsDb>('filamu-uploads', 1, {
+  dbPromise ??= openDB<UploadsDb>(DATABASES.uploads, 1, {
     upgrade(database) {
       database.createObjectStore('uploads', { keyPath: 'id' });
     },

@@ -1,0 +1,39 @@
+/**
+ * Every name the app keeps data or takes a lock under on the phone, in one place: two features must never pick the
+ * same one, and renaming one here loses what phones saved under the old name (keep the old name, or migrate).
+ */
+export const DATABASES = {
+  downloads: 'filamu-downloads',
+  uploads: 'filamu-uploads',
+  watching: 'filamu-watching',
+  parentalPin: 'filamu-parental-pin',
+} as const;
+
+/** BroadcastChannel names (tabs and the download worker tell each other about changes). */
+export const CHANNELS = { downloads: 'filamu-downloads' } as const;
+
+/** Web Locks: one download engine per browser, one worker per download and per upload across tabs. */
+export const LOCKS = {
+  downloadEngine: 'filamu-download-engine',
+  download: (recordKey: string) => `filamu-download:${recordKey}`,
+  upload: (uploadId: string) => `filamu-upload-${uploadId}`,
+} as const;
+
+/** localStorage keys. */
+export const STORAGE_KEYS = {
+  session: 'filamu.session',
+  deviceId: 'filamu.deviceId',
+  payment: 'filamu.payment',
+  push: 'filamu.push',
+  lastLibrary: 'filamu:last-library',
+  downloadSpeed: 'filamu.downloadSpeedBps',
+  backgroundDownloads: 'filamu.backgroundDownloads',
+  wifiOnlyDownloads: 'filamu.wifiOnlyDownloads',
+  deleteAfterWatching: 'filamu.deleteAfterWatching',
+  defaultDownloadSize: 'filamu.defaultDownloadSize',
+  bundlePricePerGb: 'filamu.bundlePricePerGb',
+  playerVolume: 'filamu.player.volume',
+  playerMuted: 'filamu.player.muted',
+  playerRate: 'filamu.player.rate',
+  playerSubtitles: 'filamu.player.subtitles',
+} as const;
