@@ -44,12 +44,12 @@ export interface SeedOptions {
   log?: Log;
 }
 
-export type PlanStatus = 'created' | 'existing' | 'renewed';
+type PlanStatus = 'created' | 'existing' | 'renewed';
 
 /** Progress-line prefixes: created, already there, brought back. */
 const MARK: Record<PlanStatus, string> = { created: '+', existing: '=', renewed: '~' };
 
-export interface SeededPlan {
+interface SeededPlan {
   id: string;
   name: DemoPlanName;
   priceUgx: number;
@@ -58,7 +58,7 @@ export interface SeededPlan {
   status: PlanStatus;
 }
 
-export interface SeededMovie {
+interface SeededMovie {
   id: string;
   title: string;
   category: DemoMovie['category'];

@@ -6,7 +6,7 @@ const POLL_MS = 2_000;
 const busy = (movie: AdminMovie) => movie.renditions.some((r) => r.state === 'queued' || r.state === 'encoding');
 
 /** `Small 412 KB · Standard 1.0 MB · HD 2.4 MB · Original 8.7 MB`, or why there are no sizes. */
-export function describeSizes(movie: AdminMovie): string {
+function describeSizes(movie: AdminMovie): string {
   if (movie.renditions.length === 0) return 'Original only (the server has no ffmpeg)';
   const failed = movie.renditions.filter((r) => r.state === 'failed').map((r) => DOWNLOAD_SIZE_LABELS[r.kind]);
   const sizes = movie.sizes.map((s) => `${DOWNLOAD_SIZE_LABELS[s.size]} ${formatBytes(s.bytes)}`).join(' · ');

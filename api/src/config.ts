@@ -12,7 +12,7 @@ const bool = z
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 
 /** Every environment variable the server reads, with its default. README's table mirrors this. */
-export const EnvSchema = z
+const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -343,7 +343,7 @@ export interface StorageConfig {
   cleanup: StorageCleanupConfig;
 }
 
-export interface StorageCleanupConfig {
+interface StorageCleanupConfig {
   /** How often one replica runs a pass (and one shortly after start); 0 disables the job. */
   intervalMs: number;
   /** Objects no movie references are removed once this old (an admin may be mid-way through the form). */
@@ -362,7 +362,7 @@ export interface SmsConfig {
   dispatchIntervalMs: number;
 }
 
-export interface PushConfig {
+interface PushConfig {
   /** Null ⇒ a key pair generated on first start and kept in app_secrets. */
   vapidKeys: { publicKey: string; privateKey: string } | null;
   /** The contact push services see (mailto: or https:). */

@@ -16,8 +16,6 @@ import {
   type Rgb,
 } from './raster.ts';
 
-export { encodeMp4, type Mp4Options } from './mp4.ts';
-export { encodePng, type RgbImage } from './png.ts';
 export { hexToRgb, type Rgb } from './raster.ts';
 
 export interface DemoArtOptions {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type DemoMovieOptions, renderDemoMovieFrames } from './index.ts';
 
 /** The height the demo's clips are made at with ffmpeg: the top of the ladder, so Small, Standard and HD are all made. */
-export const LADDER_SOURCE = { width: 1280, height: 720 } as const;
+const LADDER_SOURCE = { width: 1280, height: 720 } as const;
 
 /**
  * The demo clip as a film the rendition ladder can work on: the same frames, scaled to 720p with moving grain (a

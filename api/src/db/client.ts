@@ -12,7 +12,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 type Relations = ExtractTablesWithRelations<Schema>;
 export type Db = PgDatabase<PgQueryResultHKT, Schema, Relations>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, Relations>;
@@ -106,7 +106,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 /** The key of the start-up advisory lock ('FILAMU' in ASCII); any fixed bigint no other code uses would do. */
-export const STARTUP_LOCK_KEY = 0x46494c414d55n;
+const STARTUP_LOCK_KEY = 0x46494c414d55n;
 
 /**
  * Session-level advisory lock on one dedicated connection: every replica waits here, so only one runs the

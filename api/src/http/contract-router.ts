@@ -5,11 +5,11 @@ import type { Principal } from '../features/auth/principal.ts';
 import type { AppEnv } from './env.ts';
 import { AppError, forbidden, validationError } from './errors.ts';
 
-export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
-export type AgentPrincipal = Extract<Principal, { kind: 'agent' }>;
+type UserPrincipal = Extract<Principal, { kind: 'user' }>;
+type AgentPrincipal = Extract<Principal, { kind: 'agent' }>;
 
 /** Who is calling, as narrow as the route's access makes it: a `user` or `admin` route always has a user. */
-export type PrincipalOf<A extends Access> = A extends 'user' | 'admin'
+type PrincipalOf<A extends Access> = A extends 'user' | 'admin'
   ? UserPrincipal
   : A extends 'agent'
     ? AgentPrincipal
@@ -17,7 +17,7 @@ export type PrincipalOf<A extends Access> = A extends 'user' | 'admin'
       ? Principal
       : Principal | undefined;
 
-export interface RouteInput<C extends Contract> {
+interface RouteInput<C extends Contract> {
   body: BodyOf<C>;
   params: ParamsOf<C>;
   query: QueryOf<C>;

@@ -48,7 +48,7 @@ const INLINE_SCRIPT_HASHES = INLINE_SCRIPTS.map(
   (script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`,
 );
 
-export const CONTENT_SECURITY_POLICY = {
+const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'", ...INLINE_SCRIPT_HASHES],
   styleSrc: ["'self'", "'unsafe-inline'"],

@@ -5,7 +5,7 @@ import { getMimeType } from 'hono/utils/mime';
 import { CONTENT_CODINGS, type ContentCoding } from './content-coding.ts';
 
 /** One form of a file's bytes: as built, or one of its precompressed copies. */
-export interface Representation {
+interface Representation {
   bytes: Uint8Array<ArrayBuffer>;
   /** Strong, and different for each coding (RFC 9110 §8.8.3): a cache must not mix br and gzip bytes. */
   etag: string;

@@ -53,7 +53,7 @@ interface Visit {
 }
 
 /** The first string (value or key) Postgres cannot store faithfully; no recursion, so any depth is fine. */
-export function findUnstorable(root: unknown): { path: string; message: string } | undefined {
+function findUnstorable(root: unknown): { path: string; message: string } | undefined {
   const stack: Visit[] = [{ value: root, key: '' }];
   while (stack.length) {
     const visit = stack.pop()!;

@@ -11,7 +11,7 @@ import { PageSpinner } from '../components/ui/Spinner.tsx';
 const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
 
 /** Short addresses for the policy and contact pages, redirected to the product's real routes. */
-export const SHORT_URLS: Record<string, string> = {
+const SHORT_URLS: Record<string, string> = {
   privacy: '/privacy-policy',
   refund: '/refund-cancellation',
   refunds: '/refund-cancellation',

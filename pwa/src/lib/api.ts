@@ -14,7 +14,7 @@ import { useSessionStore } from './session.ts';
 import { toast } from './toast.ts';
 
 /** Product §9: default request timeout. */
-export const REQUEST_TIMEOUT_MS = 300_000;
+const REQUEST_TIMEOUT_MS = 300_000;
 
 export class ApiError extends Error {
   readonly status: number;

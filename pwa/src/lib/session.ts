@@ -10,8 +10,8 @@ import { STORAGE_KEYS } from './storage-names.ts';
  * The token is saved with the last profile the server gave us, so the app opens signed in without the
  * network (docs/decisions/0040). Only a 401 from the server ends the session; see `api.ts`.
  */
-export type SessionKind = 'user' | 'agent';
-export type SessionStatus = 'loading' | 'guest' | 'user' | 'agent';
+type SessionKind = 'user' | 'agent';
+type SessionStatus = 'loading' | 'guest' | 'user' | 'agent';
 
 interface Persisted {
   token: string;

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 
 export type ToastVariant = 'success' | 'error' | 'info';
 
-export interface Toast {
+interface Toast {
   id: number;
   title: string;
   description?: string;

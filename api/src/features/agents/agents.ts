@@ -78,13 +78,7 @@ function duplicateAgentError(error: unknown) {
  * The email body and WhatsApp text with an agent's password. A reset says it is a reset (the old password stopped
  * working) rather than welcoming the agent to an account they already have.
  */
-export function credentialsText(
-  name: string,
-  email: string,
-  password: string,
-  loginUrl: string,
-  reset = false,
-): string {
+function credentialsText(name: string, email: string, password: string, loginUrl: string, reset = false): string {
   const opening = reset
     ? `Hello ${name}, an admin has reset your Filamu agent password. Your old password no longer works.`
     : `Hello ${name}, your Filamu agent account is ready.`;
@@ -92,7 +86,7 @@ export function credentialsText(
   return `${opening}\nSign in at ${loginUrl} (choose Agent login)\nEmail: ${email}\n${secret}: ${password}\nPlease keep these details private.`;
 }
 
-export const whatsappLink = (phone: string, text: string) => `https://wa.me/${phone}?text=${encodeURIComponent(text)}`;
+const whatsappLink = (phone: string, text: string) => `https://wa.me/${phone}?text=${encodeURIComponent(text)}`;
 
 export async function listAgents(deps: AgentDeps): Promise<{ agents: AdminAgent[] }> {
   const rows = await deps.database.db

@@ -41,7 +41,7 @@ export interface RequestContext {
 const INVALID_CREDENTIALS = 'Invalid credentials. Please try again.';
 const INVALID_AGENT_CREDENTIALS = 'Invalid agent credentials. Please try again.';
 
-export function duplicateAccountError(error: unknown): AppError | null {
+function duplicateAccountError(error: unknown): AppError | null {
   if (isUniqueViolation(error, 'users_email_unique')) return conflict('An account with this email already exists.');
   if (isUniqueViolation(error, 'users_phone_unique'))
     return conflict('An account with this phone number already exists.');

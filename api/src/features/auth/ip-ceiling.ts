@@ -12,7 +12,7 @@ import { secondsUntil, waitPhrase } from '../rate-limit/wait-phrase.ts';
  */
 export const IP_CEILING = 300;
 export const IP_WINDOW_MS = 15 * 60_000;
-export const WEIGHT_CAP = 3;
+const WEIGHT_CAP = 3;
 
 const iso = (date: Date) => date.toISOString();
 

@@ -1,8 +1,7 @@
 import { AGENT_PLAN_LABEL, type AgentProfile, type UserProfile, daysRemaining } from '@filamu/shared';
 import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { sessions, subscriptionPlans, users } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { sessions, subscriptionPlans } from '../../db/schema.ts';
 import { parentalPinStatus } from '../parental-pin/status.ts';
 import type { AgentRow, UserRow } from './principal.ts';
 import { describeUserAgent } from './user-agent.ts';
@@ -67,12 +66,6 @@ export async function userProfile(
       : null,
     parentalPin,
   };
-}
-
-export async function userProfileById(exec: Executor, userId: string, now: Date): Promise<UserProfile> {
-  const [user] = await exec.select().from(users).where(eq(users.id, userId));
-  if (!user) throw notFound('User');
-  return userProfile(exec, user, now);
 }
 
 export function agentProfile(agent: AgentRow): AgentProfile {

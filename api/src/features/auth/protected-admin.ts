@@ -8,7 +8,7 @@ import { users } from '../../db/schema.ts';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.ts';
 import { revokeSessions } from './sessions.ts';
 
-export const GENERATED_ADMIN_EMAIL = 'admin@filamu.local';
+const GENERATED_ADMIN_EMAIL = 'admin@filamu.local';
 const CREDENTIALS_FILE = 'admin-credentials.txt';
 
 export const ADOPTION_REFUSED =

@@ -13,8 +13,8 @@ import { secondsUntil, waitPhrase } from '../rate-limit/wait-phrase.ts';
  * free failures it has left (one while backing off), so 20 concurrent wrong guesses still let at most 5 reach
  * argon2, while concurrent right passwords only wait for each other and are never told about failures.
  */
-export const FREE_FAILURES = 5;
-export const BACKOFF_SECONDS = [1, 2, 4, 8, 16, 30, 60, 180, 300] as const;
+const FREE_FAILURES = 5;
+const BACKOFF_SECONDS = [1, 2, 4, 8, 16, 30, 60, 180, 300] as const;
 /** A slot taken by a process that died mid-check stops counting after this long. */
 const PENDING_TTL_MS = 30_000;
 /** How long a sign-in waits for the account's other checks in flight before giving up, and how often it looks. */

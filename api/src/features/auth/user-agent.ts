@@ -9,7 +9,7 @@ export interface DeviceDescription {
   system: string | null;
 }
 
-export const UNKNOWN_BROWSER = 'Unknown browser';
+const UNKNOWN_BROWSER = 'Unknown browser';
 
 /** The longest User-Agent kept with a session: real ones are ~150–300 characters; the rest is noise. */
 export const USER_AGENT_MAX = 512;

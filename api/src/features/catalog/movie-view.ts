@@ -14,7 +14,7 @@ interface ViewDeps {
  * A thumbnail's URL as clients use it as is (product §2 Admin Movies): the CDN or the local public path
  * when there is one, otherwise a signed link (S3 without a CDN); null when the movie has none.
  */
-export async function thumbnailUrl(deps: ViewDeps, key: string | null, origin: string): Promise<string | null> {
+async function thumbnailUrl(deps: ViewDeps, key: string | null, origin: string): Promise<string | null> {
   if (!key) return null;
   const url =
     deps.storage.publicUrl(key) ??

@@ -5,12 +5,12 @@
  * and the query is capped (100 characters, 8 words) so one search costs the same bounded work per movie.
  */
 
-export const MAX_SEARCH_WORDS = 8;
+const MAX_SEARCH_WORDS = 8;
 /** Words longer than this are compared exactly only (no one types a 30-letter title word with typos to find). */
 const MAX_FUZZY_LENGTH = 24;
 
 /** Lower-case words: runs of letters and digits (any script), the rest is a separator. */
-export function wordsOf(text: string): string[] {
+function wordsOf(text: string): string[] {
   const words: string[] = [];
   let current = '';
   for (const char of text.toLowerCase()) {

@@ -35,12 +35,12 @@ const TYPE_NAMES: Record<Folder, string> = {
 const gigabytes = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 === 0 ? 0 : 1)} GB`;
 const megabytes = (bytes: number) => `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 1)} MB`;
 
-export function maxUploadBytes(deps: { config: Config }, folder: Folder): number {
+function maxUploadBytes(deps: { config: Config }, folder: Folder): number {
   return folder === 'movies' ? deps.config.storage.maxMovieBytes : deps.config.storage.maxThumbnailBytes;
 }
 
 /** `minPartSize` is the configured part size (16 MiB by default: a retried part stays cheap on a slow line). */
-export function partSizeFor(fileSize: number, minPartSize: number): number {
+function partSizeFor(fileSize: number, minPartSize: number): number {
   return Math.max(minPartSize, Math.ceil(fileSize / MAX_PARTS / MIB) * MIB);
 }
 

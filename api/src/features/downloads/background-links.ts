@@ -6,11 +6,11 @@ import { AppError } from '../../http/errors.ts';
  */
 
 /** The slowest connection a Background Fetch must still finish on: 0.5 Mbit/s, in bytes per second. */
-export const SLOWEST_BYTES_PER_SECOND = 62_500;
+const SLOWEST_BYTES_PER_SECOND = 62_500;
 /** Room for the job to start late (the browser schedules it) and for the connection to drop for a while. */
-export const BACKGROUND_MARGIN_SECONDS = 1_800;
+const BACKGROUND_MARGIN_SECONDS = 1_800;
 
-export const NO_BACKGROUND_FETCH =
+const NO_BACKGROUND_FETCH =
   'This browser cannot download in the background. Ask for an ordinary download link instead.';
 
 /**

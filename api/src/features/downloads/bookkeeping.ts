@@ -26,7 +26,7 @@ export interface BookkeepingDeps {
   metrics?: Pick<Metrics, 'downloadBytes'>;
 }
 
-export const ALREADY_COMPLETE = 'This download is already complete.';
+const ALREADY_COMPLETE = 'This download is already complete.';
 
 /** The caller's own download by id; another person's is simply not found. */
 async function ownDownload(deps: BookkeepingDeps, caller: Downloader, id: string): Promise<DownloadRow> {

@@ -10,7 +10,7 @@ export type Ranges = [number, number][];
  * this, the smallest are dropped. Dropping only ever under-counts, and it bounds the row a client can grow by
  * asking for scattered single bytes.
  */
-export const MAX_RANGES = 64;
+const MAX_RANGES = 64;
 
 /** `current` with `added` merged in, each clipped to `[0, size)`; empty or inverted intervals are ignored. */
 export function mergeRanges(current: Ranges, added: Ranges, size: number): Ranges {

@@ -43,7 +43,7 @@ export interface GrantDeps {
 }
 
 export const NOT_IN_PLAN = 'This movie is not included in your plan.';
-export const FILE_MISSING = 'Movie file is missing. Cannot download.';
+const FILE_MISSING = 'Movie file is missing. Cannot download.';
 /**
  * Links one download may be given in a row while none of them delivers a new byte (decision 0111): a link lasts an
  * hour and the app asks again only when it lapsed or storage refused it, so an honest download stuck this long

@@ -9,10 +9,8 @@ import type { downloads, movies } from '../../db/schema.ts';
 export type DownloadRow = typeof downloads.$inferSelect;
 export type MovieRow = typeof movies.$inferSelect;
 
-export const UNFINISHED = ['starting', 'downloading', 'paused', 'failed'] as const;
-
 /** Percent with one decimal; a finished download is 100 even if the file were empty. */
-export function percent(row: Pick<DownloadRow, 'downloadedBytes' | 'totalBytes' | 'status'>): number {
+function percent(row: Pick<DownloadRow, 'downloadedBytes' | 'totalBytes' | 'status'>): number {
   if (row.status === 'completed' || row.totalBytes === 0) return row.status === 'completed' ? 100 : 0;
   return Math.floor((row.downloadedBytes / row.totalBytes) * 1000) / 10;
 }

@@ -11,7 +11,7 @@ import type { DownloadRow } from './records.ts';
  * month, apart from first downloads) and reopens the person's one download row of the movie.
  */
 
-export const REDOWNLOADS_FOR_SUBSCRIBERS = 'Re-downloads are for subscriber accounts. Ask an admin for help.';
+const REDOWNLOADS_FOR_SUBSCRIBERS = 'Re-downloads are for subscriber accounts. Ask an admin for help.';
 
 /** Extra re-downloads an admin may leave unused on one person at once (decision 0122). */
 export const MAX_EXTRA_REDOWNLOADS = 10;
@@ -49,7 +49,7 @@ export async function redownloadAllowance(
 }
 
 /** What the refusal says: when the month's allowance comes back, and that support can help before then. */
-export function redownloadLimitMessage(allowance: RedownloadAllowance): string {
+function redownloadLimitMessage(allowance: RedownloadAllowance): string {
   const renews = formatDayMonth(allowance.renewsAt);
   const used =
     allowance.perMonth === 0

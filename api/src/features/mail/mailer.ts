@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Executor } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
 
-export interface Mail {
+interface Mail {
   to: string;
   subject: string;
   body: string;
@@ -18,7 +18,7 @@ export interface Mail {
 
 /** Kinds whose body carries credentials: blanked once delivered or given up on, never kept undeliverable. */
 export const SENSITIVE_KINDS = ['agent_credentials'];
-export const WITHHELD_SECRET = '(not kept in the outbox: your administrator will give it to you)';
+const WITHHELD_SECRET = '(not kept in the outbox: your administrator will give it to you)';
 const REMOVED_BODY = '[removed from the outbox: it held credentials]';
 
 /**

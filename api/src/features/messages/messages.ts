@@ -23,13 +23,13 @@ interface MessageDeps {
 }
 
 /** The channels the console lists, merged newest first (decision 0156). */
-export const SOURCES: MessageSource[] = [smsSource, emailSource, pushSource];
+const SOURCES: MessageSource[] = [smsSource, emailSource, pushSource];
 
 /** `%`, `_` and `\` typed by a person match themselves, not any character. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
 /** What the admin typed, read once: a whole phone number in any spelling, part of one, an email, or text. */
-export function readSearch(q: string | undefined): Search {
+function readSearch(q: string | undefined): Search {
   const text = q?.trim() ?? '';
   if (!text) return { kind: 'none' };
   const phone = canonicalUgandaPhone(text);
@@ -88,7 +88,7 @@ export async function listMessages(deps: MessageDeps, query: z.output<typeof Mes
  * Resend (decision 0156): one press is one copy, whoever presses and however often. Per message once a minute
  * (two admins pressing together get one copy and one 429) and five a day; per admin sixty an hour.
  */
-export const resendLimits = {
+const resendLimits = {
   perMessageMinute: { name: 'resend:msg-min', max: 1, windowSeconds: 60, refusal: 'This message was just resent' },
   perMessage: {
     name: 'resend:msg',

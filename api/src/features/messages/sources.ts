@@ -18,7 +18,7 @@ export type Search =
   | { kind: 'email'; address: string }
   | { kind: 'text'; pattern: string };
 
-export interface ListFilter {
+interface ListFilter {
   status?: MessageStatus;
   search: Search;
   cursor?: Cursor;

@@ -12,7 +12,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  * number of series stays fixed whatever clients send. `/files/*` is one route, the PWA's pages and assets are
  * `static`, and anything no route took (the API's 404, a refused method, a preflight) is `unmatched`.
  */
-export function routeLabel(c: Context<AppEnv>): string {
+function routeLabel(c: Context<AppEnv>): string {
   const route = matchedRoutes(c).at(c.req.routeIndex);
   const path = route?.path ?? '';
   if (path.startsWith(`${FILES_MOUNT}/`) || path === FILES_MOUNT) return FILES_MOUNT;

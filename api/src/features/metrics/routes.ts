@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import { AppError } from '../../http/errors.ts';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 /** Not a JSON contract (the answer is Prometheus text), so documented by hand in the OpenAPI document. */
 export const METRICS_OPENAPI: Record<string, object> = {

@@ -1,8 +1,7 @@
-import { isRatingHiddenBy, type MovieRating, type ParentalHides, type ParentalPinStatus } from '@filamu/shared';
+import { type ParentalHides, type ParentalPinStatus } from '@filamu/shared';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { parentalPins, sessions } from '../../db/schema.ts';
-import { AppError } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 
 const iso = (date: Date) => date.toISOString();
@@ -42,16 +41,4 @@ export async function hiddenForSession(exec: Executor, principal: Principal, now
     .where(eq(parentalPins.userId, principal.user.id));
   if (!row) return null;
   return row.unlockedUntil && row.unlockedUntil > now ? null : row.hides;
-}
-
-/** Refuses a title the PIN hides from this session (its detail, its download). */
-export async function requireShown(
-  exec: Executor,
-  principal: Principal,
-  rating: MovieRating,
-  now: Date,
-): Promise<void> {
-  if (isRatingHiddenBy(await hiddenForSession(exec, principal, now), rating)) {
-    throw new AppError('pin_required', 'This title is hidden by your parental PIN. Enter the PIN to show it.');
-  }
 }

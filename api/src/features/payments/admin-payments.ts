@@ -21,8 +21,8 @@ import { activate, checkPayment, reload } from './settlement.ts';
 const reviewer = alias(users, 'reviewer');
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
-export const NOT_IN_REVIEW = 'Only payments waiting for review can be resolved.';
-export const ONLY_PENDING = 'Only pending payments can be checked with DPO.';
+const NOT_IN_REVIEW = 'Only payments waiting for review can be resolved.';
+const ONLY_PENDING = 'Only pending payments can be checked with DPO.';
 
 const selection = {
   payment: payments,

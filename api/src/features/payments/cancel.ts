@@ -10,7 +10,7 @@ import { checkPayment, reload } from './settlement.ts';
 import { waitingPaymentRow, waitingView } from './waiting.ts';
 
 export const CANCELLED_EXPLANATION = 'You cancelled this payment.';
-export const NOT_CANCELLABLE = 'This payment is no longer waiting, so there is nothing to cancel.';
+const NOT_CANCELLABLE = 'This payment is no longer waiting, so there is nothing to cancel.';
 export const PAID_BEFORE_CANCEL =
   'The payment could not be cancelled: it was approved on the phone just now. Your plan is being activated.';
 

@@ -9,7 +9,7 @@ import { mobileCharge } from '../rate-limit/limits.ts';
  * A payer's own numbers (decision 0116): the one on the account, and any that approved a payment of the account.
  * Prompts to them are the payer's business, counted against the payer alone; nobody else can use them up.
  */
-export async function isOwnNumber(exec: Executor, payer: UserRow, phone: string): Promise<boolean> {
+async function isOwnNumber(exec: Executor, payer: UserRow, phone: string): Promise<boolean> {
   if (payer.phone === phone) return true;
   const [approved] = await exec
     .select({ id: payments.id })

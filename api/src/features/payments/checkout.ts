@@ -231,7 +231,7 @@ export async function chargeMobile(
 }
 
 /** What to do on the phone when DPO's own instructions were lost with its answer (decision 0087). */
-export function promptInstructions(mno: z.output<typeof ChargeMobileRequest>['mno'], amountUgx: number): string {
+function promptInstructions(mno: z.output<typeof ChargeMobileRequest>['mno'], amountUgx: number): string {
   const network = MOBILE_MONEY[mno];
   return [
     `${network.name} sends a prompt to your phone to pay ${formatUgx(amountUgx)}.`,

@@ -44,7 +44,7 @@ export function exchangeLogger(logger: Logger) {
 }
 
 /** The real DPO adapter pointed at `apiUrl` with `companyToken`, configured from the environment. */
-export function dpoGateway(
+function dpoGateway(
   config: PaymentsConfig,
   clock: Clock,
   logger: Logger,

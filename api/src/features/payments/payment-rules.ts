@@ -26,7 +26,7 @@ export type PaymentRow = typeof payments.$inferSelect;
 /** First reconciler look at a payment, and the cap of its back-off (doubling per check). */
 export const FIRST_CHECK_MS = 30_000;
 
-export const MAX_CHECK_INTERVAL_MS = 5 * 60_000;
+const MAX_CHECK_INTERVAL_MS = 5 * 60_000;
 /** How long past DPO's payment time limit a payment DPO still calls unpaid stays pending. */
 
 export const EXPIRY_GRACE_MS = 5 * 60_000;

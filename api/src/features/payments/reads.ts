@@ -30,11 +30,7 @@ export async function paymentByTransaction(
  * Asks DPO about a pending payment first, so a page never shows a state the gateway has moved past; if DPO was asked
  * about it a moment ago (or the payer has asked too often), the stored state is the answer (decision 0115).
  */
-export async function currentResult(
-  deps: PaymentDeps,
-  payment: PaymentRow,
-  user: UserRow,
-): Promise<VerifyPaymentResponse> {
+async function currentResult(deps: PaymentDeps, payment: PaymentRow, user: UserRow): Promise<VerifyPaymentResponse> {
   let current: PaymentRow;
   try {
     current = (await lookAtPayment(deps, payment, (p) => checkPayment(deps, p), user.id)).payment;

@@ -6,8 +6,8 @@ import { type PaymentDeps, type PaymentRow } from './payment-rules.ts';
 import { checkPayment } from './settlement.ts';
 
 /** Claimed rows are not looked at by another run for this long, even if this one dies mid-way. */
-export const CLAIM_LEASE_MS = 2 * 60_000;
-export const RECONCILE_BATCH = 20;
+const CLAIM_LEASE_MS = 2 * 60_000;
+const RECONCILE_BATCH = 20;
 
 export interface ReconcileReport {
   checked: number;

@@ -65,7 +65,7 @@ export function paymentRoutes(router: ContractRouter, deps: Deps): void {
 }
 
 /** TransactionToken from DPO's push: XML per the docs; form-encoded or JSON parsed too (dpo-protocol §3.2). */
-export function pushedToken(body: string): string | undefined {
+function pushedToken(body: string): string | undefined {
   const trimmed = body.trim();
   if (trimmed.startsWith('<')) {
     const root = parseApi3g(trimmed);

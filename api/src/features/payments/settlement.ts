@@ -23,11 +23,7 @@ import {
 } from './payment-rules.ts';
 
 /** Decides what a verifyToken answer means for this payment (security R16). */
-export function decide(
-  payment: PaymentRow,
-  result: VerifyResult,
-  now: Date,
-): { status: PaymentStatus; explanation: string } {
+function decide(payment: PaymentRow, result: VerifyResult, now: Date): { status: PaymentStatus; explanation: string } {
   const explanation = result.explanation || DEFAULT_EXPLANATION.pending;
   switch (result.outcome) {
     case 'paid': {

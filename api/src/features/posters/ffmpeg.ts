@@ -5,7 +5,7 @@ import { runProcess, tailOf } from '../../lib/ffmpeg.ts';
  * (an unreachable presigned link) is killed.
  */
 
-export class FfmpegError extends Error {}
+class FfmpegError extends Error {}
 
 export async function runFfmpeg(args: string[], options: { timeoutMs: number }): Promise<void> {
   let run;

@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
  * restart or a crash mid-pass loses nothing. One replica runs each pass (db/job-runs.ts, decision 0084).
  */
 
-export const POSTER_SWEEP_JOB = 'poster-sweep';
+const POSTER_SWEEP_JOB = 'poster-sweep';
 export const POSTER_SWEEP_INTERVAL_MS = 30_000;
 /** A pass makes at most this many movies' posters (about half a second each from a picture)… */
 const MOVIES_PER_PASS = 20;
@@ -33,7 +33,7 @@ interface PosterDeps {
   logger: Logger;
 }
 
-export interface PosterSweepReport {
+interface PosterSweepReport {
   made: number;
   failed: number;
 }

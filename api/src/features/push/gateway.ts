@@ -3,13 +3,13 @@ import type { Agent } from 'node:https';
 import webPush from 'web-push';
 
 /** Where one browser's pushes go, and the keys its payloads are encrypted to. */
-export interface PushTarget {
+interface PushTarget {
   endpoint: string;
   p256dh: string;
   auth: string;
 }
 
-export type PushOutcome =
+type PushOutcome =
   | { kind: 'accepted'; status: number }
   /** 404/410: the browser unsubscribed or the subscription expired; it will never take a push again. */
   | { kind: 'gone'; status: number; error: string }
@@ -30,7 +30,7 @@ export interface VapidKeys {
 }
 
 /** How long a push service keeps a push for a phone that is off: a day; a stale notice is worse than none. */
-export const PUSH_TTL_SECONDS = 24 * 3600;
+const PUSH_TTL_SECONDS = 24 * 3600;
 
 /** Errors raised before a request could reach the push service: safe to try again later. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);

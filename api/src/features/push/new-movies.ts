@@ -10,8 +10,8 @@ import type { Metrics } from '../metrics/registry.ts';
 import { queuePush } from './outbox.ts';
 
 /** No "new movies" push at night in Kampala: between 09:00 and 21:00 only (decision 0154). */
-export const QUIET_BEFORE_HOUR = 9;
-export const QUIET_FROM_HOUR = 21;
+const QUIET_BEFORE_HOUR = 9;
+const QUIET_FROM_HOUR = 21;
 /** People looked at per pass; the next pass takes the rest. */
 const BATCH = 500;
 

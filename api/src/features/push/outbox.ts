@@ -43,15 +43,15 @@ export async function queuePush(exec: Executor, now: Date, userId: string, notic
   return subscriptions.length;
 }
 
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 /** 30 s, 1 min, 2 min, 4 min between the attempts the push service did not take. */
-export const backoffMs = (attempts: number) => 30_000 * 2 ** Math.max(0, attempts - 1);
+const backoffMs = (attempts: number) => 30_000 * 2 ** Math.max(0, attempts - 1);
 /** A row `sending` this long belongs to a call that never finished (a replica died mid-call). */
-export const STALE_SENDING_MS = 5 * 60_000;
+const STALE_SENDING_MS = 5 * 60_000;
 const UNKNOWN_OUTCOME = 'outcome unknown; not sent again in case the push service took it';
 
 /** The notice as the service worker reads it; one tag per kind, so a newer one replaces the older. */
-export const payloadOf = (row: { kind: PushNotificationKind; title: string; body: string; url: string }) =>
+const payloadOf = (row: { kind: PushNotificationKind; title: string; body: string; url: string }) =>
   ({
     kind: row.kind,
     title: row.title,

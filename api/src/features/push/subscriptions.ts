@@ -12,9 +12,9 @@ const PUSH_SERVICE_HOSTS = ['fcm.googleapis.com', 'android.googleapis.com', 'pus
 const PUSH_SERVICE_DOMAINS = ['.notify.windows.com', '.push.apple.com', '.push.services.mozilla.com'];
 
 /** Browsers a person may have subscribed at once; older ones are dropped when a new one arrives. */
-export const MAX_SUBSCRIPTIONS_PER_USER = 10;
+const MAX_SUBSCRIPTIONS_PER_USER = 10;
 
-export function isPushServiceEndpoint(endpoint: string, extraOrigins: readonly string[]): boolean {
+function isPushServiceEndpoint(endpoint: string, extraOrigins: readonly string[]): boolean {
   let url: URL;
   try {
     url = new URL(endpoint);

@@ -1,5 +1,5 @@
 import { trimTrailingSlashes } from '@filamu/shared';
-import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm';
 import { claimJobRun, finishJobRun } from '../../db/job-runs.ts';
 import { planReminders, REMINDER_KINDS, subscriptionPlans, users } from '../../db/schema.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
@@ -19,7 +19,7 @@ import type { Metrics } from '../metrics/registry.ts';
  * under the same lock) is seen before anything is queued.
  */
 
-export const REMINDER_SWEEP_JOB = 'plan-reminders';
+const REMINDER_SWEEP_JOB = 'plan-reminders';
 export const REMINDER_SWEEP_INTERVAL_MS = 10 * 60_000;
 const BATCH = 200;
 /** Bounds one pass (200 × 50 reminders); the rest waits for the next. */
@@ -34,7 +34,7 @@ interface ReminderDeps {
 }
 
 /** The renew link: PUBLIC_URL's plans page (the server's local address without it, as printed at start). */
-export function renewUrl(config: Pick<Config, 'publicUrl' | 'port'>): string {
+function renewUrl(config: Pick<Config, 'publicUrl' | 'port'>): string {
   return `${trimTrailingSlashes(config.publicUrl ?? `http://localhost:${config.port}`)}/subscription`;
 }
 
@@ -139,10 +139,6 @@ export async function sendDueReminders(deps: ReminderDeps, channels: ReminderCha
   }
   return report;
 }
-
-/** Rows already recorded for these people (tests and the console read them). */
-export const remindersOf = (deps: { database: Database }, userIds: string[]) =>
-  deps.database.db.select().from(planReminders).where(inArray(planReminders.userId, userIds));
 
 /** One pass for whichever replica claims the period (decision 0084); null for the others. */
 export async function runReminderSweep(

@@ -8,13 +8,13 @@ import type { ReminderKind } from './channels.ts';
  */
 const KAMPALA_OFFSET_MS = 3 * 3_600_000;
 const DAY_MS = 86_400_000;
-export const SEND_FROM_HOUR = 8;
-export const DAYS_BEFORE = 3;
+const SEND_FROM_HOUR = 8;
+const DAYS_BEFORE = 3;
 
 const kampalaDayStart = (local: number) => local - (((local % DAY_MS) + DAY_MS) % DAY_MS);
 
 /** When the "ends today" reminder of a period ending at `end` is due. */
-export function dueToday(end: Date): Date {
+function dueToday(end: Date): Date {
   const lastDay = kampalaDayStart(end.getTime() - 1 + KAMPALA_OFFSET_MS);
   const morning = lastDay + SEND_FROM_HOUR * 3_600_000;
   return new Date((morning < end.getTime() + KAMPALA_OFFSET_MS ? morning : lastDay) - KAMPALA_OFFSET_MS);

@@ -15,13 +15,13 @@ import {
  * - `unknown`: the request may have reached the gateway but no answer came (a timeout, a cut connection). It may
  *   have been accepted, so the outbox never sends it again blindly (decision 0146).
  */
-export type SendOutcome =
+type SendOutcome =
   | { kind: 'accepted'; messageId: string; parts: number; cost: string; statusCode: number }
   | { kind: 'refused'; retryable: boolean; error: string }
   | { kind: 'unknown'; error: string };
 
 /** What the gateway says of the account: its balance, or why it could not be read (decision 0157). */
-export type GatewayState = { kind: 'ok'; balance: string } | { kind: 'unavailable'; error: string };
+type GatewayState = { kind: 'ok'; balance: string } | { kind: 'unavailable'; error: string };
 
 export interface SmsGateway {
   /** `to` is a canonical 256XXXXXXXXX number. */

@@ -43,7 +43,7 @@ export async function queueSms(exec: Executor, now: Date, sms: Sms): Promise<str
  * Purposes whose text carries a password: the body stays only while the outbox may still send it, and is replaced
  * once the gateway took it or it failed for good (decision 0151). The person was shown it once; the phone has it.
  */
-export const SENSITIVE_PURPOSES = ['agent_credentials'];
+const SENSITIVE_PURPOSES = ['agent_credentials'];
 export const REMOVED_SENT = '[sent; removed from the outbox: it held a password]';
 export const REMOVED_UNSENT = '[not sent; removed from the outbox: it held a password]';
 
@@ -53,9 +53,9 @@ function keptBody(purpose: string, status: string | undefined): { body?: string 
   return { body: status === 'failed' ? REMOVED_UNSENT : REMOVED_SENT };
 }
 
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 /** 5 s, 10 s, 20 s, 40 s between the attempts the gateway did not accept. */
-export const backoffMs = (attempts: number) => 5000 * 2 ** Math.max(0, attempts - 1);
+const backoffMs = (attempts: number) => 5000 * 2 ** Math.max(0, attempts - 1);
 /** A row `sending` this long belongs to a call that never finished (a replica died mid-call). */
 export const STALE_SENDING_MS = 5 * 60_000;
 const UNKNOWN_OUTCOME = 'outcome unknown; not sent again in case the gateway took it';

@@ -7,7 +7,6 @@
  * `failureReason` and `retryCount`. The adapter and the simulator share only these shapes.
  */
 
-export const AT_LIVE_URL = 'https://api.africastalking.com/version1/messaging';
 export const AT_MESSAGING_PATH = '/version1/messaging';
 /** User data (the account's balance): `GET <base>/version1/user?username=…`, header `apiKey`, decision 0157. */
 export const AT_USER_PATH = '/version1/user';

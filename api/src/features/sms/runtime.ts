@@ -6,7 +6,6 @@ import { AT_MESSAGING_PATH } from './protocol.ts';
 import {
   createSmsSimulator,
   SMS_SIMULATOR_API_KEY,
-  SMS_SIMULATOR_MOUNT,
   SMS_SIMULATOR_USERNAME,
   type SmsSimulator,
   type SmsSimulatorOptions,
@@ -56,5 +55,3 @@ export function configuredSmsRuntime(config: SmsConfig, clock: Clock, logger: Lo
   }
   return simulatorRuntime(clock, logger, { timeoutMs: config.timeoutMs });
 }
-
-export { SMS_SIMULATOR_MOUNT };

@@ -20,14 +20,14 @@ const BODY_LIMIT = 8 * 1024;
  * 2567000004NN / 2567000005NN answer that statusCode (401–409, 500–502), 256700000900 answers only after
  * `slowMs` (having accepted), 256700000911 is accepted and then reported Failed, 256700000999 gets HTTP 500.
  */
-export type Behaviour =
+type Behaviour =
   | { kind: 'accept' }
   | { kind: 'status'; code: number }
   | { kind: 'http'; status: number }
   | { kind: 'slow'; ms: number }
   | { kind: 'undelivered'; reason: string };
 
-export interface SimulatedMessage {
+interface SimulatedMessage {
   messageId: string;
   /** As sent: +256… */
   to: string;

@@ -50,7 +50,7 @@ export function toGsm7(text: string): string {
  * `make(name)` with the name cut (ending "...") so the whole text is one part; never below `minimum` characters of
  * the name (a long link then makes two parts rather than an unreadable name).
  */
-export function fitName(make: (name: string) => string, typed: string, minimum = 12): string {
+function fitName(make: (name: string) => string, typed: string, minimum = 12): string {
   const name = toGsm7(typed) || 'Filamu';
   if ((gsmSeptets(make(name)) ?? Infinity) <= ONE_PART_SEPTETS) return name;
   const chars = [...name];
@@ -76,7 +76,7 @@ function endTime(accessUntil: Date): string {
 }
 
 /** When access ends, as exactly as a receipt can say it: `31 Dec 2026` for a midnight end, else `25 Nov 2026, 2:00 AM`. */
-export function accessUntilText(accessUntil: Date): string {
+function accessUntilText(accessUntil: Date): string {
   return endTime(accessUntil) === 'midnight' ? lastAccessDay(accessUntil) : formatDateTime(accessUntil);
 }
 
@@ -115,7 +115,7 @@ export function phoneChangeCodeText(code: string, minutes: number) {
 }
 
 /** `0752...456`: enough for the owner to recognise, not the whole number. */
-export function maskedPhone(canonical: string) {
+function maskedPhone(canonical: string) {
   const local = canonical.startsWith('256') ? `0${canonical.slice(3)}` : canonical;
   return `${local.slice(0, 4)}...${local.slice(-3)}`;
 }

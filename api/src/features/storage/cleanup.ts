@@ -31,7 +31,7 @@ export const STORAGE_CLEANUP_LOG = 'storage cleanup pass';
  */
 export const TEMP_FILE_MARGIN_MS = 3_600_000;
 /** The first pass comes this soon after start, so a restarted server clears its crash debris without waiting. */
-export const FIRST_PASS_DELAY_MS = 5_000;
+const FIRST_PASS_DELAY_MS = 5_000;
 
 // Renditions too: a deleted movie's that a failed delete left, or one a stopped encode put up after the delete.
 const FOLDERS: StoredFolder[] = ['movies', 'thumbnails', 'posters', 'renditions'];
@@ -57,11 +57,11 @@ export interface StorageCleanupReport {
   failures: number;
 }
 
-export interface CleanupCutoffs extends AbandonedUploadCutoffs {
+interface CleanupCutoffs extends AbandonedUploadCutoffs {
   orphansBefore: Date;
 }
 
-export function cleanupCutoffs(config: CleanupDeps['config'], now: Date): CleanupCutoffs {
+function cleanupCutoffs(config: CleanupDeps['config'], now: Date): CleanupCutoffs {
   const { uploadUrlTtlSeconds, cleanup } = config.storage;
   const at = (ms: number) => new Date(now.getTime() - ms);
   return {

@@ -24,7 +24,7 @@ import { ServerResponse } from 'node:http';
  */
 
 /** Read size: large enough that per-chunk overhead vanishes, small enough to keep slow clients cheap. */
-export const CHUNK_BYTES = 1024 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
 /** Chunks one response may hold at once: one being sent while the next is read. */
 const CHUNKS_IN_FLIGHT = 2;
 /** Idle buffers kept for the next responses (at most this many MiB stay allocated). */

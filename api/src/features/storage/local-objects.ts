@@ -71,7 +71,7 @@ export async function createTempFile(dir: string): Promise<{ path: string; handl
  * EEXIST when the key exists (a `rename` would silently replace it, and objects are immutable), and readers see
  * either no object or the whole one. The temp name is removed either way; the folder entry is made durable.
  */
-export async function publishTempFile(tempPath: string, finalPath: string, key: string): Promise<void> {
+async function publishTempFile(tempPath: string, finalPath: string, key: string): Promise<void> {
   const folder = dirname(finalPath);
   await mkdir(folder, { recursive: true });
   try {

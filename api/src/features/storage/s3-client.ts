@@ -2,7 +2,7 @@ import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import type { S3Config } from '../../config.ts';
 
 /** SigV4 presigned URLs cannot live longer than a week (AWS rejects X-Amz-Expires > 604800). */
-export const MAX_PRESIGN_SECONDS = 7 * 24 * 60 * 60;
+const MAX_PRESIGN_SECONDS = 7 * 24 * 60 * 60;
 
 export function createS3Client(config: S3Config): S3Client {
   const clientConfig: S3ClientConfig = {

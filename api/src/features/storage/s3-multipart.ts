@@ -11,7 +11,7 @@ import { isNotFound, s3Call, wrapS3Error } from './s3-errors.ts';
 import type { MultipartStorage } from './storage.ts';
 
 /** S3 numbers parts 1…10 000. */
-export const MAX_PART_NUMBER = 10_000;
+const MAX_PART_NUMBER = 10_000;
 
 /**
  * Multipart uploads for large movies: the browser PUTs each part to its own presigned URL (and can

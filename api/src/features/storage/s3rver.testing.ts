@@ -17,7 +17,7 @@ import type { S3Config } from '../../config.ts';
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 
 /** The bucket CORS rule, in the shape `aws s3api put-bucket-cors --cors-configuration` takes. */
-export interface BucketCorsRule {
+interface BucketCorsRule {
   AllowedOrigins: string[];
   AllowedMethods: string[];
   AllowedHeaders: string[];
@@ -30,7 +30,7 @@ export interface BucketCorsRule {
  * presigned uploads (Content-Type is always preflighted on a PUT), and the headers a resumable
  * download and a multipart upload must read from the response (ETag, Content-Range…).
  */
-export function filamuCorsRule(allowedOrigins: string[]): BucketCorsRule {
+function filamuCorsRule(allowedOrigins: string[]): BucketCorsRule {
   return {
     AllowedOrigins: allowedOrigins,
     AllowedMethods: ['GET', 'HEAD', 'PUT'],
@@ -41,7 +41,7 @@ export function filamuCorsRule(allowedOrigins: string[]): BucketCorsRule {
 }
 
 /** The same rule as S3's `CORSConfiguration` XML (what `PUT ?cors` and s3rver's bucket config take). */
-export function corsConfigurationXml(rule: BucketCorsRule): string {
+function corsConfigurationXml(rule: BucketCorsRule): string {
   const elements = (tag: string, values: string[]) => values.map((value) => `    <${tag}>${escapeXml(value)}</${tag}>`);
   return [
     '<CORSConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">',

@@ -17,7 +17,7 @@ export interface ObjectInfo {
   contentType: string | null;
 }
 
-export interface PresignGetOptions {
+interface PresignGetOptions {
   expiresInSeconds: number;
   /** Sent back as `Content-Disposition: attachment; filename…` so a native save gets the movie's title. */
   downloadName?: string;
@@ -27,7 +27,7 @@ export interface PresignGetOptions {
   holder?: string;
 }
 
-export interface PresignPutOptions {
+interface PresignPutOptions {
   /** The one Content-Type the upload must carry. */
   contentType: string;
   /**
@@ -143,7 +143,7 @@ export interface ObjectStorage {
 }
 
 /** Upload types the server accepts per folder, with the extension the generated key gets. */
-export const UPLOAD_TYPES: Record<Folder, Record<string, string>> = {
+const UPLOAD_TYPES: Record<Folder, Record<string, string>> = {
   movies: {
     'video/mp4': 'mp4',
     'video/webm': 'webm',
@@ -159,7 +159,7 @@ export const UPLOAD_TYPES: Record<Folder, Record<string, string>> = {
 };
 
 /** Content-Type by extension, for serving (keys always carry the extension chosen at upload). */
-export const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = Object.fromEntries(
+const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = Object.fromEntries(
   Object.values(UPLOAD_TYPES).flatMap((types) => Object.entries(types).map(([type, ext]) => [ext, type])),
 );
 

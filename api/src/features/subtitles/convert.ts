@@ -8,8 +8,7 @@ import { SUBTITLE_MAX_BYTES, SUBTITLE_MAX_CUES } from '@filamu/shared';
  * character is read more than twice whatever the file holds. No regex touches the file.
  */
 
-export type SubtitleProblem =
-  { kind: 'too_large'; bytes: number } | { kind: 'invalid'; line: number | null; message: string };
+type SubtitleProblem = { kind: 'too_large'; bytes: number } | { kind: 'invalid'; line: number | null; message: string };
 
 export type ConvertResult =
   { ok: true; vtt: string; bytes: number; cues: number; from: 'srt' | 'vtt' } | { ok: false; problem: SubtitleProblem };

@@ -10,18 +10,16 @@ import { movieRenditions, movies } from '../../db/schema.ts';
  * <token>`, so when pg-boss lets a stalled job run twice (expiry), only the newest run can finish the rendition.
  */
 
-export type RenditionRow = typeof movieRenditions.$inferSelect;
-
 /** A row `encoding` with no progress written for this long has lost its worker (progress is written every 2 s). */
-export const STALE_ENCODING_MS = 15_000;
+const STALE_ENCODING_MS = 15_000;
 /**
  * pg-boss 10 has no heartbeat, so a job whose process died would wait for its expiry (hours for a film). A row not
  * written for this long (30 missed heartbeats: generous for a loaded box) is taken back from its worker instead.
  */
-export const LAPSED_ENCODING_MS = 60_000;
+const LAPSED_ENCODING_MS = 60_000;
 
 /** Which renditions a source of `sourceHeight` gets: never upscaled, Small always (decision 0124). */
-export function plannedStates(sourceHeight: number): Record<RenditionKind, 'queued' | 'skipped'> {
+function plannedStates(sourceHeight: number): Record<RenditionKind, 'queued' | 'skipped'> {
   const plan = {} as Record<RenditionKind, 'queued' | 'skipped'>;
   for (const kind of RENDITION_KINDS) {
     plan[kind] = kind === 'small' || RENDITION_TARGETS[kind].height <= sourceHeight ? 'queued' : 'skipped';

@@ -60,7 +60,7 @@ const INITIAL_BUFFER_SECONDS = 1;
  * duration / (duration + 1 s) so that bound is the rendition's own cap × duration. Over a film the change is nothing
  * (0.02 % for 90 minutes); over a 4-second clip it is what keeps the file under its cap.
  */
-export function videoRateFor(step: LadderStep, durationSeconds: number | undefined): number {
+function videoRateFor(step: LadderStep, durationSeconds: number | undefined): number {
   if (!durationSeconds || !(durationSeconds > 0)) return step.videoMaxBitsPerSecond;
   return Math.floor((step.videoMaxBitsPerSecond * durationSeconds) / (durationSeconds + INITIAL_BUFFER_SECONDS));
 }

@@ -7,7 +7,7 @@ import type { TranscodeHub } from './hub.ts';
 /** A probe of a file already sniffed as a video takes well under this, even over S3. */
 const PROBE_LINK_SECONDS = 3600;
 
-export const NOT_PLAYABLE =
+const NOT_PLAYABLE =
   'The movie file could not be read as a video (it may be damaged, or have sound only). Export it again as MP4 and upload it.';
 
 /**

@@ -15,7 +15,7 @@ export const TRANSCODE_QUEUE = 'transcode';
 export const TRANSCODE_DEAD_QUEUE = 'transcode_dead';
 const SCHEMA = 'pgboss';
 /** Three attempts in all. */
-export const RETRY_LIMIT = 2;
+const RETRY_LIMIT = 2;
 /** pg-boss refuses expiries of 24 hours or more. */
 const MAX_EXPIRY_SECONDS = 23 * 3600;
 
@@ -27,7 +27,7 @@ export interface TranscodeJobData {
 export type TranscodeJob = PgBoss.JobWithMetadata<TranscodeJobData>;
 
 /** Per job: the longer of the configured floor and 4× the movie (an encode at a quarter of real time still fits). */
-export function expirySeconds(config: TranscodeConfig, durationSeconds: number | null): number {
+function expirySeconds(config: TranscodeConfig, durationSeconds: number | null): number {
   const byDuration = Math.ceil((durationSeconds ?? 0) * 4);
   return Math.min(MAX_EXPIRY_SECONDS, Math.max(config.expiryMinSeconds, byDuration));
 }

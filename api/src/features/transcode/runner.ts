@@ -68,7 +68,7 @@ const WORK_FILE =
  * A failure marks the row and throws, so pg-boss retries with back-off; a crash leaves the job active until it
  * expires, then pg-boss runs it again.
  */
-export class TranscodeRunner {
+class TranscodeRunner {
   private readonly running = new Map<
     string,
     { job: ClaimedJob; abort: AbortController; done: Promise<void>; output: string }

@@ -17,7 +17,7 @@ export interface ProbeResult {
 export class NotAVideoError extends Error {}
 
 /** ffmpeg ended with an error (its last lines of log in `message`), or was stopped. */
-export class EncodeError extends Error {}
+class EncodeError extends Error {}
 
 /** ffmpeg and ffprobe behind one small interface (Deps.transcoder; null when they are not installed). */
 export interface Transcoder {
@@ -49,7 +49,7 @@ interface FfprobeOutput {
   }[];
 }
 
-export function createFfmpegTranscoder(paths: { ffmpeg: string; ffprobe: string }): Transcoder {
+function createFfmpegTranscoder(paths: { ffmpeg: string; ffprobe: string }): Transcoder {
   return {
     async probe(input, signal) {
       const result = await run(paths.ffprobe, ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', input], {

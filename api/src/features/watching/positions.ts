@@ -13,7 +13,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 type Row = typeof watchPositions.$inferSelect;
 
 /** At most this many positions come back at once: far more than one person downloads, and bounded all the same. */
-export const MAX_POSITIONS_LISTED = 500;
+const MAX_POSITIONS_LISTED = 500;
 
 const NO_DOWNLOAD = 'Movie';
 

@@ -15,7 +15,7 @@ import { preselectSize } from '../downloads/sizes.ts';
 import { libraryHref } from './library-url.ts';
 import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
 
-export const NOT_IN_PLAN_TEXT = 'This movie is not included in your current plan.';
+const NOT_IN_PLAN_TEXT = 'This movie is not included in your current plan.';
 
 const linkClasses =
   'self-start font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-800 ' +

@@ -19,7 +19,7 @@ import { ContinueWatching } from '../watching/ContinueWatching.tsx';
 import { useDocumentTitle } from '../../lib/page.ts';
 
 /** Product §9: skeleton count. */
-export const SKELETON_COUNT = 8;
+const SKELETON_COUNT = 8;
 
 /** All / Kinayuganda / English, as links (the section filter lives in the URL). */
 function SectionFilter({

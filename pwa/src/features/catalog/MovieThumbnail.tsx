@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { cn } from '../../components/ui/cn.ts';
 import { FilmIcon } from '../../components/ui/icons.tsx';
 
-export const THUMBNAIL_FALLBACK = 'Thumbnail not available';
+const THUMBNAIL_FALLBACK = 'Thumbnail not available';
 
 /**
  * A movie's poster in a fixed 16:9 box (no layout shift while it loads on a slow link), lazily loaded;

@@ -5,7 +5,7 @@ import { Icon } from '../../components/ui/icons.tsx';
 import { SEARCH_MAX } from './library-url.ts';
 
 /** Wait after the last key press before searching: one request per pause in typing, not per letter. */
-export const SEARCH_DEBOUNCE_MS = 300;
+const SEARCH_DEBOUNCE_MS = 300;
 
 const SearchIcon = ({ className }: { className?: string }) => (
   <Icon className={className}>

@@ -10,7 +10,7 @@ import { STORAGE_KEYS } from '../../lib/storage-names.ts';
  * The library's server state, all under `movies` so the invalidations of product §7 (and the download manager's)
  * refresh it. One request gives every card its verdict (`access`) and download summary: no per-card calls.
  */
-export const LIBRARY_PAGE_SIZE = 24;
+const LIBRARY_PAGE_SIZE = 24;
 
 export interface LibraryFilter extends Required<LibraryRefine> {
   search: string;

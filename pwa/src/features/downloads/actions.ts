@@ -11,15 +11,7 @@ import {
   type NewDownloadInput,
 } from './engine/record.ts';
 import { rateLimitedMessage } from './engine/retry-after.ts';
-import {
-  announce,
-  createDownload,
-  deleteDownload,
-  deleteSubtitles,
-  dispatch,
-  getDownload,
-  putDownload,
-} from './engine/store.ts';
+import { createDownload, deleteDownload, deleteSubtitles, dispatch, getDownload, putDownload } from './engine/store.ts';
 import { abortBackground, backgroundOptedIn, startInBackground } from './background.ts';
 import { spaceVerdict } from './estimates.ts';
 import { grantRefusal } from './refusals.ts';
@@ -205,9 +197,4 @@ export async function openMovieFile(movieId: string): Promise<File> {
   const key = keyOf(movieId);
   if (!key) throw new Error('Sign in to play your downloads.');
   return movieFile(key);
-}
-
-export function wakeEngine(): void {
-  announce({ type: 'kick' });
-  kick();
 }

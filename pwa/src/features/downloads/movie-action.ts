@@ -15,7 +15,7 @@ export type MovieAction =
   | { kind: 'subscribe'; label: 'Subscribe Now' }
   | { kind: 'not-in-plan'; label: 'Not in your plan' };
 
-export interface ServerDownload {
+interface ServerDownload {
   status: string;
   downloadedBytes: number;
   totalBytes: number;

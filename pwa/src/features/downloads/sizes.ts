@@ -6,7 +6,7 @@ import { dataCostUgx, DOWNLOAD_SIZES, formatBytes, type DownloadSize, type Movie
 const NBSP = '\u00a0';
 
 /** `UGX 1,700`. */
-export function formatUgx(amount: number): string {
+function formatUgx(amount: number): string {
   return `UGX${NBSP}${Math.round(amount).toLocaleString('en-US')}`;
 }
 
@@ -16,7 +16,7 @@ export function costText(bytes: number, pricePerGbUgx: number): string {
 }
 
 /** The smallest size on offer ("from 290 MB" on the card); null when the movie lists none. */
-export function smallestSize(sizes: readonly MovieSize[]): MovieSize | null {
+function smallestSize(sizes: readonly MovieSize[]): MovieSize | null {
   return sizes.reduce<MovieSize | null>((min, s) => (min === null || s.bytes < min.bytes ? s : min), null);
 }
 

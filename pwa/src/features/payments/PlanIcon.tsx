@@ -4,7 +4,7 @@ import { Icon } from '../../components/ui/icons.tsx';
 
 type Kind = 'basic' | 'premium' | 'enterprise' | 'other';
 
-export function planKind(name: string): Kind {
+function planKind(name: string): Kind {
   const lower = name.trim().toLowerCase();
   if (lower.includes('enterprise')) return 'enterprise';
   if (lower.includes('premium')) return 'premium';

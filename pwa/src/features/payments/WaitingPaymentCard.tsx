@@ -11,7 +11,7 @@ import { writeStoredPayment, type StoredPayment } from './payment-session.ts';
 import { useSubscriptionPlans, useWaitingPayment } from './queries.ts';
 
 /** 256772000005 → 0772 000 005, as people write their own number. */
-export function nationalPhone(phone: string | null): string {
+function nationalPhone(phone: string | null): string {
   if (!phone) return '';
   const local = phone.startsWith('256') ? `0${phone.slice(3)}` : phone;
   return local.length === 10 ? `${local.slice(0, 4)} ${local.slice(4, 7)} ${local.slice(7)}` : local;

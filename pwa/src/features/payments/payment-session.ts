@@ -36,7 +36,7 @@ function isFlowState(value: unknown): value is PaymentFlowState {
   );
 }
 
-export function readStoredPayment(): StoredPayment | null {
+function readStoredPayment(): StoredPayment | null {
   try {
     const raw = sessionStorage.getItem(KEY);
     if (!raw) return null;

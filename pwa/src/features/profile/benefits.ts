@@ -4,7 +4,7 @@
  * agents need no subscription. A subscriber's list is their plan's own features (the profile's
  * `subscriptionPlanFeatures`); PLAN_RULES are what every plan comes with, shown when a saved profile predates them.
  */
-export const PLAN_RULES = [
+const PLAN_RULES = [
   'Download the movies in your plan until it ends',
   'Watch downloaded movies offline on this phone',
   'English movies open once you have downloaded the plan’s Kinayuganda movies',

@@ -40,7 +40,7 @@ async function windows(): Promise<WindowClient[]> {
   return (await self.clients.matchAll({ type: 'window' })) as WindowClient[];
 }
 
-export async function showPush(data: PushMessageData | null): Promise<void> {
+async function showPush(data: PushMessageData | null): Promise<void> {
   const payload = readPayload(data);
   if (!payload) return;
   // A payment confirmed while Filamu is on screen: the open page says so itself; the push is for a closed page.
@@ -55,7 +55,7 @@ export async function showPush(data: PushMessageData | null): Promise<void> {
 }
 
 /** An open Filamu window goes to the screen (and comes to the front); without one, a new window opens there. */
-export async function openScreen(url: unknown): Promise<void> {
+async function openScreen(url: unknown): Promise<void> {
   const href = screenUrl(url);
   for (const client of await windows()) {
     const navigated = await client.navigate(href).catch(() => null);

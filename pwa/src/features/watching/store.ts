@@ -38,10 +38,6 @@ export function positionKey(ownerId: string, movieId: string): string {
   return `${ownerId}:${movieId}`;
 }
 
-export async function getPosition(ownerId: string, movieId: string): Promise<LocalPosition | undefined> {
-  return (await openWatchingDb()).get('positions', positionKey(ownerId, movieId));
-}
-
 export async function listPositions(ownerId: string): Promise<LocalPosition[]> {
   return (await openWatchingDb()).getAllFromIndex('positions', 'by-owner', ownerId);
 }
@@ -61,8 +57,4 @@ export async function mergePosition(next: LocalPosition): Promise<LocalPosition>
   if (stored !== current) await tx.store.put(stored);
   await tx.done;
   return stored;
-}
-
-export async function deletePositionsOf(ownerId: string, movieId: string): Promise<void> {
-  await (await openWatchingDb()).delete('positions', positionKey(ownerId, movieId));
 }

@@ -45,7 +45,7 @@ function fromServer(ownerId: string, server: WatchPosition, title: string): Loca
 let pushing: Promise<void> | null = null;
 
 /** Sends every position the server has not got yet, oldest first; stops at the first network failure. */
-export function pushPending(): Promise<void> {
+function pushPending(): Promise<void> {
   pushing ??= (async () => {
     const ownerId = currentOwnerId();
     if (!ownerId || !syncsToServer(ownerId) || !navigator.onLine) return;
@@ -78,7 +78,7 @@ export function pushPending(): Promise<void> {
 }
 
 /** Takes the server's positions (another phone's) where they are newer than this phone's. */
-export async function pullPositions(): Promise<void> {
+async function pullPositions(): Promise<void> {
   const ownerId = currentOwnerId();
   if (!ownerId || !syncsToServer(ownerId) || !navigator.onLine) return;
   const { positions } = await api(contracts.watching.listWatchPositions);
@@ -110,7 +110,7 @@ async function readAndSync(): Promise<void> {
 }
 
 /** Both directions, never throwing: a failed sync waits for the next chance. */
-export async function syncNow(): Promise<void> {
+async function syncNow(): Promise<void> {
   try {
     await pushPending();
     await pullPositions();

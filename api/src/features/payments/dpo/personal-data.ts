@@ -8,14 +8,14 @@ const NAME_FIELDS = ['customername', 'customerfirstname', 'customerlastname', 'c
 const EMAIL_FIELDS = ['customeremail', 'email'];
 
 /** 0772123456 → 0772***456; short values are hidden whole. */
-export function maskPhone(value: string): string {
+function maskPhone(value: string): string {
   const trimmed = value.trim();
   if (trimmed === '') return trimmed;
   return trimmed.length <= 7 ? '***' : `${trimmed.slice(0, 4)}***${trimmed.slice(-3)}`;
 }
 
 /** Nakato Sarah → N*** S*** */
-export function maskName(value: string): string {
+function maskName(value: string): string {
   return value
     .trim()
     .split(/\s+/)
@@ -25,7 +25,7 @@ export function maskName(value: string): string {
 }
 
 /** nakato@example.com → n***@example.com */
-export function maskEmail(value: string): string {
+function maskEmail(value: string): string {
   const at = value.lastIndexOf('@');
   return at > 0 ? `${value[0]}***${value.slice(at)}` : value.trim() === '' ? '' : '***';
 }

@@ -7,7 +7,7 @@ export const UGANDA_MNO = { mtn: 'MTNmobilemoney', airtel: 'Mobile_Airtel_UG' } 
 export type DpoOperation =
   'createToken' | 'GetMobilePaymentOptions' | 'ChargeTokenMobile' | 'verifyToken' | 'cancelToken';
 
-export interface CreateTokenInput {
+interface CreateTokenInput {
   /** Our own reference (the payment's transaction_id); sent with CompanyRefUnique=1. */
   companyRef: string;
   /** Major units; whole shillings for UGX; at most 2 decimals otherwise. */
@@ -24,7 +24,7 @@ export interface CreateTokenInput {
   serviceDate: Date;
 }
 
-export interface CreateTokenResult {
+interface CreateTokenResult {
   /** DPO's TransToken (the spec's dpo_token). */
   transToken: string;
   /** DPO's TransRef (appears as TransactionRef in pushes). */
@@ -35,13 +35,13 @@ export interface CreateTokenResult {
   expiresAt: Date;
 }
 
-export interface MobileOptionsResult {
+interface MobileOptionsResult {
   code: string | undefined;
   explanation: string;
   options: MobileOption[];
 }
 
-export interface ChargeMobileInput {
+interface ChargeMobileInput {
   transToken: string;
   /** Uganda number in any usual form (07…, +256…, 256…); sent as 256XXXXXXXXX. */
   phoneNumber: string;
@@ -50,7 +50,7 @@ export interface ChargeMobileInput {
   country: 'uganda';
 }
 
-export interface ChargeMobileResult {
+interface ChargeMobileResult {
   /** '130' ("New invoice": the prompt is on its way — NOT a payment) or '000'. */
   code: string;
   explanation: string;

@@ -32,7 +32,7 @@ import { buildResponseXml, child, isRepeated, parseXml, RawXml, text, type XmlOb
  */
 
 export const DPO_SANDBOX_COMPANY_TOKEN = '5A1D8F3E-7C2B-4E9A-9D61-0F4B2C8E7A13';
-export const DPO_SANDBOX_MNOS = ['MTNmobilemoney', 'Mobile_Airtel_UG'] as const;
+const DPO_SANDBOX_MNOS = ['MTNmobilemoney', 'Mobile_Airtel_UG'] as const;
 
 export interface DpoSandboxOptions {
   clock: Clock;
@@ -61,9 +61,9 @@ export interface DpoSandboxOptions {
   clientAddress?: (c: Context) => string;
 }
 
-export type SandboxState = 'open' | 'paid' | 'review' | 'declined' | 'expired' | 'cancelled';
+type SandboxState = 'open' | 'paid' | 'review' | 'declined' | 'expired' | 'cancelled';
 
-export interface SandboxTransaction {
+interface SandboxTransaction {
   transToken: string;
   transRef: string;
   companyRef: string | undefined;

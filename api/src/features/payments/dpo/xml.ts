@@ -15,7 +15,7 @@ import { XMLParser } from 'fast-xml-parser';
 export interface XmlTree {
   [element: string]: XmlValue;
 }
-export type XmlValue = string | number | undefined | RawXml | XmlTree | XmlTree[];
+type XmlValue = string | number | undefined | RawXml | XmlTree | XmlTree[];
 
 /** Text inserted verbatim, unescaped (the sandbox uses it to reproduce DPO's malformed instructions). */
 export class RawXml {
@@ -23,7 +23,7 @@ export class RawXml {
 }
 
 /** A parsed element: text, or children (repeated elements become arrays). */
-export type XmlNode = string | { [element: string]: XmlNode | XmlNode[] };
+type XmlNode = string | { [element: string]: XmlNode | XmlNode[] };
 export type XmlObject = { [element: string]: XmlNode | XmlNode[] };
 
 /** Escapes `& < > " '` in a value placed in element text (P14). */
@@ -187,7 +187,7 @@ export function child(node: XmlObject | undefined, name: string): XmlObject | un
 }
 
 /** Every occurrence of a child element that has children (one-or-many normalised to an array). */
-export function children(node: XmlObject | undefined, name: string): XmlObject[] {
+function children(node: XmlObject | undefined, name: string): XmlObject[] {
   if (!node || !Object.hasOwn(node, name)) return [];
   const value = node[name];
   const items = Array.isArray(value) ? value : [value];

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
 /** Admin analytics cache; the Overview tab reads the same entry for its cards. */
-export const analyticsKeys = {
+const analyticsKeys = {
   all: ['adminAnalytics'] as const,
   platform: (days: number) => ['adminAnalytics', days] as const,
   topDownloads: ['adminAnalytics', 'topDownloads'] as const,

@@ -5,7 +5,7 @@ import { api } from '../../../lib/api.ts';
 /** Not in the shared key list: only this tab and the overview card read these. */
 const MESSAGES_KEY = ['adminMessages'] as const;
 const GATEWAY_KEY = ['adminSmsGateway'] as const;
-export const MESSAGES_PAGE_SIZE = 25;
+const MESSAGES_PAGE_SIZE = 25;
 
 export interface MessageFilters {
   channel: MessageChannel | null;

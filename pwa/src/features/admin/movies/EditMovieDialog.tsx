@@ -41,7 +41,7 @@ const draftOf = (movie: AdminMovie): Draft => ({
 });
 
 /** What a category change does to Kinayuganda first (decision 0167), said before the admin saves it. */
-export function categoryChangeNotice(from: Category, to: Category): string | null {
+function categoryChangeNotice(from: Category, to: Category): string | null {
   if (from === to) return null;
   return to === 'Kinayuganda'
     ? 'Kinayuganda first: subscribers in its plans who have not downloaded it must download it before their next English movie. What they downloaded stays theirs.'

@@ -7,7 +7,7 @@ import { anyEncoding } from './renditions.ts';
 /** The Movies tab's server data; after every change both the admin list and the library refresh (product §7). */
 
 /** Every ~3 s while a rendition is queued or encoding, so the console shows the encode's progress. */
-export const ENCODING_POLL_MS = 3_000;
+const ENCODING_POLL_MS = 3_000;
 
 export function useAdminMovies() {
   return useQuery({

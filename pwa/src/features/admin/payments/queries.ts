@@ -3,10 +3,10 @@ import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-qu
 import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-client.ts';
 
-export const PAGE_SIZE = 25;
+const PAGE_SIZE = 25;
 
 /** Every admin payments page and filter lives under this key, so one invalidation refreshes them all. */
-export const adminPaymentsKey = ['adminPayments'] as const;
+const adminPaymentsKey = ['adminPayments'] as const;
 
 export interface PaymentFilters {
   status: PaymentStatus | null;

@@ -12,7 +12,7 @@ export interface BackgroundFetchRegistration extends EventTarget {
   matchAll(): Promise<Array<{ request: Request; responseReady: Promise<Response> }>>;
 }
 
-export interface BackgroundFetchManager {
+interface BackgroundFetchManager {
   fetch(
     id: string,
     requests: Request[],
@@ -37,7 +37,7 @@ export interface BackgroundFetchUpdateUIEvent extends BackgroundFetchEvent {
 export type WithBackgroundFetch = ServiceWorkerRegistration & { backgroundFetch?: BackgroundFetchManager };
 
 /** Background Fetch ids are `filamu:<record key>`. */
-export const BACKGROUND_ID_PREFIX = 'filamu:';
+const BACKGROUND_ID_PREFIX = 'filamu:';
 
 export function backgroundIdOf(key: string): string {
   return `${BACKGROUND_ID_PREFIX}${key}`;

@@ -16,7 +16,7 @@ import { LOCKS } from '../../../lib/storage-names.ts';
  * tab (Web Locks elect one engine; another tab's takes over when it closes). It wakes on commands and sleeps
  * through back-off; every decision is an event on the record's state machine.
  */
-export const COMMIT_EVERY_BYTES = 1024 * 1024;
+const COMMIT_EVERY_BYTES = 1024 * 1024;
 const COMMIT_EVERY_MS = 2000;
 const STALL_MS = 30_000;
 /** Ask for a fresh link when the one we hold has less than this left. */

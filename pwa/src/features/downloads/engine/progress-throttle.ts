@@ -1,7 +1,7 @@
 /** Product §9: tell the server when more than 5 s passed, progress rose more than 5 points, or more than 5 MB arrived. */
-export const REPORT_EVERY_MS = 5000;
-export const REPORT_EVERY_POINTS = 5;
-export const REPORT_EVERY_BYTES = 5 * 1024 * 1024;
+const REPORT_EVERY_MS = 5000;
+const REPORT_EVERY_POINTS = 5;
+const REPORT_EVERY_BYTES = 5 * 1024 * 1024;
 
 export class ProgressThrottle {
   private lastBytes: number;

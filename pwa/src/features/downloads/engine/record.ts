@@ -108,7 +108,7 @@ export type DownloadEvent =
 
 const ACTIVE: ReadonlySet<LocalState> = new Set([...RUNNABLE_STATES, 'verifying']);
 
-export function isFinished(state: LocalState): boolean {
+function isFinished(state: LocalState): boolean {
   return state === 'complete' || state === 'cancelled';
 }
 

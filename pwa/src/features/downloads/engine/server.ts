@@ -26,7 +26,7 @@ export type ServerAnswer<T> =
 
 const TIMEOUT_MS = 30_000;
 
-export async function callApi<C extends Contract>(
+async function callApi<C extends Contract>(
   session: Session,
   contract: C,
   request: RequestOf<C>,

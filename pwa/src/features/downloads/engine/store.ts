@@ -45,7 +45,7 @@ export type ChannelMessage =
 
 let dbPromise: Promise<IDBPDatabase<DownloadsDb>> | null = null;
 
-export function openDownloadsDb(): Promise<IDBPDatabase<DownloadsDb>> {
+function openDownloadsDb(): Promise<IDBPDatabase<DownloadsDb>> {
   dbPromise ??= openDB<DownloadsDb>(DB_NAME, DB_VERSION, {
     // Each version adds to what the one before made; the download records already on a phone are never touched.
     upgrade(db, oldVersion) {

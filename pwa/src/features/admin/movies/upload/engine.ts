@@ -15,7 +15,7 @@ import type { PutBlob, PutResult } from './transport.ts';
  * (drop, reload, Cancel) carries on from there. Side effects come in through `UploadDeps` (tests use fakes).
  */
 
-export interface UploadApi {
+interface UploadApi {
   uploadUrl(body: {
     fileName: string;
     fileType: string;
@@ -54,16 +54,16 @@ export interface UploadDeps {
   onChange(record: StoredUpload): void;
 }
 
-export const PARALLEL_PARTS = 3;
+const PARALLEL_PARTS = 3;
 /** Tries per part before the item fails (about 2 minutes of back-off); Retry then resumes from the finished parts. */
 export const MAX_ATTEMPTS = 8;
 const MAX_LINK_RENEWALS = 3;
 const PART_URL_BATCH = 1000;
 
 export const NETWORK_MESSAGE = 'The connection dropped and did not come back. Check the network, then press Retry.';
-export const ENDED_MESSAGE = 'This upload has ended or was cancelled. Start the upload again.';
+const ENDED_MESSAGE = 'This upload has ended or was cancelled. Start the upload again.';
 
-export class UploadFailure extends Error {}
+class UploadFailure extends Error {}
 /** The storage no longer knows the multipart upload: the movie must start again from its first byte. */
 class UploadEnded extends UploadFailure {
   constructor() {

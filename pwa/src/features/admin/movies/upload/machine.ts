@@ -5,8 +5,8 @@
  * Pure: the engine feeds events, the screen renders the state, and an event that makes no sense is ignored.
  */
 
-export type UploadStatus = 'queued' | 'uploading' | 'processing' | 'completed' | 'failed' | 'needs-file';
-export type UploadPhase = 'thumbnail' | 'movie';
+type UploadStatus = 'queued' | 'uploading' | 'processing' | 'completed' | 'failed' | 'needs-file';
+type UploadPhase = 'thumbnail' | 'movie';
 
 export interface UploadState {
   status: UploadStatus;
