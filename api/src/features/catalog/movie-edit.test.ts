@@ -250,33 +250,44 @@ describe.each(testDatabases)('movie edit and ratings on %s', (kind) => {
     expect(confirmed.json.movie).toMatchObject({ rating: '18', rating_confirmed: true });
   });
 
-  it('a category change counts for the Kinayuganda-first rule from the next answer on, for everyone', async () => {
+  it('a category change counts for the Kinayuganda-first rule from the next answer on; whoever unlocked English keeps it', async () => {
     const plan = await createPlan(t, adminToken);
     const first = await addMovie(t, adminToken, { title: 'Ekisa', category: 'Kinayuganda', planIds: [plan] });
+    const second = await addMovie(t, adminToken, { title: 'Omukwano', category: 'Kinayuganda', planIds: [plan] });
     const english = await addMovie(t, adminToken, { title: 'Night Runner', category: 'English', planIds: [plan] });
     const moved = await addMovie(t, adminToken, { title: 'Lake Story', category: 'English', planIds: [plan] });
-    const { token, user } = await registerUser(t);
-    await subscribe(t, adminToken, user.id, plan);
-    await download(token, first.movie.id);
-    expect(inLibrary(await library(token), english.movie.id)!.access).toBe('downloadable');
+    const done = await registerUser(t);
+    const midway = await registerUser(t);
+    await subscribe(t, adminToken, done.user.id, plan);
+    await subscribe(t, adminToken, midway.user.id, plan);
+    await download(done.token, first.movie.id);
+    await download(done.token, second.movie.id);
+    await download(midway.token, first.movie.id);
+    expect(inLibrary(await library(done.token), english.movie.id)!.access).toBe('downloadable');
+    expect(inLibrary(await library(midway.token), english.movie.id)!.access).toBe('locked');
 
-    // An English movie they have not downloaded becomes Kinayuganda: it must be downloaded before more English.
+    // An English movie becomes Kinayuganda: someone mid-way must download it too before English...
     expect((await patch(moved.movie.id, { category: 'Kinayuganda' })).status).toBe(200);
-    const relocked = await library(token);
-    expect(inLibrary(relocked, english.movie.id)!.access).toBe('locked');
-    expect(UserMovieList.parse(relocked.json).hasDownloadedAllKinayuganda).toBe(false);
+    await download(midway.token, second.movie.id);
+    const stillLocked = await library(midway.token);
+    expect(inLibrary(stillLocked, english.movie.id)!.access).toBe('locked');
+    expect(UserMovieList.parse(stillLocked.json).hasDownloadedAllKinayuganda).toBe(false);
     const refused = await t.request('POST', '/api/users/movies/generate-download-url', {
-      token,
+      token: midway.token,
       body: { movieId: english.movie.id },
     });
     expect(refused.status).toBe(403);
+    // ...while whoever had already unlocked English keeps it for their paid period (decision 0177).
+    const kept = await library(done.token);
+    expect(inLibrary(kept, english.movie.id)!.access).toBe('downloadable');
+    expect(UserMovieList.parse(kept.json).hasDownloadedAllKinayuganda).toBe(true);
 
     // Moved back, nothing is outstanding again; a downloaded movie keeps counting in its new category.
     expect((await patch(moved.movie.id, { category: 'English' })).status).toBe(200);
-    expect(inLibrary(await library(token), english.movie.id)!.access).toBe('downloadable');
+    expect(inLibrary(await library(midway.token), english.movie.id)!.access).toBe('downloadable');
     expect((await patch(english.movie.id, { category: 'Kinayuganda' })).status).toBe(200);
-    await download(token, english.movie.id);
-    const counted = UserMovieList.parse((await library(token)).json);
+    await download(midway.token, english.movie.id);
+    const counted = UserMovieList.parse((await library(midway.token)).json);
     expect(counted.hasDownloadedAllKinayuganda).toBe(true);
     expect(counted.movies.find((m) => m.id === moved.movie.id)!.access).toBe('downloadable');
   });
