@@ -103,15 +103,19 @@ describe.skipIf(!testDatabases.includes('postgres'))(
       }
     });
 
-    it('mobile charge: several payments of one account in parallel stop at the account allowance', async () => {
+    it('mobile charge: taps of one account in parallel stop at the account allowance; its other payments wait', async () => {
       const { token, user } = await registerUser(t);
       const ip = freshIp();
-      const started = await burst(4, () => initiate(token, ip));
-      const ids = started.map((r) => InitiatePaymentResponse.parse(r.json).transaction_id);
-      await nearlyUsedUp(`${mobileCharge.perAccount.name}:${user.id}`, mobileCharge.perAccount.max, 5);
-      // 4 payments × 2 taps: the per-payment limits never bind, the account's does (5 left of 10).
-      const responses = await burst(8, (i) => charge(token, ids[i % 4]!, `07720010${String(i).padStart(2, '0')}`, ip));
-      expectSplit(responses, 5, 200);
+      const started = await burst(2, () => initiate(token, ip));
+      const [waiting, other] = started.map((r) => InitiatePaymentResponse.parse(r.json).transaction_id);
+      await nearlyUsedUp(`${mobileCharge.perAccount.name}:${user.id}`, mobileCharge.perAccount.max, 2);
+      // One payment tapped 8 times with different numbers: its own limit would allow 3 a minute, the account's 2 left
+      // bind. One waiting payment per person (decision 0181) means the account's taps all go to that one.
+      const responses = await burst(8, (i) => charge(token, waiting!, `07720010${String(i).padStart(2, '0')}`, ip));
+      expectSplit(responses, 2, 200);
+      // Another payment of the same account pushes no prompt: refused, never a 500.
+      const second = await charge(token, other!, '0772001099', ip);
+      expect([409, 429]).toContain(second.status);
     });
 
     it('download links: a burst of one account mints exactly what is left of its allowance', async () => {
