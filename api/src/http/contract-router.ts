@@ -28,10 +28,10 @@ interface RouteInput<C extends Contract> {
  * The caller, checked against the access the contract names. `authorize` has already refused anyone else, so a
  * mismatch here is a wiring mistake; it still answers 403 rather than hand a handler the wrong kind of caller.
  */
-function principalFor(access: Access, principal: Principal | undefined): Principal | undefined {
+function principalFor(access: Access, principal: Principal | undefined, refusal: string): Principal | undefined {
   const wanted = access === 'user' || access === 'admin' ? 'user' : access === 'agent' ? 'agent' : null;
-  if (wanted && principal?.kind !== wanted) throw forbidden();
-  if (access === 'account' && !principal) throw forbidden();
+  if (wanted && principal?.kind !== wanted) throw forbidden(refusal);
+  if (access === 'account' && !principal) throw forbidden(refusal);
   return principal;
 }
 
@@ -65,7 +65,13 @@ export class ContractRouter {
   constructor(
     readonly app: Hono<AppEnv>,
     private readonly authorize: Authorize,
+    private readonly wrongCaller = 'You do not have permission to do this.',
   ) {}
+
+  /** The same routes, refusing a caller of the wrong kind with this reason (why agents have nothing to pay). */
+  refusingWith(reason: string): ContractRouter {
+    return new ContractRouter(this.app, this.authorize, reason);
+  }
 
   on<C extends Contract>(contract: C, handler: RouteHandler<C>): this {
     const middleware: MiddlewareHandler<AppEnv>[] = [this.authorize(contract.access)];
@@ -79,7 +85,7 @@ export class ContractRouter {
         params: contract.params ? req.valid('param') : undefined,
         query: contract.query ? req.valid('query') : undefined,
         body: contract.body ? req.valid('json') : undefined,
-        principal: principalFor(contract.access, c.get('principal') as Principal | undefined),
+        principal: principalFor(contract.access, c.get('principal') as Principal | undefined, this.wrongCaller),
       } as RouteInput<C>;
       const result = await handler(input, c);
       if (result instanceof Response) return result;

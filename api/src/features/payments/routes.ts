@@ -1,3 +1,4 @@
+import { STAFF_NEED_NO_PLAN } from '@filamu/shared';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { contracts } from '@filamu/shared';
 import type { Context, Hono } from 'hono';
@@ -36,7 +37,9 @@ export const notifyBodyLimit = bodyLimit({
 export function paymentRoutes(router: ContractRouter, deps: Deps): void {
   const user = (c: Context<AppEnv>) => payingUser(c.get('principal'));
   const ip = (c: Context<AppEnv>) => clientIp(c, deps.config.trustProxy);
+  // Agents have nothing to pay for: every payments route tells them so (403, never a 401 that would sign them out).
   router
+    .refusingWith(STAFF_NEED_NO_PLAN.agent)
     .on(payments.initiate, async ({ body }, c) => {
       const payer = user(c);
       await hitLimits(deps.database.db, deps.clock.now(), [
