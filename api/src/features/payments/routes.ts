@@ -1,6 +1,5 @@
-import { STAFF_NEED_NO_PLAN } from '@filamu/shared';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { contracts } from '@filamu/shared';
+import { contracts, STAFF_NEED_NO_PLAN } from '@filamu/shared';
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from '../../deps.ts';
