@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # The Filamu server image: one Node process serving the API and the built PWA (docs/decisions/0097).
-# Build: docker build -t filamu .   Run: see deploy/compose.yaml and README "Production".
+# Build: docker build -t filamu .   Run: see deploy/compose.yaml and docs/operations.md.
 
 # ---- build: install everything, build the PWA and bundle the server ----
 FROM node:20-bookworm-slim AS build

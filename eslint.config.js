@@ -55,7 +55,7 @@ export default tseslint.config(
   },
   {
     // A feature reaches into another only through the files that one offers (eslint/feature-surfaces.js).
-    // Import loops are found by scripts/check-import-cycles.ts, which counts type-only imports too.
+    // Import loops are found by scripts/check-import-cycles.mjs, which counts type-only imports too.
     files: ['api/src/**/*.ts', 'pwa/src/**/*.{ts,tsx}'],
     plugins: { filamu },
     rules: { 'filamu/feature-boundaries': 'error' },

@@ -82,10 +82,15 @@ async function fillUpload(
   await page.getByRole('tab', { name: movie.tab }).click();
   const panel = page.getByRole('tabpanel');
   await panel.getByLabel('Movie title').fill(movie.title);
-  if (movie.vj) await panel.getByLabel('VJ/Uploader').fill(movie.vj);
+  if (movie.vj) {
+    await panel.getByLabel(movie.tab === 'Upload English' ? 'VJ/Uploader' : 'VJ', { exact: true }).fill(movie.vj);
+  }
   await panel.getByLabel('Rating', { exact: true }).selectOption({ label: movie.rating ?? '13+' });
   await panel.getByLabel('Movie file').setInputFiles(movie.file);
   if (movie.thumbnail) await panel.getByLabel('Thumbnail').setInputFiles(movie.thumbnail);
+  // Plans holding a whole category come ticked (decision 0211): this upload goes to the one plan named only.
+  await panel.getByRole('checkbox', { name: new RegExp(planName) }).waitFor();
+  for (const ticked of await panel.getByRole('checkbox', { checked: true }).all()) await ticked.uncheck();
   await panel.getByRole('checkbox', { name: new RegExp(planName) }).check();
 }
 
@@ -130,12 +135,10 @@ describe('Admin → Movies', () => {
       const submit = page.getByRole('button', { name: 'Upload Movie' });
       await page.getByRole('tab', { name: 'Upload English' }).click();
       await expect(submit.isDisabled()).resolves.toBe(true);
-      // Untouched, the form says what is still needed; nothing is a "Validation Error" before anything is typed.
+      // Untouched, the form says how to start; no list of gaps and no "Validation Error" before anything is typed.
       const panel = page.getByRole('tabpanel');
-      await panel.getByText('Still needed:').waitFor();
-      await expect(
-        panel.getByText('Please fill out the movie title and select a movie file.').isVisible(),
-      ).resolves.toBe(true);
+      await panel.getByText('Fill in the fields marked * to upload.').waitFor();
+      expect(await panel.getByText('Please fill out the movie title and select a movie file.').count()).toBe(0);
       expect(await panel.getByText(/Validation Error/).count()).toBe(0);
       await fillUpload(
         page,
@@ -214,6 +217,9 @@ describe('Admin → Movies', () => {
       });
 
       await fillUpload(page, { tab: 'Upload Kinayuganda', title, file: path }, plan.plan_name);
+      // A Kinayuganda film has a description too, and its name field is the VJ who narrates it (decision 0210).
+      await page.getByRole('tabpanel').getByLabel('Description').waitFor();
+      await page.getByRole('tabpanel').getByText('Optional. The VJ who narrates it in Luganda').waitFor();
       await page.getByRole('button', { name: 'Upload Movie' }).click();
       const row = page.getByRole('listitem').filter({ hasText: 'big-movie.mp4' });
       await row.getByText(/\d+% · .* of 11\.0 MB/).waitFor();

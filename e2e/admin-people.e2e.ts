@@ -4,7 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
 import { adminCredentials, baseURL, launchBrowser, login } from './support/browser.ts';
-import { adminSession, createPlan, registerUser, type SeededPlan, signInContext, uniqueStamp } from './support/seed.ts';
+import {
+  adminSession,
+  completeDownload,
+  createPlan,
+  mp4Bytes,
+  registerUser,
+  type SeededPlan,
+  signInContext,
+  subscribeUser,
+  uniqueStamp,
+  uploadMovie,
+} from './support/seed.ts';
+import { confirmPhone, simulatorTexts, textFromSimulator } from './support/sms.ts';
 
 /**
  * Issue 10: the admin's Subscribers and Agents tabs, driven as an admin would. The admin session is the one
@@ -45,21 +57,6 @@ async function searchSubscriber(page: Page, text: string): Promise<Locator> {
   const row = page.getByRole('row').filter({ hasText: text });
   await row.first().waitFor();
   return row;
-}
-
-/** The newest text the SMS simulator took for this number, once the dispatcher has sent it. */
-async function textFromSimulator(phone: string): Promise<string> {
-  const { token, deviceId } = await adminSession();
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const { messages } = await apiCall<{ messages: { text: string }[] }>(`/admin/sms-simulator/messages?to=${phone}`, {
-      token,
-      deviceId,
-    });
-    if (messages[0]) return messages[0].text;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`no text reached ${phone}`);
 }
 
 const dialog = (page: Page) => page.getByRole('dialog');
@@ -156,6 +153,119 @@ describe('Subscribers tab', () => {
     await dialogOpen(page);
     await expectFocusTrapped(page);
     expect(await manage.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
+});
+
+/** `0772123456` as the console writes it: `0772 123 456`. */
+const spaced = (local: string) => `${local.slice(0, 4)} ${local.slice(4, 7)} ${local.slice(7)}`;
+
+describe('support actions with context and delivery (issue 30 §12)', () => {
+  it('the grant dialog shows the month and the movie, the note lands in the history, and both actions text the person', async () => {
+    const user = await registerUser();
+    await confirmPhone(user);
+    const canonical = `256${user.phone.slice(1)}`;
+    const clip = mp4Bytes(2048);
+    const movie = await uploadMovie(clip, {
+      title: `Lost Movie ${uniqueStamp()}`,
+      category: 'Kinayuganda',
+      planIds: [plan.id],
+    });
+    await subscribeUser(user.id, plan.id);
+    await completeDownload(user, { id: movie.id, size: clip.length });
+    await completeDownload(user, { id: movie.id, size: clip.length }, { redownload: true });
+    const seen = new Set((await simulatorTexts(canonical)).map((m) => m.messageId));
+
+    const { page } = await adminPage('/admin/subscribers', { theme: 'dark' });
+    const row = await searchSubscriber(page, user.email);
+    await row.getByRole('button', { name: `Grant a re-download to ${user.email}` }).click();
+    const box = dialog(page);
+    await box.getByRole('heading', { name: 'Grant a re-download?' }).waitFor();
+    // What the operator decides from: this month's use against the allowance, the movie, and where the text goes.
+    const month = box.getByRole('region', { name: 'What they used this month' });
+    await month.getByText(movie.title).waitFor();
+    await month.getByText('Re-downloaded 1 time this month').waitFor();
+    await month.getByText('1 of 3', { exact: true }).waitFor();
+    await month.getByText('0 unused', { exact: true }).waitFor();
+    await month.getByText(`They get an SMS at ${spaced(user.phone)}.`).waitFor();
+    await expectAccessible(page, 'grant a re-download, dark');
+    await expectNoPageOverflow(page, 'grant dialog at 1280 px');
+
+    const note = box.getByLabel('Note for their history (optional)');
+    await note.fill('x'.repeat(281));
+    await box.getByText('The note must be at most 280 characters.').waitFor();
+    await note.fill('Phone stolen at the taxi park; movie lost.');
+    await box.getByText('42 of 280 characters.', { exact: false }).waitFor();
+    // Keyboard only: past Cancel to the grant button.
+    await note.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(
+      await box.getByRole('button', { name: 'Grant a re-download' }).evaluate((el) => el === document.activeElement),
+    ).toBe(true);
+    await page.keyboard.press('Enter');
+    await box.waitFor({ state: 'detached' });
+    await page.getByText(`SMS on its way to ${spaced(user.phone)}.`, { exact: false }).waitFor();
+    expect(await textFromSimulator(canonical, { after: seen })).toBe(
+      'Filamu: support gave you 1 extra re-download, kept until you use it. In Downloads, tap Download again on the movie you lost.',
+    );
+
+    // The password goes by SMS too, and is shown once.
+    await row.getByRole('button', { name: `Reset password of ${user.email}` }).click();
+    await box.getByText(`They get it by SMS at ${spaced(user.phone)}.`).waitFor();
+    await box.getByRole('button', { name: 'Reset Password' }).click();
+    await box.getByRole('heading', { name: 'New password' }).waitFor();
+    const password = await box.getByLabel('New password').inputValue();
+    await box.getByText(`SMS on its way to ${spaced(user.phone)}.`).waitFor();
+    await box.getByRole('link', { name: 'Send via WhatsApp' }).waitFor();
+    expect(await textFromSimulator(canonical, { accept: (text) => text.includes(password) })).toContain(
+      `New password: ${password} `,
+    );
+    await box.getByRole('button', { name: 'Done' }).click();
+    await box.waitFor({ state: 'detached' });
+
+    // Both are in the person's history, newest first, with who, when, the note, and the text's fate.
+    await row.getByRole('button', { name: `History of ${user.email}` }).click();
+    const entries = box.getByRole('list', { name: 'Support actions, newest first' }).getByRole('listitem');
+    await expect.poll(() => entries.count()).toBe(2);
+    await entries.nth(0).getByText('Password reset').waitFor();
+    await entries.nth(1).getByText('Re-download granted').waitFor();
+    await entries.nth(1).getByText('Phone stolen at the taxi park; movie lost.').waitFor();
+    await entries.nth(1).getByText(`(${adminCredentials().email})`, { exact: false }).waitFor();
+    await expect
+      .poll(() =>
+        entries
+          .nth(1)
+          .getByText(/SMS (sent|delivered)/)
+          .count(),
+      )
+      .toBe(1);
+    expect(await box.textContent()).not.toContain(password);
+    await expectAccessible(page, 'support history, dark');
+    await expectFocusTrapped(page);
+  });
+
+  it('says no SMS goes to a phone that is not confirmed, for a grant and for a reset', async () => {
+    const user = await registerUser();
+    const { page } = await adminPage('/admin/subscribers');
+    const row = await searchSubscriber(page, user.email);
+    await row.getByRole('button', { name: `Grant a re-download to ${user.email}` }).click();
+    const box = dialog(page);
+    await box.getByText('They have not downloaded any movie yet.').waitFor();
+    await box.getByText('No SMS: phone not confirmed.').waitFor();
+    await box.getByRole('button', { name: 'Grant a re-download' }).click();
+    await box.waitFor({ state: 'detached' });
+    await page.getByText('No SMS: phone not confirmed.', { exact: false }).waitFor();
+
+    await row.getByRole('button', { name: `Reset password of ${user.email}` }).click();
+    await box.getByText('No SMS: phone not confirmed. Give it to them yourself.').waitFor();
+    await box.getByRole('button', { name: 'Reset Password' }).click();
+    await box.getByRole('heading', { name: 'New password' }).waitFor();
+    await box.getByText('No SMS: phone not confirmed.', { exact: false }).waitFor();
+    expect(await box.getByRole('link', { name: 'Send via WhatsApp' }).count()).toBe(0);
+    const password = await box.getByLabel('New password').inputValue();
+    await box.getByRole('button', { name: 'Done' }).click();
+    await box.waitFor({ state: 'detached' });
+    const texts = (await simulatorTexts(`256${user.phone.slice(1)}`)).map((m) => m.text);
+    expect(texts.filter((text) => text.includes(password) || text.includes('re-download'))).toEqual([]);
   });
 });
 

@@ -2,7 +2,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBytes } from '../shared/src/format.ts';
 import type { AdminMovie } from '../shared/src/schemas/movies.ts';
-import { dataCostUgx, DEFAULT_DATA_PRICE_PER_GB_UGX, type MovieSize } from '../shared/src/schemas/renditions.ts';
+import {
+  DATA_COST_FLOOR_UGX,
+  dataCostUgx,
+  DEFAULT_DATA_PRICE_PER_GB_UGX,
+  type MovieSize,
+} from '../shared/src/schemas/renditions.ts';
 import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, newContext, useServer } from './support/browser.ts';
@@ -60,8 +65,13 @@ async function operatorPrice(): Promise<number> {
 }
 
 const LABELS = { small: 'Small', standard: 'Standard', hd: 'HD', original: 'Original' } as const;
+/** What a size costs in the dialog's words: "under UGX 100" below the estimate's floor (test clips are that small). */
+const costWords = (bytes: number, price: number) =>
+  (bytes / 1e9) * price < DATA_COST_FLOOR_UGX
+    ? `under\u00a0UGX\u00a0${DATA_COST_FLOOR_UGX}`
+    : `≈\u00a0UGX\u00a0${dataCostUgx(bytes, price).toLocaleString('en-US')}`;
 const optionText = (size: MovieSize, price: number) =>
-  `${LABELS[size.size]} · ${formatBytes(size.bytes)} · ≈\u00a0UGX\u00a0${dataCostUgx(size.bytes, price).toLocaleString('en-US')} of data`;
+  `${LABELS[size.size]} · ${formatBytes(size.bytes)} · ${costWords(size.bytes, price)} of data`;
 
 async function subscriber(dataSaver: boolean): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newContext(browser);
@@ -80,7 +90,7 @@ async function subscriber(dataSaver: boolean): Promise<{ context: BrowserContext
 }
 
 describe('Choosing a size before a download', () => {
-  it('shows each size with its bytes and UGX price, and downloads the Original to the end', async () => {
+  it('pre-selects Small, shows each size with its bytes and UGX price, downloads the Original picked, and remembers it', async () => {
     const title = `Size Choice ${stamp()}`;
     const movie = await addMovie(title);
     const original = movie.sizes.find((s) => s.size === 'original')!;
@@ -96,9 +106,12 @@ describe('Choosing a size before a download', () => {
       for (const size of movie.sizes) {
         await dialog.getByText(optionText(size, price), { exact: true }).waitFor();
       }
-      // Nothing says to save data: the original is pre-selected, as before sizes existed.
+      // A first download on a connection that says nothing (Wi-Fi, a MiFi: paid data too) pre-selects Small,
+      // and the Original says what it is.
+      expect(await dialog.getByRole('radio', { name: /^Small · / }).isChecked()).toBe(true);
+      await dialog.getByText('The uploaded file, largest', { exact: true }).waitFor();
       const originalRadio = dialog.getByRole('radio', { name: new RegExp(`^Original · `) });
-      expect(await originalRadio.isChecked()).toBe(true);
+      await originalRadio.check();
       await expectAccessible(page, 'size choice dialog');
       await page.setViewportSize({ width: 360, height: 740 });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
@@ -122,6 +135,35 @@ describe('Choosing a size before a download', () => {
       const used = page.getByTestId('data-used');
       await used.waitFor();
       expect(await used.innerText()).toMatch(new RegExp(`^Original · Used ${formatBytes(original.bytes)} of data`));
+
+      // Deleted from the phone, "Download again" offers the sizes with their price, and takes the one picked.
+      await page.getByRole('button', { name: `Delete ${title}` }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete from this phone?' })
+        .getByRole('button', { name: 'Delete', exact: true })
+        .click();
+      await page.getByText('No movies on this phone yet').waitFor();
+      await page.goto(`/movies/${movie.id}`);
+      await page.getByRole('button', { name: 'Download again' }).click();
+      const again = page.getByRole('dialog', { name: `Download ${title} again?` });
+      for (const size of movie.sizes) {
+        await again.getByText(optionText(size, price), { exact: true }).waitFor();
+      }
+      // The Original picked before on this phone is pre-selected again.
+      expect(await again.getByRole('radio', { name: /^Original · / }).isChecked()).toBe(true);
+      await expectAccessible(page, 'download again with sizes');
+      await again.getByRole('radio', { name: /^Small · / }).check();
+      await again.getByRole('button', { name: 'Download again' }).click();
+      const small = movie.sizes.find((s) => s.size === 'small')!;
+      expect(await waitForRecord(page, movie.id, isComplete)).toMatchObject({ size: small.bytes, sizeChoice: 'small' });
+
+      // The next movie's size choice remembers the size picked last on this phone (Small, in "Download again").
+      const next = await addMovie(`${title} Next`);
+      await page.goto(`/movies/${next.id}`);
+      await page.getByRole('button', { name: 'Download Now' }).click();
+      const nextDialog = page.getByRole('dialog', { name: `Download ${title} Next` });
+      await nextDialog.getByRole('button', { name: 'Cancel' }).waitFor();
+      expect(await nextDialog.getByRole('radio', { name: /^Small · / }).isChecked()).toBe(true);
     } finally {
       await context.close();
     }
@@ -172,6 +214,9 @@ describe('Sizes in the admin console', () => {
       const small = movie.sizes.find((s) => s.size === 'small')!;
       expect(small).toBeDefined();
       await sizes.getByText(`Ready · ${formatBytes(small.bytes)}`).waitFor();
+      // The uploaded file is listed too: it is a size people can pick.
+      const original = movie.sizes.find((s) => s.size === 'original')!;
+      await sizes.getByText(`Original: Ready · ${formatBytes(original.bytes)}`).waitFor();
 
       // The operator's data price: the shared schema's messages, before anything is sent.
       await page.goto('/admin');

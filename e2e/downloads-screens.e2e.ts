@@ -71,8 +71,8 @@ describe('Download stats and history', () => {
       await page.getByRole('heading', { name: `Welcome, ${user.fullName}` }).waitFor();
       const stats = page.getByRole('region', { name: 'Download Stats' });
       await stats.getByText('Never').waitFor();
-      expect(await rowValue(stats, 'Movies downloaded')).toBe('0');
-      expect(await rowValue(stats, 'Storage used')).toBe('0 Bytes');
+      expect(await rowValue(stats, 'On this phone')).toBe('No movies yet');
+      expect(await rowValue(stats, 'Downloaded, all your phones')).toBe('0 movies · 0 Bytes');
 
       // One finished download and one at 40 %, made through the API as this browser's session.
       const session = await browserSession(page);
@@ -100,9 +100,10 @@ describe('Download stats and history', () => {
       // Within seconds of the saved profile: the screen still loads it again and shows the subscription.
       await page.reload();
       await page.getByText('Ends 31 Dec 2030').waitFor();
-      await stats.getByText('0 hours ago').waitFor();
-      expect(await rowValue(stats, 'Movies downloaded')).toBe('1');
-      expect(await rowValue(stats, 'Storage used')).toBe(formatBytes(clip.length));
+      await stats.getByText('Less than an hour ago').waitFor();
+      // Downloaded through the API, not into this phone: the account's total says 1, the phone holds none.
+      expect(await rowValue(stats, 'Downloaded, all your phones')).toBe(`1 movie · ${formatBytes(clip.length)}`);
+      expect(await rowValue(stats, 'On this phone')).toBe('No movies yet');
 
       await page.getByRole('link', { name: 'Downloads', exact: true }).click();
       await page.waitForURL('**/downloads');
@@ -168,8 +169,7 @@ describe('Download stats and history', () => {
       await login(page, email, created.generatedPassword, 'agent');
       await page.getByRole('heading', { name: 'Welcome, Stats Agent' }).waitFor();
       const stats = page.getByRole('region', { name: 'Download Stats' });
-      expect(await rowValue(stats, 'Movies downloaded')).toBe('0');
-      expect(await rowValue(stats, 'Storage used')).toBe('0 Bytes');
+      expect(await rowValue(stats, 'Downloaded, all your phones')).toBe('0 movies · 0 Bytes');
       expect(await rowValue(stats, 'Last download')).toBe('Never');
       await page.reload();
       await page.getByRole('heading', { name: 'Welcome, Stats Agent' }).waitFor();
@@ -188,6 +188,8 @@ describe('Downloads on this phone', () => {
       await registerAndOpen(page, '/downloads');
       await controlledByServiceWorker(page);
       await page.getByText('No movies on this phone yet').waitFor();
+      const dataUsed = page.getByRole('region', { name: 'Data used on this phone' });
+      await dataUsed.getByText('No data used for downloads yet this month.').waitFor();
 
       const { userId } = await browserSession(page);
       const finished = localRecord(
@@ -203,10 +205,19 @@ describe('Downloads on this phone', () => {
       await putLocalDownload(page, finished, clip);
       await putLocalDownload(page, paused);
 
+      // The browser's estimate was seen at just under 4 GB with one small film on the phone (issue 16/22 §2).
+      await context.addInitScript(() => {
+        Object.defineProperty(StorageManager.prototype, 'estimate', {
+          value: async () => ({ usage: 2 ** 32 - 1024, quota: 2 * 1024 ** 3 }),
+        });
+      });
       await context.setOffline(true);
       await page.reload();
       await page.getByRole('heading', { name: 'Offline Test Movie' }).waitFor();
-      await page.getByText('Used by Filamu').waitFor();
+      // What Filamu's own files hold, and no free space from a usage above the quota.
+      const storage = page.locator('dl', { hasText: 'Used by Filamu' });
+      await storage.getByText(formatBytes(clip.length), { exact: true }).waitFor();
+      await storage.getByText('Unknown', { exact: true }).waitFor();
 
       const half = page.getByRole('progressbar', { name: 'Half Way Movie' });
       expect(await half.getAttribute('aria-valuenow')).toBe('40');
@@ -216,9 +227,8 @@ describe('Downloads on this phone', () => {
       await halfItem.getByRole('button', { name: 'Resume Half Way Movie' }).waitFor();
 
       const item = page.getByRole('article', { name: 'Offline Test Movie' });
-      expect(await page.getByRole('progressbar', { name: 'Offline Test Movie' }).getAttribute('aria-valuenow')).toBe(
-        '100',
-      );
+      // A finished film's card has no progress bar: it stays short on a small phone.
+      expect(await page.getByRole('progressbar', { name: 'Offline Test Movie' }).count()).toBe(0);
       await item.getByText('Downloaded').waitFor();
       await fitsNarrowPhone(page);
       await expectAccessible(page, 'My Downloads (light)');
@@ -381,7 +391,10 @@ describe('A movie is never lost for good', () => {
         const row = adminPage.getByRole('row').filter({ hasText: user.email });
         await row.getByRole('button', { name: `Grant a re-download to ${user.email}` }).click();
         const grant = adminPage.getByRole('dialog', { name: 'Grant a re-download?' });
-        await grant.getByText('They have no extra re-downloads now.').waitFor();
+        // The support context (decision 0214): no extra re-download left, and the movie they lost.
+        const used = grant.getByRole('region', { name: 'What they used this month' });
+        await used.getByText('0 unused').waitFor();
+        await used.getByText(title).waitFor();
         await expectAccessible(adminPage, 'Grant a re-download (dark)');
         await grant.getByRole('button', { name: 'Grant a re-download' }).click();
         await adminPage.getByText('Re-download granted').waitFor();

@@ -1,6 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { generateDemoMovie } from '../api/demo/media/index.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { formatBytes } from '../shared/src/format.ts';
+import { expectAccessible } from './support/axe.ts';
 import { baseURL, launchBrowser } from './support/browser.ts';
 import {
   browserSession,
@@ -155,15 +157,37 @@ describe('download manager', () => {
     }
   });
 
-  it('restarts correctly when a resume is answered with the whole file (range ignored)', async () => {
+  it('restarts correctly when a resume is answered with the whole file (range ignored), and counts the data spent twice', async () => {
     const { id, bytes } = await movie(movieBytes(9 * MiB));
     const { context, page } = await subscriber();
     try {
       proxy.faults.push({ dropAfter: 5 * MiB }, { ignoreRange: true });
       await tapDownload(page, id);
-      await waitForRecord(page, id, complete);
+      const record = await waitForRecord(page, id, complete);
       expect(proxy.log[1]!.status).toBe(200);
       expect(await opfsSha256(page, id)).toEqual({ size: bytes.length, sha: sha256(bytes) });
+      // My Downloads' data used (decision 0216): this month and today are what the phone received, re-fetches included.
+      // Part of the file came twice: what arrived before the drop (up to 5 MiB, less what the drop lost on the way),
+      // then all 9 MiB again.
+      expect(record.bytesFromNetwork).toBeGreaterThan(bytes.length);
+      await page.goto('/downloads');
+      const used = page.getByRole('region', { name: 'Data used on this phone' });
+      const thisMonth = used.locator('dt', { hasText: 'This month' }).locator('xpath=following-sibling::dd').first();
+      expect(await thisMonth.innerText()).toBe(formatBytes(record.bytesFromNetwork));
+      expect(
+        await used
+          .getByRole('row', { name: /^Today / })
+          .getByRole('cell')
+          .innerText(),
+      ).toBe(formatBytes(record.bytesFromNetwork));
+      await used
+        .locator('dt', { hasText: 'Last month' })
+        .locator('xpath=following-sibling::dd')
+        .getByText('None')
+        .waitFor();
+      await page.setViewportSize({ width: 360, height: 780 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await expectAccessible(page, 'My Downloads with data used');
     } finally {
       await context.close();
     }
@@ -357,11 +381,13 @@ describe('download manager', () => {
   }, 240_000);
 
   it('keeps within 110 % of a plain fetch on a throttled link', async () => {
+    // A plain fetch of the whole file is a delivery (decision 0191): the baseline fetches a twin of the same size.
+    const { id: twin } = await movie(movieBytes(12 * MiB));
     const { id } = await movie(movieBytes(12 * MiB));
     const { context, page } = await subscriber();
     try {
       proxy.throttleBps = 2 * MiB;
-      await plainFetch(page, id);
+      await plainFetch(page, twin);
       const plain = proxy.log[0]!;
       await tapDownload(page, id);
       await waitForRecord(page, id, complete);

@@ -5,6 +5,7 @@ import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
 import { baseURL, launchBrowser, newUser } from './support/browser.ts';
 import { adminSession } from './support/seed.ts';
+import { codeFromSimulator, confirmPhone } from './support/sms.ts';
 
 let browser: Browser;
 
@@ -15,23 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** The latest code the SMS simulator received for this number, read as the admin (decision 0147). */
-async function codeFromSimulator(phone: string, after: Set<string>): Promise<string> {
-  const { token, deviceId } = await adminSession();
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const { messages } = await apiCall<{ messages: { messageId: string; text: string }[] }>(
-      `/admin/sms-simulator/messages?to=${phone}`,
-      { token, deviceId },
-    );
-    const fresh = messages.find((m) => !after.has(m.messageId));
-    const code = fresh && /\b(\d{6})\b/.exec(fresh.text)?.[1];
-    if (code) return code;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`no code reached ${phone}`);
-}
 
 async function expectNoOverflow(page: Page): Promise<void> {
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({
@@ -50,8 +34,14 @@ describe('forgot password by phone', () => {
       deviceId: oldDevice,
       body: { ...details, currentDeviceId: oldDevice },
     });
-    // Registered as 256… (the canonical form of 07…).
+    // Registered as 256… (the canonical form of 07…), and confirmed: codes go only to a confirmed number (0197).
     const phone = `256${details.phone.slice(1)}`;
+    await confirmPhone({ token: oldToken, deviceId: oldDevice, phone: details.phone });
+    const { token: adminToken, deviceId: adminDevice } = await adminSession();
+    const before = await apiCall<{ messages: { messageId: string }[] }>(`/admin/sms-simulator/messages?to=${phone}`, {
+      token: adminToken,
+      deviceId: adminDevice,
+    });
 
     const context = await browser.newContext({ baseURL: baseURL(), viewport: { width: 360, height: 740 } });
     await context.addInitScript(() => localStorage.setItem('theme', 'dark'));
@@ -73,11 +63,13 @@ describe('forgot password by phone', () => {
       await page.getByLabel('Phone number or email').fill(local);
       await page.getByRole('button', { name: 'Send me a code' }).click();
       await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
-      await page.getByText('If an account uses this phone number or email, we have sent it a 6-digit code.').waitFor();
+      await page
+        .getByText('If this number is confirmed on a Filamu account, we have sent it a 6-digit code.', { exact: false })
+        .waitFor();
       await expectAccessible(page, 'enter the code');
       await expectNoOverflow(page);
 
-      const code = await codeFromSimulator(phone, new Set());
+      const code = await codeFromSimulator(phone, new Set(before.messages.map((m) => m.messageId)));
       const wrong = code === '000000' ? '111111' : '000000';
       await page.getByLabel('6-digit code').fill(wrong);
       await page.getByLabel('New password', { exact: true }).fill('a new movie night 2026');

@@ -116,6 +116,26 @@ describe('Payments a person can follow', () => {
     }
   });
 
+  it("'Use another number' says which number did not approve and leaves the field empty", async () => {
+    const user = await registerUser();
+    await waitingPayment(user);
+    const page = await userPage(user);
+    try {
+      await page.goto('/dashboard');
+      const card = page.getByRole('region', { name: 'A payment is waiting for your phone' });
+      await card.getByRole('button', { name: 'Use another number' }).click();
+      await page.getByRole('button', { name: 'Use MTN Mobile Money' }).click();
+      await page
+        .getByTestId('unapproved-number')
+        .getByText("0772 000 002 didn't approve this payment.", { exact: false })
+        .waitFor();
+      expect(await page.getByLabel('Phone Number').inputValue()).toBe('');
+      await expectAccessible(page, 'another number');
+    } finally {
+      await page.context().close();
+    }
+  });
+
   it('the admin finds a payment by its short reference', async () => {
     const user = await registerUser();
     const waiting = await waitingPayment(user);

@@ -115,7 +115,7 @@ describe('Payments', () => {
       await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 20_000 });
       await page.waitForURL('**/dashboard', { timeout: 10_000 });
       await page.getByRole('heading', { name: 'Subscription status' }).waitFor();
-      await page.getByText(/\d+ days? remaining/).waitFor();
+      await page.getByText(/^\d+ days?( \d+ hours?)? left$/).waitFor();
       await page.getByText('Basic', { exact: false }).first().waitFor();
 
       await page.goto('/profile');

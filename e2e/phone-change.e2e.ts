@@ -1,10 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
 import { baseURL, launchBrowser, newUser, register } from './support/browser.ts';
-import { adminSession } from './support/seed.ts';
+import { codeFromSimulator } from './support/sms.ts';
 
 let browser: Browser;
 
@@ -15,22 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** The latest 6-digit code the SMS simulator received for this number, read as the admin. */
-async function codeFromSimulator(phone: string): Promise<string> {
-  const { token, deviceId } = await adminSession();
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const { messages } = await apiCall<{ messages: { text: string }[] }>(`/admin/sms-simulator/messages?to=${phone}`, {
-      token,
-      deviceId,
-    });
-    const code = messages[0] && /\b(\d{6})\b/.exec(messages[0].text)?.[1];
-    if (code) return code;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`no code reached ${phone}`);
-}
 
 async function expectNoOverflow(page: Page): Promise<void> {
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({
@@ -79,6 +62,61 @@ describe('changing the phone number', () => {
       await expectNoOverflow(page);
     } finally {
       await context.close();
+    }
+  });
+});
+
+describe('confirming the phone (decision 0197)', () => {
+  it('after registration: a code by SMS, a wrong one said aloud, the right one confirms; skipping leaves a reminder', async () => {
+    const context = await browser.newContext({ baseURL: baseURL(), viewport: { width: 360, height: 740 } });
+    await context.addInitScript(() => localStorage.setItem('theme', 'dark'));
+    const page = await context.newPage();
+    try {
+      const details = newUser();
+      await register(page, details, { skipConfirm: false });
+      await page.getByRole('heading', { name: 'Confirm your phone' }).waitFor();
+      await page.getByText(`We will text a 6-digit code to ${spaced(details.phone)}.`, { exact: false }).waitFor();
+      await expectAccessible(page, 'confirm your phone');
+      await expectNoOverflow(page);
+
+      await page.getByRole('button', { name: 'Text me a code' }).click();
+      await page.getByText(`We sent a 6-digit code to ${spaced(details.phone)}.`, { exact: false }).waitFor();
+      const code = await codeFromSimulator(`256${details.phone.slice(1)}`);
+      const wrong = code === '000000' ? '111111' : '000000';
+      await page.getByLabel('Code', { exact: true }).fill(wrong);
+      await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+      await page.getByText('That code is wrong or has expired.', { exact: false }).waitFor();
+      await expectAccessible(page, 'confirm your phone, wrong code');
+
+      await page.getByLabel('Code', { exact: true }).fill(code);
+      await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+      await page.waitForURL('**/subscription');
+      await page.goto('/dashboard');
+      await page.getByRole('heading', { name: `Welcome, ${details.fullName}` }).waitFor();
+      expect(await page.getByRole('region', { name: 'Confirm your phone number' }).count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+
+    // Skipped: the dashboard says so until it is done, and leads to the profile's button.
+    const later = await browser.newContext({ baseURL: baseURL(), viewport: { width: 360, height: 740 } });
+    const page2 = await later.newPage();
+    try {
+      const details = newUser();
+      await register(page2, details, { skipConfirm: false });
+      await page2.getByRole('button', { name: 'Skip for now' }).click();
+      await page2.waitForURL('**/subscription');
+      await page2.goto('/dashboard');
+      const notice = page2.getByRole('region', { name: 'Confirm your phone number' });
+      await notice.waitFor();
+      await expectAccessible(page2, 'dashboard with the confirm reminder');
+      await expectNoOverflow(page2);
+      await notice.getByRole('link', { name: 'Confirm your phone number' }).click();
+      await page2.waitForURL('**/profile');
+      await page2.getByRole('button', { name: 'Confirm your phone number' }).click();
+      await page2.getByRole('button', { name: 'Text me a code' }).waitFor();
+    } finally {
+      await later.close();
     }
   });
 });

@@ -1,6 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoMovie } from '../api/demo/media/index.ts';
+import type { AdminMovie } from '../shared/src/schemas/movies.ts';
+import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
 import { baseURL, launchBrowser } from './support/browser.ts';
 import { isComplete, tapDownload, waitForRecord } from './support/downloads.ts';
@@ -17,8 +19,8 @@ import {
 } from './support/seed.ts';
 
 /**
- * Subtitles end to end (decisions 0172, 0173): an admin attaches an SRT file in the console (a broken one is refused
- * with the server's words); a subscriber downloads the film, goes offline, and the player has the track, shows its
+ * Subtitles end to end (decisions 0172, 0173): an admin attaches an SRT file in the console — it waits for Save, and
+ * Cancel drops it (a broken one is refused on Save with the server's words); a subscriber downloads the film, goes offline, and the player has the track, shows its
  * cue when chosen and remembers the choice.
  */
 let browser: Browser;
@@ -110,29 +112,56 @@ describe('subtitles', () => {
       await admin.getByRole('button', { name: `Edit ${title}` }).click();
       const dialog = admin.getByRole('dialog', { name: 'Edit movie' });
       await dialog.getByText('No subtitles yet.').waitFor();
-      await dialog.getByLabel('Language', { exact: true }).selectOption('lg');
-
-      // A file that is not subtitles: the server refuses it and the console says why; nothing is attached.
-      await dialog.getByLabel('File (.srt or .vtt)').setInputFiles({
-        name: 'notes.srt',
-        mimeType: 'application/x-subrip',
-        buffer: Buffer.from('Shopping list\nmatooke\n'),
-      });
-      await dialog.getByRole('button', { name: 'Add subtitles' }).click();
-      await dialog.getByRole('alert').filter({ hasText: 'no cues' }).waitFor();
-      expect(await dialog.getByText('No subtitles yet.').count()).toBe(1);
-
-      await dialog.getByLabel('File (.srt or .vtt)').setInputFiles({
-        name: 'boda.srt',
-        mimeType: 'application/x-subrip',
-        buffer: Buffer.from(SRT),
-      });
-      await dialog.getByRole('button', { name: 'Add subtitles' }).click();
+      const serverLanguages = async () => {
+        const { movies } = await apiCall<{ movies: AdminMovie[] }>('/admin/movies', await adminSession());
+        return movies.find((m) => m.id === id)!.subtitles.map((s) => s.language);
+      };
+      const chooseFile = (name: string, text: string) =>
+        dialog.getByLabel('File (.srt or .vtt)').setInputFiles({
+          name,
+          mimeType: 'application/x-subrip',
+          buffer: Buffer.from(text),
+        });
       const attached = dialog.getByRole('list', { name: 'Attached subtitles' });
+
+      // Choosing a file only stages it: Cancel drops it, and the movie has no subtitles.
+      await dialog.getByLabel('Language', { exact: true }).selectOption('lg');
+      await chooseFile('boda.srt', SRT);
+      await attached.getByText('Added when you save').waitFor();
+      await dialog.getByRole('status').filter({ hasText: 'Luganda subtitles will be added when you save.' }).waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await serverLanguages()).toEqual([]);
+      await admin.getByRole('button', { name: `Edit ${title}` }).click();
+      await dialog.getByText('No subtitles yet.').waitFor();
+
+      // A file that is not subtitles: staged, then refused on Save with the server's words; nothing is attached.
+      await dialog.getByLabel('Language', { exact: true }).selectOption('lg');
+      await chooseFile('notes.srt', 'Shopping list\nmatooke\n');
+      await dialog.getByRole('button', { name: 'Save changes' }).click();
+      await dialog.getByRole('alert').filter({ hasText: 'Luganda subtitles (notes.srt) were not saved' }).waitFor();
+      await dialog.getByRole('alert').filter({ hasText: 'no cues' }).waitFor();
+      expect(await serverLanguages()).toEqual([]);
+
+      // Drop it, choose the right file and Save: attached.
+      await dialog.getByRole('button', { name: 'Remove Luganda subtitles' }).click();
+      await dialog.getByText('No subtitles yet.').waitFor();
+      await chooseFile('boda.srt', SRT);
+      await dialog.getByRole('button', { name: 'Save changes' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await serverLanguages()).toEqual(['lg']);
+
+      // A removal waits for Save too: Cancel keeps the subtitles.
+      await admin.getByRole('button', { name: `Edit ${title}` }).click();
       await attached.getByText(/^Luganda \(lg\)/).waitFor();
-      await dialog.getByRole('button', { name: 'Remove Luganda subtitles' }).waitFor();
+      await dialog.getByRole('button', { name: 'Remove Luganda subtitles' }).click();
+      await attached.getByText('Removed when you save').waitFor();
+      await dialog.getByRole('button', { name: 'Undo, keep the current Luganda subtitles' }).waitFor();
       expect(await admin.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await expectAccessible(admin, 'Edit movie dialog with subtitles (360 px)');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await serverLanguages()).toEqual(['lg']);
 
       const phone = await phoneContext.newPage();
       await phone.goto('/dashboard');

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { E2E_WORKERS } from './support/server.ts';
 
 /** Browser tests against the built server (`pnpm run build` first). Run: vitest run --config e2e/vitest.config.ts */
 export default defineConfig({
@@ -8,7 +9,11 @@ export default defineConfig({
     include: ['e2e/**/*.e2e.ts'],
     globalSetup: ['e2e/support/server.ts'],
     testTimeout: 60_000,
+    // What a page shows after a request (a search applied, a list refetched) can take seconds beside another file's
+    // browser on two cores; vitest's default second for expect.poll measured the machine, not the app.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 120_000,
-    fileParallelism: false,
+    // Files run E2E_WORKERS at a time (2 by default), each worker on a server of its own (support/server.ts).
+    maxWorkers: E2E_WORKERS,
   },
 });

@@ -1,5 +1,7 @@
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -12,6 +14,16 @@ const SSR_BUNDLE = fileURLToPath(new URL('./dist-ssr/prerender.js', import.meta.
 
 const ADMIN_CHUNKS = 'assets/admin';
 
+/**
+ * React Router 7's package exports only its development build (dev warnings and checks included), whatever the
+ * mode; its production build sits beside it. The browser build takes that one: less script for a slow phone to
+ * evaluate on every cold start. The prerenderer (Node) keeps the package's own entry.
+ */
+const REACT_ROUTER_PRODUCTION = join(
+  dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production/index.mjs',
+);
+
 /** Chunks made only of the admin console's own code go to their own folder, which the precache leaves out. */
 function chunkFileNames(chunk: { moduleIds: readonly string[] }): string {
   const ownCode = chunk.moduleIds.filter((id) => !id.includes('/node_modules/'));
@@ -22,6 +34,7 @@ function chunkFileNames(chunk: { moduleIds: readonly string[] }): string {
 // `pnpm build` runs two builds: the prerenderer (isSsrBuild, into dist-ssr/), then the app (into dist/).
 export default defineConfig(({ isSsrBuild }) => ({
   base: '/',
+  resolve: isSsrBuild ? {} : { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }] },
   plugins: [
     react(),
     tailwindcss(),
@@ -73,6 +86,8 @@ export default defineConfig(({ isSsrBuild }) => ({
       '/api': { target: API_TARGET, changeOrigin: false },
       '/files': { target: API_TARGET, changeOrigin: false },
       '/sandbox': { target: API_TARGET, changeOrigin: false },
+      // The public preview is rendered by the API server (docs/decisions/0215).
+      '/browse': { target: API_TARGET, changeOrigin: false },
     },
   },
 }));

@@ -23,6 +23,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { apiCall } from '../e2e/support/api.ts';
 import { launchBrowser, useServer } from '../e2e/support/browser.ts';
 import { smallMovie } from '../e2e/support/downloads.ts';
 import {
@@ -193,7 +194,8 @@ async function visit(page: Page, path: string, name: string): Promise<void> {
 }
 
 console.log(`screenshots: ${outDir}${root ? ` (the build in ${root})` : ''}`);
-const server = await startBuiltServer(root);
+// With ffmpeg, so the clips get their sizes (Small and the Original) as on a real server.
+const server = await startBuiltServer(root, { FFMPEG_PATH: 'ffmpeg', FFPROBE_PATH: 'ffprobe' });
 useServer(server);
 let browser: Browser | null = null;
 try {
@@ -215,11 +217,12 @@ try {
     global_expiry_date: `${year}-12-31T23:59`,
   });
   const planIds = [basic.id, premium.id];
+  const movieIds: string[] = [];
   for (const [title, category, vj, palette] of [
     ['Kampala Nights', 'Kinayuganda', 'VJ Junior', ['#f97316', '#431407']],
     ['The Long Road Home', 'English', 'VJ Emmy', ['#0ea5e9', '#082f49']],
   ] as const) {
-    await uploadMovie(smallMovie(title), {
+    const movie = await uploadMovie(smallMovie(title), {
       title,
       category,
       vj,
@@ -227,6 +230,13 @@ try {
       planIds,
       thumbnail: posterPng(title, [palette[0], palette[1]]),
     });
+    movieIds.push(movie.id);
+  }
+  // The size choice shows every size: wait (bounded) until the server has made them.
+  for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
+    const { movies } = await apiCall<{ movies: { renditions: { state: string }[] }[] }>('/admin/movies', admin);
+    if (!movies.some((m) => m.renditions.some((r) => r.state === 'queued' || r.state === 'encoding'))) break;
+    await new Promise((done) => setTimeout(done, 1000));
   }
   const subscriber = await registerUser();
   await subscribeUser(subscriber.id, basic.id);
@@ -276,7 +286,16 @@ try {
   });
   await asPerson(b, url, null, { viewport: DESKTOP }, async (page) => {
     await visit(page, '/', 'guest-home-1280');
+    // Issue 16/22 §16: the public preview of the library with the plans' prices.
+    await visit(page, '/browse', 'guest-browse-1280');
   });
+  for (const theme of ['light', 'dark'] as const) {
+    await asPerson(b, url, null, { theme }, async (page) => {
+      // The preview has no script: it follows the phone's own light or dark setting.
+      await page.emulateMedia({ colorScheme: theme });
+      await visit(page, '/browse', `guest-browse-${theme}-390`);
+    });
+  }
 
   // --- A user without a subscription (the payment is last: it subscribes them) -------------------------------------
   console.log('user without a subscription');
@@ -332,6 +351,28 @@ try {
   await asPerson(b, url, people.subscriber, { theme: 'dark' }, async (page) => {
     await visit(page, '/profile', 'subscriber-profile-dark-390');
   });
+  // Issue 16/22: the size choice, My Downloads, and the library opened offline from cold, light and dark.
+  for (const theme of ['light', 'dark'] as const) {
+    await asPerson(b, url, people.subscriber, { theme }, async (page, context) => {
+      const name = `subscriber-size-choice-${theme}-390`;
+      await step(`${name}: open the movie`, () => page.goto(`/movies/${movieIds[0]}`));
+      await step(`${name}: press Download Now`, () => page.getByRole('button', { name: 'Download Now' }).click());
+      await step(`${name}: wait for the dialog`, () => page.getByRole('dialog').getByRole('radio').first().waitFor());
+      await shoot(page, name);
+      await visit(page, '/downloads', `subscriber-downloads-${theme}-390`);
+      const offline = `subscriber-movies-offline-${theme}-390`;
+      await step(`${offline}: open /movies online`, () => page.goto('/movies'));
+      await step(`${offline}: wait for the service worker`, () =>
+        page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 15_000 }),
+      );
+      await page.waitForTimeout(1000);
+      await context.setOffline(true);
+      const cold = await context.newPage();
+      await step(`${offline}: open /movies offline`, () => cold.goto('/movies'));
+      await shoot(cold, offline);
+      await context.setOffline(false);
+    });
+  }
   await asPerson(b, url, people.subscriber, { viewport: DESKTOP }, async (page) => {
     await visit(page, '/dashboard', 'subscriber-dashboard-1280');
   });
@@ -353,7 +394,53 @@ try {
   await asPerson(b, url, people.admin, { viewport: DESKTOP }, async (page) => {
     await visit(page, '/admin', 'admin-admin-1280');
     await visit(page, '/dashboard', 'admin-dashboard-1280');
+    // Issue 16/22: payments, messages, plans and the upload forms in the console.
+    for (const tab of ['payments', 'messages', 'plans', 'movies'])
+      await visit(page, `/admin/${tab}`, `admin-${tab}-1280`);
   });
+  await asPerson(b, url, people.admin, { viewport: DESKTOP, theme: 'dark' }, async (page) => {
+    await visit(page, '/admin/messages', 'admin-messages-dark-1280');
+  });
+  // Issue 16/22 §12: the support actions with their context, and the person's history.
+  for (const theme of ['light', 'dark'] as const) {
+    await asPerson(b, url, people.admin, { viewport: DESKTOP, theme }, async (page) => {
+      const grant = `admin-grant-redownload-${theme}-1280`;
+      await step(`${grant}: open the subscribers`, () => page.goto('/admin/subscribers'));
+      await step(`${grant}: press Grant`, () =>
+        page.getByRole('button', { name: `Grant a re-download to ${subscriber.email}` }).click(),
+      );
+      await step(`${grant}: wait for the context`, async () => {
+        await page.getByRole('dialog').getByLabel('Note for their history (optional)').waitFor();
+        await settle(page);
+      });
+      await shoot(page, grant);
+      await step(`${grant}: write a note`, () =>
+        page
+          .getByRole('dialog')
+          .getByLabel('Note for their history (optional)')
+          .fill('Phone was reset at the shop; lost Kampala Nights.'),
+      );
+      await step(`${grant}: confirm`, () =>
+        page
+          .getByRole('dialog')
+          .getByRole('button', { name: /^Grant/ })
+          .click(),
+      );
+      await page.waitForTimeout(1000);
+      const history = `admin-subscriber-history-${theme}-1280`;
+      await step(`${history}: press History`, () =>
+        page.getByRole('button', { name: `History of ${subscriber.email}` }).click(),
+      );
+      await step(`${history}: wait for the note`, () =>
+        page
+          .getByRole('dialog')
+          .getByText(/lost Kampala Nights/)
+          .first()
+          .waitFor(),
+      );
+      await shoot(page, history);
+    });
+  }
 } catch (error) {
   failures.push(`aborted: ${error instanceof Error ? error.message : String(error)}`);
   console.error('screenshots: aborted:', error);

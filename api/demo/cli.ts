@@ -118,9 +118,12 @@ function adminCredentials(env: NodeJS.ProcessEnv): AdminCredentials {
   const fileEmail = /^email:\s*(\S+)\s*$/m.exec(text)?.[1];
   const filePassword = /^password:\s*(\S+)\s*$/m.exec(text)?.[1];
   if (!fileEmail || !filePassword) {
+    // The server writes the file only when it starts without ADMIN_EMAIL; with it, only the operator knows the password.
     throw new CliError(
-      `No admin credentials: set ADMIN_EMAIL and ADMIN_PASSWORD to the server's admin, or point DATA_DIR at the ` +
-        `server's data folder (expected ${file}, written at the server's first start without ADMIN_EMAIL).`,
+      `No admin to sign in as: ${file} does not exist, so the server at this address was started with ADMIN_EMAIL ` +
+        `and ADMIN_PASSWORD (or with another DATA_DIR). Run the demo with the same two:\n` +
+        `  ADMIN_EMAIL=admin@example.com ADMIN_PASSWORD='the password' npx pnpm@10 demo\n` +
+        `or set DATA_DIR to the folder the server was started with.`,
     );
   }
   return { email: fileEmail, password: filePassword, passwordSource: file };

@@ -15,16 +15,16 @@ import { adminPaymentRoutes } from './features/payments/admin-routes.ts';
 import { SANDBOX_MOUNT } from './features/payments/gateway.ts';
 import { NOTIFY_PATH, notifyBodyLimit, paymentRoutes } from './features/payments/routes.ts';
 import { planRoutes } from './features/plans/routes.ts';
+import { mountPreview } from './features/preview/routes.ts';
 import { pushRoutes } from './features/push/routes.ts';
 import { settingsRoutes } from './features/settings/routes.ts';
 import { DELIVERY_REPORT_PATH, deliveryReportBodyLimit, smsRoutes } from './features/sms/routes.ts';
-import { SMS_SIMULATOR_MOUNT } from './features/sms/simulator.ts';
 import { FILES_MOUNT } from './features/storage/local.ts';
 import { subscriberRoutes } from './features/subscribers/routes.ts';
 import { systemRoutes } from './features/system/routes.ts';
 import { watchingRoutes } from './features/watching/routes.ts';
 import { subtitleRoutes } from './features/subtitles/routes.ts';
-import { ContractRouter } from './http/contract-router.ts';
+import { ContractRouter, refuseBody } from './http/contract-router.ts';
 import type { AppEnv } from './http/env.ts';
 import { compressJson } from './http/compress-json.ts';
 import { AppError, errorResponse, handleError } from './http/errors.ts';
@@ -46,14 +46,14 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   app.onError(handleError);
   app.use(requestContext);
   app.use(requestLogging(deps.logger));
-  app.use(httpMetrics(deps.metrics));
+  app.use(httpMetrics(deps.metrics, [FILES_MOUNT, SANDBOX_MOUNT]));
   app.use(securityHeaders(deps.config));
   app.use(rejectUnusedMethods);
   app.use(refuseUnstorableUrl);
   // Sandbox mode only: the DPO simulator, raw XML, outside /api and its JSON rules.
   if (deps.dpoSandbox) app.route(SANDBOX_MOUNT, deps.dpoSandbox.app);
-  // Simulator mode only: Africa's Talking's messaging API, simulated (form in, JSON out), outside /api like DPO's.
-  if (deps.smsSimulator) app.route(SMS_SIMULATOR_MOUNT, deps.smsSimulator.app);
+  // The SMS simulator is not mounted: the adapter calls it in process, and a public route let anyone write texts
+  // into the inbox admins read (decision 0203).
   // Local storage only: signed, ranged file links (S3 serves its own).
   if (deps.fileServer) app.route(FILES_MOUNT, deps.fileServer);
 
@@ -62,23 +62,27 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   // Outermost, so it sees the final answer, errors included.
   api.use(compressJson());
   api.use(corsPolicy(deps.config));
-  api.use(NOTIFY_PATH, notifyBodyLimit);
-  api.use(DELIVERY_REPORT_PATH, deliveryReportBodyLimit);
-  api.use(
+  // The two callbacks read their bodies themselves, each under its own small limit.
+  api.use(NOTIFY_PATH, notifyBodyLimit, refuseUnstorableBody);
+  api.use(DELIVERY_REPORT_PATH, deliveryReportBodyLimit, refuseUnstorableBody);
+  // No GET in the API takes a body (the metrics and OpenAPI routes included): refused from the headers (decision 0206).
+  api.on(['GET', 'HEAD'], '*', refuseBody);
+  // API answers are not stored, unless a route chose revalidation itself (the library: src/http/revalidate.ts).
+  api.use(async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
+  });
+  // A route's body is read only once its caller is allowed (ContractRouter): a guest never costs a megabyte.
+  const readBody = [
     bodyLimit({
       maxSize: deps.config.bodyLimitBytes,
       onError: () => {
         throw new AppError('payload_too_large', `Request bodies are limited to ${deps.config.bodyLimitBytes} bytes.`);
       },
     }),
-  );
-  api.use(refuseUnstorableBody);
-  // API answers are not stored, unless a route chose revalidation itself (the library: src/http/revalidate.ts).
-  api.use(async (c, next) => {
-    await next();
-    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
-  });
-  const router = new ContractRouter(api, createAuthorize(deps));
+    refuseUnstorableBody,
+  ];
+  const router = new ContractRouter(api, createAuthorize(deps), readBody);
   systemRoutes(router, deps, options.lifecycle ?? { shuttingDown: false });
   authRoutes(router, deps);
   agentRoutes(router, deps);
@@ -100,6 +104,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   api.all('*', (c) => errorResponse(c, new AppError('not_found', 'No such API route.')));
   app.route('/api', api);
 
+  // The public preview is server-rendered HTML, not an API answer and not a file of the build.
+  mountPreview(app, deps);
   if (options.pwaDistDir) mountPwa(app, options.pwaDistDir);
   app.notFound((c) => errorResponse(c, new AppError('not_found', 'Not found.')));
   return app;

@@ -9,7 +9,7 @@ import { TokenService } from './features/auth/tokens.ts';
 import { Catalogue } from './features/catalog/catalogue.ts';
 import { Deliveries } from './features/downloads/deliveries.ts';
 import { LinkChecks } from './features/downloads/link-checks.ts';
-import { forgetUndeliverableSecrets, outboxMailer } from './features/mail/mailer.ts';
+import { forgetUndeliverableSecrets, maskExpiredCodeMail, outboxMailer } from './features/mail/mailer.ts';
 import { configuredPaymentsRuntime, type PaymentsRuntime } from './features/payments/gateway.ts';
 import { handlePush } from './features/payments/settlement.ts';
 import { type PushGateway, webPushGateway } from './features/push/gateway.ts';
@@ -19,10 +19,13 @@ import { parseDeliveryReport } from './features/sms/protocol.ts';
 import { configuredSmsRuntime, type SmsRuntime } from './features/sms/runtime.ts';
 import { configuredStorage, type StorageRuntime } from './features/storage/runtime.ts';
 import { createMetrics } from './features/metrics/registry.ts';
+import { STALE_AFTER_MS } from './features/downloads/stale.ts';
+import { smsBudgetCollector } from './features/sms/budget-metrics.ts';
 import { TranscodeHub } from './features/transcode/hub.ts';
 import { detectTranscoder } from './features/transcode/transcoder.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { currentLogContext } from './lib/log-context.ts';
+import { childLimitsAvailable } from './lib/ffmpeg.ts';
 import { migrationsDir } from './lib/paths.ts';
 
 /** The one way to make the app's logger: its mixin stamps each line with the request or job it belongs to. */
@@ -86,14 +89,24 @@ export async function createDeps(
     if (forgotten > 0) logger.info({ mails: forgotten }, 'credentials nothing will deliver removed from the outbox');
     const texts = await forgetUnsendableSmsSecrets(db, config.sms.dispatchIntervalMs > 0);
     if (texts > 0) logger.info({ texts }, 'passwords nothing will send removed from the SMS outbox');
+    const codeMail = await maskExpiredCodeMail(db, clock.now());
+    if (codeMail > 0) logger.info({ mails: codeMail }, 'expired codes masked in the mail outbox');
     return { jwt, files, vapid };
   });
   const tokens = new TokenService(secrets.jwt);
   const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger, database);
   const sms = parts.sms ?? configuredSmsRuntime(config.sms, clock, logger);
-  const metrics = createMetrics({ config, database, clock, logger });
-  const deliveries = new Deliveries({ database, clock, logger, metrics });
+  const metrics = createMetrics({ config, database, clock, logger, staleAfterMs: STALE_AFTER_MS }, [
+    smsBudgetCollector({ database, clock, logger, smsGateway: sms.gateway }),
+  ]);
   const linkChecks = new LinkChecks({ database, clock });
+  const deliveries = new Deliveries({
+    database,
+    clock,
+    logger,
+    metrics,
+    onEnded: (downloadId) => linkChecks.forget(downloadId),
+  });
   const storage =
     parts.storage ??
     configuredStorage(config.storage, {
@@ -144,5 +157,9 @@ export async function createDeps(
 export async function configuredTranscoder(config: Config, logger: Logger): Promise<TranscodeHub> {
   const found = await detectTranscoder({ ffmpeg: config.transcode.ffmpegPath, ffprobe: config.transcode.ffprobePath });
   if (!found.transcoder) logger.warn(found.message);
+  else if (!(await childLimitsAvailable()))
+    logger.warn(
+      'prlimit was not found (util-linux): ffmpeg runs without its memory and CPU-time bounds (decision 0206)',
+    );
   return new TranscodeHub(found.transcoder, found.message);
 }

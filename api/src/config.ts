@@ -11,7 +11,7 @@ const bool = z
 
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 
-/** Every environment variable the server reads, with its default. README's table mirrors this. */
+/** Every environment variable the server reads, with its default. docs/configuration.md's table mirrors this. */
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -353,7 +353,7 @@ interface StorageCleanupConfig {
 }
 
 export interface SmsConfig {
-  /** Null ⇒ the built-in Africa's Talking simulator is mounted at /sandbox/sms and used instead. */
+  /** Null ⇒ the built-in Africa's Talking simulator is used instead, in process (never mounted: decision 0203). */
   africasTalking: { username: string; apiKey: string; senderId: string | null; url: string } | null;
   timeoutMs: number;
   /** When set, the delivery report callback must carry `?secret=<this>`. */

@@ -9,7 +9,7 @@ import { startReconciler } from './features/payments/reconciler.ts';
 import { startPosterSweep } from './features/posters/sweep.ts';
 import { startNewMoviesSweep } from './features/push/new-movies.ts';
 import { startPushDispatcher } from './features/push/outbox.ts';
-import { pushReminderChannel } from './features/push/reminder-channel.ts';
+import { pushReminderChannel } from './features/reminders/push-channel.ts';
 import { smsReminderChannel } from './features/reminders/sms-channel.ts';
 import { startReminderSweep } from './features/reminders/sweep.ts';
 import { startSmsDispatcher } from './features/sms/outbox.ts';

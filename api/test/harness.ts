@@ -5,14 +5,17 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Contract } from '@filamu/shared';
 import { fillPath } from '@filamu/shared';
-import pino from 'pino';
+import { Writable } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import pino, { type Logger } from 'pino';
 import { createApp } from '../src/app.ts';
-import { createDeps } from '../src/bootstrap.ts';
+import { createDeps, createLogger } from '../src/bootstrap.ts';
 import { TranscodeHub } from '../src/features/transcode/hub.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
+import { users } from '../src/db/schema.ts';
 import type { Deps } from '../src/deps.ts';
-import { listen, type Running } from '../src/features/payments/dpo/testing.ts';
+import { listen, type Running } from '../src/lib/loopback.testing.ts';
 import type { DpoSandbox } from '../src/features/payments/dpo/sandbox.ts';
 import { type PaymentsRuntime, SANDBOX_MOUNT, sandboxRuntime } from '../src/features/payments/gateway.ts';
 import { Hono } from 'hono';
@@ -163,12 +166,14 @@ export async function createTestApp(
      * tests pass the real one (configuredTranscoder).
      */
     transcode?: TranscodeHub;
+    /** The app's logger (tests that read the log pass createLogger with a sink); default: silent. */
+    logger?: Logger;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new TestClock();
   const database = options.database ?? (await freshDatabase(kind));
   const config = testConfig(options.env);
-  const logger = pino({ level: 'silent' });
+  const logger = options.logger ?? pino({ level: 'silent' });
   let dpoServer: Running | undefined;
   let payments = options.payments;
   if (options.dpo && !payments) {
@@ -226,6 +231,21 @@ export async function createTestApp(
       await deps.transcode.close();
       if (!options.keepDatabaseOpen) await database.close();
     },
+  };
+}
+
+/** A logger whose lines the test reads back, parsed (createTestApp's `logger` option). */
+export function capturingLogger(): { logger: Logger; entries: () => Record<string, unknown>[] } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return {
+    logger: createLogger('info', sink),
+    entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
   };
 }
 
@@ -304,6 +324,19 @@ export async function registerUser(t: TestApp, overrides: Record<string, unknown
   const res = await t.request('POST', '/api/auth/register', { body, ip: freshIp() });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
   return { body, token: res.json.token as string, user: res.json.user, res };
+}
+
+/**
+ * A registered user whose phone counts as proven, as after the confirm step (decision 0197): for tests of what comes
+ * after (recovery by SMS, budgets, ceilings). proven-channels.test.ts proves phones through the API.
+ */
+export async function registerProvenUser(t: TestApp, overrides: Record<string, unknown> = {}) {
+  const registered = await registerUser(t, overrides);
+  await t.deps.database.db
+    .update(users)
+    .set({ phoneVerifiedAt: t.clock.now() })
+    .where(eq(users.id, registered.user.id as string));
+  return registered;
 }
 
 let agentCounter = 0;

@@ -81,7 +81,8 @@ describe('the app on S3 storage', () => {
     expect(granted.etag).toMatch(/^"/);
     const url = new URL(granted.downloadUrl);
     expect(url.origin).toBe(s3.endpoint);
-    expect(url.searchParams.get('X-Amz-Expires')).toBe('3600');
+    // A presigned link cannot be revoked: on S3 it lives 15 minutes at most (decision 0192).
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
     expect(url.searchParams.get('response-content-disposition')).toContain('Ekyama.mp4');
     const part = await fetch(granted.downloadUrl, { headers: { range: 'bytes=1000-1999' } });
     expect(part.status).toBe(206);
@@ -121,6 +122,43 @@ describe('the app on S3 storage', () => {
     // Never backwards, and one report adds at most one whole file.
     expect((await report(3000)).json).toMatchObject({ fetchedBytes: 7000 });
     expect((await report(1_000_000)).json).toMatchObject({ fetchedBytes: 17_000 });
+  });
+
+  it('keeps one live link window per download: a second link expires with the first, never later', async () => {
+    const added = await addMovie(t, adminToken, { planIds: [planId], size: 20_000 });
+    const small = await addReadyRendition(t, added.movie.id, 'small', 5_000);
+    const { token, user } = await registerUser(t);
+    await subscribe(t, adminToken, user.id, planId);
+    const mint = async (body: Record<string, unknown> = {}) => {
+      const res = await t.request('POST', '/api/users/movies/generate-download-url', {
+        token,
+        body: { movieId: added.movie.id, ...body },
+      });
+      expect(res.status, res.text).toBe(200);
+      return DownloadUrlResponse.parse(res.json);
+    };
+    const expiresIn = (link: DownloadUrlResponse) =>
+      Number(new URL(link.downloadUrl).searchParams.get('X-Amz-Expires'));
+    const first = await mint();
+    expect(Date.parse(first.expiresAt) - t.clock.now().getTime()).toBe(900_000);
+
+    t.clock.advance(300_000);
+    const second = await mint();
+    // Same moment of expiry: asking again buys no time.
+    expect(second.expiresAt).toBe(first.expiresAt);
+    expect(expiresIn(second)).toBe(600);
+    const part = await fetch(second.downloadUrl, { headers: { range: 'bytes=0-99' } });
+    expect(part.status).toBe(206);
+
+    // Another size is another file: its own window (the old link still dies with its own).
+    const switched = await mint({ size: 'small' });
+    expect(switched.fileSize).toBe(small.bytes.length);
+    expect(Date.parse(switched.expiresAt) - t.clock.now().getTime()).toBe(900_000);
+
+    // Once the window has lapsed, a fresh one.
+    t.clock.advance(900_000);
+    const later = await mint();
+    expect(Date.parse(later.expiresAt) - t.clock.now().getTime()).toBe(900_000);
   });
 
   it('uploads a big movie in parts, re-minting part links, and completes it', async () => {

@@ -208,13 +208,15 @@ async function benchThroughput(
   throttleBps: number | null,
 ): Promise<void> {
   const size = Buffer.isBuffer(bytes) ? bytes.length : bytes.size;
+  // Two movies of the same bytes: a plain fetch of the whole file is a delivery (decision 0191), so the baseline
+  // fetches its own twin and the engine downloads the other.
+  const twin = await movie(planId, bytes, `${label} (plain fetch)`);
   const id = await movie(planId, bytes, label);
   const { page, close } = await phone(planId);
   try {
     proxy.reset();
     proxy.throttleBps = throttleBps;
-    // Minting the link creates the user's download of this movie; the engine's tap then resumes that download.
-    const received = await plainFetch(page, id, { discard: size > 64 * MiB });
+    const received = await plainFetch(page, twin, { discard: size > 64 * MiB });
     if (received !== size) throw new Error(`${label}: plain fetch read ${received} of ${size} bytes`);
     const plain = span(proxy.log.slice(0, 1));
     await tapDownload(page, id);

@@ -33,7 +33,10 @@ export function useServer(server: ServerUnderTest | null): void {
 }
 
 export function baseURL(): string {
-  return serverOverride?.baseURL ?? inject('baseURL');
+  if (serverOverride) return serverOverride.baseURL;
+  const servers = inject('baseURLs');
+  const worker = Number(process.env.VITEST_POOL_ID ?? 1);
+  return servers[(worker - 1) % servers.length]!;
 }
 
 /** The admin the server was started with. */
@@ -62,14 +65,19 @@ export function newUser() {
   };
 }
 
-/** Fills the register form and submits it. */
-export async function register(page: Page, user: ReturnType<typeof newUser>): Promise<void> {
+/** Fills the register form, submits it, and skips the phone confirm step (decision 0197) unless told not to. */
+export async function register(
+  page: Page,
+  user: ReturnType<typeof newUser>,
+  { skipConfirm = true }: { skipConfirm?: boolean } = {},
+): Promise<void> {
   await page.goto('/register');
   await page.getByLabel('Full Name').fill(user.fullName);
   await page.getByLabel('Email', { exact: true }).fill(user.email);
   await page.getByLabel('Phone Number').fill(user.phone);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Create Account' }).click();
+  if (skipConfirm) await page.getByRole('button', { name: 'Skip for now' }).click();
 }
 
 /** Fills the login form (user or agent mode) and submits it. */

@@ -347,7 +347,9 @@ export async function signInContext(
 ): Promise<void> {
   await context.addInitScript(
     ({ token, deviceId, theme, kind }) => {
-      localStorage.setItem('filamu.session', JSON.stringify({ token, kind }));
+      // Once per session: a later page of the context keeps what the app saved with it (the profile, for offline).
+      const saved = JSON.parse(localStorage.getItem('filamu.session') ?? 'null') as { token?: string } | null;
+      if (saved?.token !== token) localStorage.setItem('filamu.session', JSON.stringify({ token, kind }));
       localStorage.setItem('filamu.deviceId', deviceId);
       localStorage.setItem('theme', theme);
     },

@@ -9,7 +9,8 @@ import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseURL: string;
+    /** One built server per test worker: worker N (VITEST_POOL_ID) uses `baseURLs[N - 1]`. */
+    baseURLs: string[];
     adminEmail: string;
     adminPassword: string;
   }
@@ -66,7 +67,11 @@ export interface BuiltServer {
  * passes another worktree's to photograph an older build). `env` adds or overrides environment variables (e.g. a small
  * multipart threshold); the defaults are unchanged without it.
  */
-export async function startBuiltServer(appRoot: string = root, env: Record<string, string> = {}): Promise<BuiltServer> {
+export async function startBuiltServer(
+  appRoot: string = root,
+  env: Record<string, string> = {},
+  adminPassword = `Adm1n-${randomBytes(12).toString('hex')}`,
+): Promise<BuiltServer> {
   appRoot = resolve(appRoot);
   const serverJs = join(appRoot, 'api', 'dist', 'server.js');
   if (!existsSync(serverJs)) throw new Error(`${serverJs} not found: run the build first (npx pnpm@10 build).`);
@@ -77,7 +82,6 @@ export async function startBuiltServer(appRoot: string = root, env: Record<strin
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'filamu-e2e-'));
   const adminEmail = 'admin@filamu.test';
-  const adminPassword = `Adm1n-${randomBytes(12).toString('hex')}`;
 
   let log = '';
   const child = spawn(process.execPath, [serverJs], {
@@ -138,11 +142,26 @@ export async function startBuiltServer(appRoot: string = root, env: Record<strin
   return { baseURL, adminEmail, adminPassword, stop };
 }
 
-/** Vitest global setup: the built server for the whole run, its address and admin provided to the tests. */
+/** How many test files run at once (e2e/vitest.config.ts reads it too); each has a server of its own. */
+export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
+
+/**
+ * Vitest global setup: one built server per worker for the whole run, their addresses and the admin provided to the
+ * tests. A file has its server to itself while it runs, as when the files ran one after another: tests that count
+ * what the admin sees (analytics, subscribers) never see another file's rows arrive mid-test.
+ */
 export default async function setup(project: TestProject) {
-  const server = await startBuiltServer();
-  project.provide('baseURL', server.baseURL);
-  project.provide('adminEmail', server.adminEmail);
-  project.provide('adminPassword', server.adminPassword);
-  return server.stop;
+  const adminPassword = `Adm1n-${randomBytes(12).toString('hex')}`;
+  const servers = await Promise.all(
+    Array.from({ length: E2E_WORKERS }, () => startBuiltServer(root, {}, adminPassword)),
+  );
+  project.provide(
+    'baseURLs',
+    servers.map((server) => server.baseURL),
+  );
+  project.provide('adminEmail', servers[0]!.adminEmail);
+  project.provide('adminPassword', adminPassword);
+  return async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+  };
 }

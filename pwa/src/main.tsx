@@ -46,8 +46,11 @@ const app = (router: Awaited<ReturnType<typeof createAppRouter>>) => (
   </StrictMode>
 );
 void createAppRouter(prerendered).then((router) => {
-  // As a transition, hydration yields to the browser every few milliseconds instead of holding a slow phone's
-  // main thread in one long task; the page is already on screen meanwhile.
+  // As a transition, the first render (or the hydration of a prerendered page) yields to the browser every few
+  // milliseconds instead of holding a slow phone's main thread in one long task; a plain render would not.
   if (prerendered) startTransition(() => void hydrateRoot(container, app(router)));
-  else createRoot(container).render(app(router));
+  else {
+    const root = createRoot(container);
+    startTransition(() => root.render(app(router)));
+  }
 });

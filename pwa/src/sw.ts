@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { pageFileFor } from '@filamu/shared';
+import { pageFileFor, PREVIEW_PATH } from '@filamu/shared';
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
@@ -28,6 +28,19 @@ const pageHandler = (path: string) => {
   if (!handler) pageHandlers.set(file, (handler = createHandlerBoundToURL(file)));
   return handler;
 };
+// The public preview (docs/decisions/0215) is rendered by the server for the library of the moment: never the app
+// shell, always the network (the browser's HTTP cache keeps it a minute), the offline page when there is none.
+const isPreview = (pathname: string) => pathname === PREVIEW_PATH || pathname === `${PREVIEW_PATH}/`;
+registerRoute(
+  ({ request, url }) => request.mode === 'navigate' && url.origin === self.location.origin && isPreview(url.pathname),
+  async ({ request }) => {
+    try {
+      return await fetch(request);
+    } catch {
+      return (await matchPrecache('/offline.html')) ?? Response.error();
+    }
+  },
+);
 registerRoute(
   new NavigationRoute(
     async (options) => {

@@ -3,6 +3,7 @@ import {
   formatDate,
   formatDateTime,
   formatDayMonth,
+  formatMonthYear,
   formatKampalaLocal,
   formatTime,
   formatTimeLeft,
@@ -32,6 +33,8 @@ describe('the one date formatter', () => {
     expect(formatKampalaLocal('2027-01-02T00:00')).toBe('2 Jan 2027, 12:00 AM');
     expect(formatKampalaLocal('garbage')).toBe('garbage');
     expect(formatDayMonth('2026-11-30T22:00:00Z')).toBe('1 December');
+    expect(formatMonthYear('2026-12-31T21:00:00Z')).toBe('January 2027');
+    expect(formatMonthYear('2026-12-31T20:59:00Z')).toBe('December 2026');
   });
 
   it('counts what is left of a plan in days and hours, never rounding a night up to a day', () => {

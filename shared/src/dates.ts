@@ -68,6 +68,14 @@ export function formatDayMonth(value: string | Date): string {
   return `${local.getUTCDate()} ${LONG_MONTHS[local.getUTCMonth()]}`;
 }
 
+/** `November 2026` (Kampala time): a calendar month, as a heading for what happened in it. */
+export function formatMonthYear(value: string | Date): string {
+  const date = toDate(value);
+  if (!date) return 'N/A';
+  const local = kampalaClock(date);
+  return `${LONG_MONTHS[local.getUTCMonth()]} ${local.getUTCFullYear()}`;
+}
+
 /**
  * A plan's Kampala expiry as typed and stored, `YYYY-MM-DDThh:mm`, written like every other moment:
  * `31 Dec 2027, 11:59 PM`. Pure text in, so the reader's own time zone never shifts it.

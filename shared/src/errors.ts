@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProofChallenge } from './proof-of-work.ts';
 
 /** Every error the API answers, with the HTTP status it travels with. */
 export const ERROR_STATUS = {
@@ -40,6 +41,11 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   /** Too many wrong parental PINs; Retry-After says when it can be tried again. */
   pin_locked: 429,
+  /**
+   * Many sign-ins or recoveries failed from this network: this one needs a proof of work first (decision 0195). The
+   * envelope's `proof` carries the challenge; the app solves it and sends the request again without a tap.
+   */
+  proof_required: 429,
   internal: 500,
   unavailable: 503,
 } as const;
@@ -57,6 +63,8 @@ export const ApiErrorBody = z.object({
     message: z.string(),
     requestId: z.string(),
     issues: z.array(FieldIssue).optional(),
+    /** With `proof_required` only. */
+    proof: ProofChallenge.optional(),
   }),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;

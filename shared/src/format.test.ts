@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysRemaining, formatBytes, formatDate, formatLastDownload, formatUgx } from './format.ts';
+import { daysRemaining, formatBytes, formatDate, formatLastDownload, formatRunningTime, formatUgx } from './format.ts';
 
 describe('formatting', () => {
   it('shows UGX with en-UG thousands separators and no decimals', () => {
@@ -29,11 +29,22 @@ describe('formatting', () => {
     expect(formatBytes(3 * 1024 ** 4)).toBe('3.0 TB');
   });
 
-  it("words the last download as Never, 'N hours ago' under a day, else the date", () => {
+  it("words the last download as Never, 'Less than an hour ago', 'N hours ago' under a day, else the date", () => {
     const now = new Date('2026-11-22T09:00:00Z');
     expect(formatLastDownload(null, now)).toBe('Never');
     expect(formatLastDownload('2026-11-22T06:30:00Z', now)).toBe('2 hours ago');
     expect(formatLastDownload('2026-11-22T08:00:00Z', now)).toBe('1 hour ago');
+    expect(formatLastDownload('2026-11-22T08:30:00Z', now)).toBe('Less than an hour ago');
     expect(formatLastDownload('2026-11-20T09:00:00Z', now)).toBe('20 Nov 2026');
+  });
+});
+
+describe('formatRunningTime', () => {
+  it('reads a running time in hours and whole minutes', () => {
+    expect(formatRunningTime(5520)).toBe('1 h 32 min');
+    expect(formatRunningTime(2700)).toBe('45 min');
+    expect(formatRunningTime(7200)).toBe('2 h');
+    expect(formatRunningTime(12)).toBe('under 1 min');
+    expect(formatRunningTime(89)).toBe('1 min');
   });
 });

@@ -23,7 +23,21 @@ export function formatLastDownload(value: string | null | undefined, now: Date):
   const hours = (now.getTime() - date.getTime()) / 3_600_000;
   if (hours >= 0 && hours < 24) {
     const whole = Math.floor(hours);
+    if (whole === 0) return 'Less than an hour ago';
     return whole === 1 ? '1 hour ago' : `${whole} hours ago`;
   }
   return formatDate(date);
+}
+
+/**
+ * A film's running time as a person reads it: `1 h 32 min`, `45 min`, `2 h`; under a minute, `under 1 min`. Whole
+ * minutes, rounded to the nearest: the figure weighs a size choice, not a stopwatch.
+ */
+export function formatRunningTime(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 30) return 'under 1 min';
+  const minutes = Math.round(seconds / 60);
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours === 0) return `${rest} min`;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   dateToKampalaLocal,
+  kampalaDate,
   kampalaDayStart,
   kampalaLocalToDate,
   kampalaMonth,
@@ -12,6 +13,11 @@ describe('Kampala local time', () => {
   it('reads YYYY-MM-DDThh:mm as UTC+3', () => {
     expect(kampalaLocalToDate('2026-12-31T23:59').toISOString()).toBe('2026-12-31T20:59:00.000Z');
     expect(kampalaLocalToDate('2027-01-01T00:00').toISOString()).toBe('2026-12-31T21:00:00.000Z');
+  });
+
+  it('names the Kampala calendar day, which starts at 21:00 UTC', () => {
+    expect(kampalaDate(new Date('2026-12-31T20:59:59.999Z'))).toBe('2026-12-31');
+    expect(kampalaDate(new Date('2026-12-31T21:00:00.000Z'))).toBe('2027-01-01');
   });
 
   it('round-trips', () => {

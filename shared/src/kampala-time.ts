@@ -19,6 +19,11 @@ export function kampalaMonth(date: Date): string {
   return dateToKampalaLocal(date).slice(0, 7);
 }
 
+/** The Kampala calendar day of an instant, `YYYY-MM-DD`. */
+export function kampalaDate(date: Date): string {
+  return dateToKampalaLocal(date).slice(0, 10);
+}
+
 /** The instant the next Kampala calendar month begins (midnight on its 1st, Kampala time). */
 export function nextKampalaMonthStart(date: Date): Date {
   const local = new Date(date.getTime() + KAMPALA_OFFSET_MS);

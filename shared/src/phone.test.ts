@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalUgandaPhone, displayUgandaPhone, isValidUgandaPhone } from './phone.ts';
+import { canonicalUgandaPhone, displayUgandaPhone, isValidUgandaPhone, phoneForPeople } from './phone.ts';
 
 describe('Uganda phone numbers', () => {
   it.each([
@@ -23,5 +23,13 @@ describe('Uganda phone numbers', () => {
 
   it('displays the canonical form in local spelling', () => {
     expect(displayUgandaPhone('256772123456')).toBe('0772 123 456');
+  });
+});
+
+describe('phoneForPeople', () => {
+  it('writes a stored number as people do, and a dash for none', () => {
+    expect(phoneForPeople('256752345675')).toBe('0752 345 675');
+    expect(phoneForPeople(null)).toBe('—');
+    expect(phoneForPeople('not a number')).toBe('not a number');
   });
 });

@@ -25,3 +25,10 @@ export function displayUgandaPhone(canonical: string): string {
   const local = canonical.startsWith('256') ? `0${canonical.slice(3)}` : canonical;
   return local.replace(/^(\d{4})(\d{3})(\d{3})$/, '$1 $2 $3');
 }
+
+/** A stored number as people write it (`0752 345 675`), anything else as it is, and a dash for none. */
+export function phoneForPeople(value: string | null | undefined): string {
+  if (!value) return '—';
+  const canonical = canonicalUgandaPhone(value);
+  return canonical ? displayUgandaPhone(canonical) : value;
+}

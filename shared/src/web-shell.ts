@@ -43,6 +43,13 @@ export const PRERENDERED_PAGES: Readonly<Record<string, string>> = {
   '/contact-us': 'contact-us.html',
 };
 
+/**
+ * The public preview of the library (docs/decisions/0215): movies, posters and plan prices for anyone, rendered by
+ * the server on request (the library changes at run time, so the build cannot know it) with no JavaScript. Not a
+ * page of the app: the service worker passes it to the network, and app links to it load it as a document.
+ */
+export const PREVIEW_PATH = '/browse';
+
 /** Every other page path gets this empty shell, which the app renders into. */
 export const APP_SHELL_FILE = 'app.html';
 

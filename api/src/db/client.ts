@@ -19,6 +19,9 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, Relations>;
 /** Either the database or a transaction: verbs take this so callers can compose them in one transaction. */
 export type Executor = Db | Tx;
 
+/** Raw SQL as a library that brings its own runs it (see `Database.executeSql`). */
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
@@ -28,13 +31,19 @@ export interface Database {
    * the first migrates, the others find nothing to do. `work` gets a handle on the lock's own connection.
    */
   prepare<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` under the same start-up lock, without migrating: a library's own schema work (pg-boss creating or
+   * upgrading its tables and queues) that is not safe when replicas starting together run it at once. `work` gets
+   * raw SQL on the lock's own connection, so it needs no second one (DATABASE_POOL_SIZE=1 works).
+   */
+  exclusively<T>(work: (executeSql: ExecuteSql) => Promise<T>): Promise<T>;
   /** Postgres only (PGlite has one connection): the pool's clients right now, read when metrics are scraped. */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
   /**
    * Raw SQL for a library that brings its own (the pg-boss job queue): with values, one parameterised statement;
    * without, possibly several statements in one text (PGlite runs those through `exec`). Rows of the last one.
    */
-  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  executeSql: ExecuteSql;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -60,17 +69,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
-      prepare: (work) => underStartupLock(pool, options.migrationsDir, work),
+      prepare: (work) =>
+        underStartupLock(pool, async (client) => {
+          const db = drizzlePg(client, { schema }) as unknown as Db;
+          await migratePg(db as never, { migrationsFolder: options.migrationsDir });
+          return work(db);
+        }),
+      exclusively: (work) => underStartupLock(pool, (client) => work(sqlOn(client))),
       poolStats: () => ({
         total: pool.totalCount,
         idle: pool.idleCount,
         waiting: pool.waitingCount,
         max: options.poolSize ?? 10,
       }),
-      executeSql: async (text, values) => {
-        const result = (await pool.query(text, values)) as pg.QueryResult | pg.QueryResult[];
-        return { rows: Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows };
-      },
+      executeSql: sqlOn(pool),
       ping: async () => void (await db.execute(sql`select 1`)),
       close: () => pool.end(),
     };
@@ -86,6 +98,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const executeSql: ExecuteSql = async (text, values) => {
+    if (values && values.length > 0) return { rows: (await client.query<Record<string, unknown>>(text, values)).rows };
+    const results = await client.exec(text);
+    return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+  };
   return {
     db,
     kind: 'pglite',
@@ -94,14 +111,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await migratePglite(db as never, { migrationsFolder: options.migrationsDir });
       return work(db);
     },
-    executeSql: async (text, values) => {
-      if (values && values.length > 0)
-        return { rows: (await client.query<Record<string, unknown>>(text, values)).rows };
-      const results = await client.exec(text);
-      return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
-    },
+    exclusively: (work) => work(executeSql),
+    executeSql,
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.close(),
+  };
+}
+
+/** Raw SQL on the pool or on one of its connections; a text of several statements answers the last one's rows. */
+function sqlOn(queryable: pg.Pool | pg.PoolClient): ExecuteSql {
+  return async (text, values) => {
+    const result = (await queryable.query(text, values)) as pg.QueryResult | pg.QueryResult[];
+    return { rows: Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows };
   };
 }
 
@@ -110,17 +131,16 @@ const STARTUP_LOCK_KEY = 0x46494c414d55n;
 
 /**
  * Session-level advisory lock on one dedicated connection: every replica waits here, so only one runs the
- * migrator at a time. The lock goes with the session, so a process killed while holding it releases it too.
+ * migrator (or pg-boss's schema work) at a time. The lock goes with the session, so a process killed while holding
+ * it releases it too.
  */
-async function underStartupLock<T>(pool: pg.Pool, migrationsDir: string, work: (db: Db) => Promise<T>): Promise<T> {
+async function underStartupLock<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY.toString()]);
     try {
-      const db = drizzlePg(client, { schema }) as unknown as Db;
-      await migratePg(db as never, { migrationsFolder: migrationsDir });
-      return await work(db);
+      return await work(client);
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK_KEY.toString()]);
     }

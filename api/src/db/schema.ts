@@ -24,6 +24,9 @@ import {
   PUSH_NOTIFICATION_KINDS,
   RENDITION_KINDS,
   RENDITION_STATES,
+  SUPPORT_ACTIONS,
+  SUPPORT_NOTE_MAX,
+  SUPPORT_SMS_OUTCOMES,
 } from '@filamu/shared';
 import { newPaymentReference } from './payment-reference.ts';
 
@@ -78,6 +81,14 @@ export const users = pgTable(
      * (which moves the start) begins with the rule afresh.
      */
     englishUnlockedAt: timestamp('english_unlocked_at', { withTimezone: true }),
+    /**
+     * When the phone was proven the person's (decision 0197): a code sent to it was used (registration's confirm
+     * step, a phone change, a recovery) or a completed mobile-money payment came from it. Null until then, and again
+     * when the number changes; recovery codes go only to a proven phone.
+     */
+    phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
+    /** When a code sent to the email was used; null again when the email changes (decision 0197). */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -158,12 +169,25 @@ export const authThrottle = pgTable('auth_throttle', {
 export const loginIpFailures = pgTable(
   'login_ip_failures',
   {
+    /** The address key (`addressKey`: IPv4 as is, IPv6 by its /64), not the raw address. */
     ip: text('ip').notNull(),
+    /** Sign-in and recovery keep separate budgets at an address (decision 0194). */
+    budget: text('budget').notNull().default('sign-in'),
     accountKey: text('account_key').notNull(),
     failures: integer('failures').notNull(),
     lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.ip, t.accountKey] }), index('login_ip_failures_last').on(t.lastFailureAt)],
+);
+
+/** Proof-of-work challenges already spent (decision 0195): a solution works once; rows lapse with the challenge. */
+export const proofOfWorkUses = pgTable(
+  'proof_of_work_uses',
+  {
+    challengeId: text('challenge_id').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('proof_of_work_uses_expiry').on(t.expiresAt)],
 );
 
 /** Fixed-window request counters for the rate limits on costly flows (ADR 0061); a row lapses at `expires_at`. */
@@ -192,10 +216,15 @@ export const mailOutbox = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** The mail this one is a copy of, when an admin pressed Resend in the console (decision 0156). */
     resentFrom: uuid('resent_from'),
+    /** A code mail's code stops working then and is masked in the body (decision 0202); null: no code, or masked. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [
+    index('mail_outbox_expiring')
+      .on(t.expiresAt)
+      .where(sql`${t.expiresAt} is not null`),
     index('mail_outbox_queued')
       .on(t.createdAt)
       .where(sql`${t.status} = 'queued'`),
@@ -274,45 +303,28 @@ export const planReminders = pgTable(
   (t) => [uniqueIndex('plan_reminders_once').on(t.userId, t.periodEnd, t.kind, t.channel)],
 );
 
-/**
- * Account recovery codes (decision 0148): six digits sent to the account's registered phone (or email), stored as an
- * HMAC, ten minutes, five tries, used once. A new code replaces the account's open ones.
- */
-export const passwordResetCodes = pgTable(
-  'password_reset_codes',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    /** `phone` or `email`: where the code went. */
-    channel: text('channel', { enum: ['phone', 'email'] }).notNull(),
-    codeHash: text('code_hash').notNull(),
-    attempts: integer('attempts').notNull().default(0),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    index('password_reset_codes_open')
-      .on(t.userId)
-      .where(sql`${t.usedAt} is null`),
-  ],
-);
+/** What a one-time code proves: `recovery` resets the password, `phone` proves a number (decision 0227). */
+export const ONE_TIME_CODE_PURPOSES = ['recovery', 'phone'] as const;
 
 /**
- * Phone-number changes waiting for their code (decision 0158): six digits sent by SMS to `new_phone`, stored as an
- * HMAC bound to the account and the number, ten minutes, five tries, used once. A new request replaces open ones.
+ * One-time codes (decisions 0148, 0158, 0198, 0227): six digits, stored as an HMAC, ten minutes, five tries, used
+ * once. Each request has its own code: a new one leaves the open ones working, and all of an account's die when its
+ * phone, email or password changes.
  */
-export const phoneChangeCodes = pgTable(
-  'phone_change_codes',
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** Canonical 256XXXXXXXXX: where the code went and what the account's number becomes. */
-    newPhone: text('new_phone').notNull(),
+    purpose: text('purpose', { enum: ONE_TIME_CODE_PURPOSES }).notNull(),
+    /**
+     * Where the code went. Recovery: `phone` or `email`, the account's channel it proves. Phone: canonical
+     * 256XXXXXXXXX, a new number, the account's own (the confirm step) or one an unproven account holds (a claim):
+     * what the account's number becomes.
+     */
+    destination: text('destination').notNull(),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -320,9 +332,10 @@ export const phoneChangeCodes = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('phone_change_codes_open')
-      .on(t.userId)
+    index('one_time_codes_open')
+      .on(t.userId, t.purpose)
       .where(sql`${t.usedAt} is null`),
+    check('one_time_codes_purpose', sql`${t.purpose} in ('recovery', 'phone')`),
   ],
 );
 
@@ -706,6 +719,8 @@ export const operatorSettings = pgTable(
     planWarningHours: integer('plan_warning_hours').notNull().default(72),
     /** A plan is no longer sold in its last this-many hours; 0 sells it to the end (decision 0176). */
     planSaleCutoffHours: integer('plan_sale_cutoff_hours').notNull().default(6),
+    /** The SMS budget (decision 0201), validated by its contract on write and on read; null: the defaults. */
+    smsBudget: jsonb('sms_budget'),
     updatedAt: updatedAt(),
   },
   (t) => [
@@ -714,6 +729,22 @@ export const operatorSettings = pgTable(
     check('operator_settings_plan_warning_range', sql`${t.planWarningHours} between 0 and 720`),
     check('operator_settings_plan_cutoff_range', sql`${t.planSaleCutoffHours} between 0 and 168`),
   ],
+);
+
+/**
+ * Texts counted against the SMS budget (decision 0201): one row per purpose (codes, receipts, reminders,
+ * credentials), period (hour, day) and the period's start. Raised by a conditional upsert (`sent < ceiling`), so
+ * every replica shares the count and no request or dispatcher passes a ceiling.
+ */
+export const smsBudgetCounts = pgTable(
+  'sms_budget_counts',
+  {
+    purpose: text('purpose').notNull(),
+    period: text('period', { enum: ['hour', 'day'] }).notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    sent: integer('sent').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.purpose, t.period, t.startsAt] })],
 );
 
 export const DOWNLOAD_STATUSES = ['starting', 'downloading', 'paused', 'completed', 'failed'] as const;
@@ -756,6 +787,29 @@ export const downloads = pgTable(
     deliveredBytes: bigint('delivered_bytes', { mode: 'number' }).notNull().default(0),
     /** Links minted since delivery last grew: a download asking again and again without progress is refused. */
     linksSinceProgress: integer('links_since_progress').notNull().default(0),
+    /**
+     * The largest share (0–1) of its file this download has had delivered, whatever size it was then (decision 0191):
+     * a size switch starts the new file from zero, but only passing this share again is progress, so switching sizes
+     * never resets the link count.
+     */
+    bestDeliveredShare: doublePrecision('best_delivered_share').notNull().default(0),
+    /**
+     * Copies of the file sent under this grant: every byte `/files` sent for it over the size of the download's file
+     * (re-fetches and other sizes included). A grant delivers at most MAX_COPIES_PER_GRANT (decision 0191); a
+     * re-download is a new grant and starts again from zero.
+     */
+    copiesSent: doublePrecision('copies_sent').notNull().default(0),
+    /**
+     * S3 only (decision 0192): when the download's live link expires. A presigned link cannot be revoked, so while one
+     * is live every new link of the same file expires with it: one live window per download, never extended.
+     */
+    linkExpiresAt: timestamp('link_expires_at', { withTimezone: true }),
+    /**
+     * When the phone said it has the whole file (`/complete`, decision 0213). A download the server completed from its
+     * delivered bytes but the phone has not confirmed may still fetch what it lost on the way, for the same file and
+     * within the copies cap; once confirmed, its links end.
+     */
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     /**
      * A re-download of this completed movie is under way (decision 0121): the row stays `completed` (the person has
      * the movie, for every rule and count) while its links work again and its delivered bytes count from zero.
@@ -808,6 +862,33 @@ export const redownloads = pgTable(
     uniqueIndex('redownloads_one_open_per_download')
       .on(t.downloadId)
       .where(sql`${t.completedAt} is null`),
+  ],
+);
+
+/**
+ * A person's history as the console shows it (decision 0214): each support action an admin took for them (a re-download
+ * granted, a password reset), who and when, the admin's note, and whether a text went to the person. Never a password.
+ * Goes with the person; the admin's name stays while their account does.
+ */
+export const supportActions = pgTable(
+  'support_actions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    adminId: uuid('admin_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action', { enum: SUPPORT_ACTIONS }).notNull(),
+    note: text('note'),
+    /** Whether a text went (`queued`) or why not (`phone_not_confirmed`, `no_phone`, `sms_off`). */
+    sms: text('sms', { enum: SUPPORT_SMS_OUTCOMES }).notNull(),
+    /** The text in the outbox, for its status (sent, delivered, failed) in the history. */
+    smsId: uuid('sms_id').references(() => smsOutbox.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('support_actions_note_length', sql`char_length(${t.note}) <= ${sql.raw(String(SUPPORT_NOTE_MAX))}`),
+    index('support_actions_user_recent').on(t.userId, t.createdAt.desc()),
   ],
 );
 

@@ -1,7 +1,7 @@
 import type { Access, BodyOf, Contract, ParamsOf, QueryOf, ResponseOf } from '@filamu/shared';
 import { zValidator } from '@hono/zod-validator';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
-import type { Principal } from '../features/auth/principal.ts';
+import type { Principal } from './principal.ts';
 import type { AppEnv } from './env.ts';
 import { AppError, forbidden, validationError } from './errors.ts';
 
@@ -46,6 +46,24 @@ const throwOnInvalid = (result: { success: boolean; error?: unknown }) => {
   if (!result.success) throw validationError(result.error as never);
 };
 
+/** Whether the request carries a body: HTTP/1.1 frames one with Transfer-Encoding or a non-zero Content-Length. */
+export function framesBody(c: Context<AppEnv>): boolean {
+  if (c.req.header('transfer-encoding') !== undefined) return true;
+  const length = c.req.header('content-length');
+  return length !== undefined && Number(length) !== 0;
+}
+
+export const NO_BODY_MESSAGE = 'This request takes no request body. Send it again without one.';
+
+/**
+ * A route that reads no body refuses one at once, from the headers alone, with a readable 413: answering normally
+ * while megabytes still arrive let the connection be cut before the answer could be read.
+ */
+export const refuseBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (framesBody(c)) throw new AppError('payload_too_large', NO_BODY_MESSAGE);
+  await next();
+};
+
 /** JSON bodies only: anything else is refused before it is parsed. */
 const requireJson: MiddlewareHandler<AppEnv> = async (c, next) => {
   const type = c.req.header('content-type');
@@ -58,26 +76,31 @@ const requireJson: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /**
- * Binds a shared contract to a handler: access check first, then the contract's zod schemas
- * validate params, query and body, and the handler's result is sent with the contract's status.
+ * Binds a shared contract to a handler: a body on a route that takes none is refused first; then the access check,
+ * before any byte of a body is read (a guest gets 401, not a body limit or a field error); then `readBody` (the body
+ * limit, the unstorable-text check) on routes that take one; then the contract's zod schemas validate params, query
+ * and body, and the handler's result is sent with the contract's status.
  */
 export class ContractRouter {
   constructor(
     readonly app: Hono<AppEnv>,
     private readonly authorize: Authorize,
+    private readonly readBody: MiddlewareHandler<AppEnv>[] = [],
     private readonly wrongCaller = 'You do not have permission to do this.',
   ) {}
 
   /** The same routes, refusing a caller of the wrong kind with this reason (why agents have nothing to pay). */
   refusingWith(reason: string): ContractRouter {
-    return new ContractRouter(this.app, this.authorize, reason);
+    return new ContractRouter(this.app, this.authorize, this.readBody, reason);
   }
 
   on<C extends Contract>(contract: C, handler: RouteHandler<C>): this {
-    const middleware: MiddlewareHandler<AppEnv>[] = [this.authorize(contract.access)];
+    const middleware: MiddlewareHandler<AppEnv>[] = contract.body ? [] : [refuseBody];
+    middleware.push(this.authorize(contract.access));
+    if (contract.body) middleware.push(requireJson, ...this.readBody);
     if (contract.params) middleware.push(zValidator('param', contract.params, throwOnInvalid) as never);
     if (contract.query) middleware.push(zValidator('query', contract.query, throwOnInvalid) as never);
-    if (contract.body) middleware.push(requireJson, zValidator('json', contract.body, throwOnInvalid) as never);
+    if (contract.body) middleware.push(zValidator('json', contract.body, throwOnInvalid) as never);
 
     this.app.on(contract.method.toUpperCase(), [contract.path], ...(middleware as []), async (c: Context<AppEnv>) => {
       const req = c.req as unknown as { valid(target: string): unknown };

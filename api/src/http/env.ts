@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Principal } from '../features/auth/principal.ts';
+import type { Principal } from './principal.ts';
 
 export interface AppEnv {
   Variables: {

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode, type FieldIssue } from '@filamu/shared';
+import { ERROR_STATUS, type ErrorCode, type FieldIssue, type ProofChallenge } from '@filamu/shared';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { z } from 'zod';
@@ -9,7 +9,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { issues?: FieldIssue[]; retryAfterSeconds?: number } = {},
+    readonly extra: { issues?: FieldIssue[]; retryAfterSeconds?: number; proof?: ProofChallenge } = {},
   ) {
     super(message);
   }
@@ -53,6 +53,7 @@ export function errorResponse(c: Context<AppEnv>, error: AppError) {
         message: error.message,
         requestId: c.get('requestId'),
         ...(error.extra.issues ? { issues: error.extra.issues } : {}),
+        ...(error.extra.proof ? { proof: error.extra.proof } : {}),
       },
     },
     error.status as 400,

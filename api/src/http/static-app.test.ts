@@ -6,7 +6,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { listen, type Running } from '../features/payments/dpo/testing.ts';
+import { listen, type Running } from '../lib/loopback.testing.ts';
 import { newObjectKey } from '../features/storage/storage.ts';
 import type { AppEnv } from './env.ts';
 import { mountPwa } from './static-app.ts';

@@ -60,7 +60,7 @@ function send(c: Context<AppEnv>, file: StaticFile, cacheControl: string): Respo
 }
 
 /** RFC 9110 §13.1.2–3: If-None-Match (weak comparison) wins; If-Modified-Since only without it. */
-function isNotModified(c: Context<AppEnv>, etag: string, lastModified: string): boolean {
+export function isNotModified(c: Context<AppEnv>, etag: string, lastModified: string): boolean {
   const ifNoneMatch = c.req.header('If-None-Match');
   if (ifNoneMatch !== undefined) {
     const opaque = (tag: string) => tag.trim().replace(/^W\//, '');

@@ -68,12 +68,26 @@ describe.each(testDatabases)('text Postgres cannot store, refused at the edge, o
     expect(fine.json.user.fullName).toBe('🎬 \u202Eأمينة');
   });
 
-  it('checks a urlencoded form too; other bodies are left to the routes (415)', async () => {
+  it('checks a urlencoded form where one is read (delivery reports); a JSON route refuses a form unread (415)', async () => {
+    const secret = 'delivery-report-secret-for-tests';
+    const formType = { 'content-type': 'application/x-www-form-urlencoded' };
+    const withReports = await createTestApp(kind, {
+      env: { AT_API_KEY: 'k', AT_USERNAME: 'u', SMS_DELIVERY_REPORT_SECRET: secret },
+    });
+    try {
+      const report = await withReports.request('POST', `/api/sms/delivery-reports?secret=${secret}`, {
+        rawBody: 'id=a%00&status=Success',
+        headers: formType,
+      });
+      expectErrorEnvelope(report, 400, 'validation_error', /^id: Text cannot contain/);
+    } finally {
+      await withReports.close();
+    }
     const form = await t.request('POST', '/api/auth/login', {
       rawBody: 'identifier=a%00&password=x',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: formType,
     });
-    expectErrorEnvelope(form, 400, 'validation_error', /^identifier: Text cannot contain/);
+    expectErrorEnvelope(form, 415, 'unsupported_media_type');
     const text = await t.request('POST', '/api/auth/login', {
       rawBody: 'a\u0000b',
       headers: { 'content-type': 'text/plain' },

@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/db/client.ts';
 import { createDpoSandbox, type DpoSandbox } from '../../src/features/payments/dpo/sandbox.ts';
-import { listen, type Running } from '../../src/features/payments/dpo/testing.ts';
+import { listen, type Running } from '../../src/lib/loopback.testing.ts';
 import { SANDBOX_MOUNT } from '../../src/features/payments/gateway.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { migrationsDir, repoRoot } from '../../src/lib/paths.ts';

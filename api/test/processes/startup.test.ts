@@ -70,3 +70,36 @@ describe.skipIf(!processTests)('server processes starting together', { timeout: 
     expect((await replicas[0]!.request('GET', '/api/health/live')).status).toBe(200);
   });
 });
+
+/**
+ * A first deploy, or one that upgrades pg-boss's schema, starts several replicas at the same instant on a database
+ * with no schema yet, pg-boss's included (FFMPEG_PATH=ffmpeg: every replica starts its job queue). Both must come up.
+ */
+describe.skipIf(!processTests)(
+  'two replicas with the job queue started at the same instant',
+  { timeout: 240_000 },
+  () => {
+    it.each([1, 2, 3])('both become healthy on an empty database (round %i)', async () => {
+      const cluster = await createCluster();
+      try {
+        const env = { FFMPEG_PATH: 'ffmpeg', FFPROBE_PATH: 'ffprobe' };
+        // One with a pool of one connection: the queue's schema work runs on the start-up lock's own connection.
+        const started = await Promise.allSettled([
+          Replica.start(cluster, env),
+          Replica.start(cluster, { ...env, DATABASE_POOL_SIZE: '1' }),
+        ]);
+        const failures = started.flatMap((s) => (s.status === 'rejected' ? [String(s.reason)] : []));
+        expect(failures).toEqual([]);
+        for (const replica of cluster.replicas) {
+          expect((await replica.request('GET', '/api/health/ready')).status).toBe(200);
+        }
+        const queues = (await cluster.database.db.execute(
+          sql`select name from pgboss.queue order by name`,
+        )) as unknown as { rows: { name: string }[] };
+        expect(queues.rows.map((r) => r.name)).toEqual(['transcode', 'transcode_dead']);
+      } finally {
+        await cluster.close();
+      }
+    });
+  },
+);

@@ -4,6 +4,7 @@ import {
   fillPath,
   type Contract,
   type FieldIssue,
+  type ProofChallenge,
   type RequestOf,
   type ResponseOf,
 } from '@filamu/shared';
@@ -22,6 +23,8 @@ export class ApiError extends Error {
   readonly issues: FieldIssue[];
   readonly requestId: string | null;
   readonly retryAfter: number | null;
+  /** With `proof_required`: the check to solve before sending again (decision 0195). */
+  readonly proof: ProofChallenge | null;
 
   constructor(init: {
     status: number;
@@ -30,6 +33,7 @@ export class ApiError extends Error {
     issues?: FieldIssue[];
     requestId?: string | null;
     retryAfter?: number | null;
+    proof?: ProofChallenge | null;
   }) {
     super(init.message);
     this.name = 'ApiError';
@@ -38,6 +42,7 @@ export class ApiError extends Error {
     this.issues = init.issues ?? [];
     this.requestId = init.requestId ?? null;
     this.retryAfter = init.retryAfter ?? null;
+    this.proof = init.proof ?? null;
   }
 }
 
@@ -85,8 +90,8 @@ function buildUrl(contract: Contract, request: { params?: unknown; query?: unkno
 function parseErrorBody(status: number, json: unknown, retryAfter: number | null): ApiError {
   const parsed = ApiErrorBody.safeParse(json);
   if (parsed.success) {
-    const { code, message, issues, requestId } = parsed.data.error;
-    return new ApiError({ status, code, message, issues, requestId, retryAfter });
+    const { code, message, issues, requestId, proof } = parsed.data.error;
+    return new ApiError({ status, code, message, issues, requestId, retryAfter, proof });
   }
   // Tolerate codes this client does not know yet.
   const loose = readErrorEnvelope(json);

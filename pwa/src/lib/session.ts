@@ -1,6 +1,7 @@
 import type { AgentProfile, UserProfile } from '@filamu/shared';
 import { create } from 'zustand';
 import { useHydrated } from './hydration.ts';
+import { writeLocal } from './local-storage.ts';
 import { STORAGE_KEYS } from './storage-names.ts';
 
 /**
@@ -98,12 +99,8 @@ function readPersisted(): Persisted | null {
 }
 
 function writePersisted(value: Persisted | null): void {
-  try {
-    if (value) localStorage.setItem(KEY, JSON.stringify(value));
-    else localStorage.removeItem(KEY);
-  } catch {
-    /* storage unavailable: the session lasts as long as the page */
-  }
+  // Refused by the phone: the session lasts as long as the page.
+  writeLocal(KEY, value ? JSON.stringify(value) : null);
 }
 
 const initial = readPersisted();

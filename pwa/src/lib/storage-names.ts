@@ -31,6 +31,7 @@ export const STORAGE_KEYS = {
   wifiOnlyDownloads: 'filamu.wifiOnlyDownloads',
   deleteAfterWatching: 'filamu.deleteAfterWatching',
   defaultDownloadSize: 'filamu.defaultDownloadSize',
+  lastPickedDownloadSize: 'filamu.lastPickedDownloadSize',
   bundlePricePerGb: 'filamu.bundlePricePerGb',
   playerVolume: 'filamu.player.volume',
   playerMuted: 'filamu.player.muted',

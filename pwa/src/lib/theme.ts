@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { readLocal, writeLocal } from './local-storage.ts';
 
 /** Light / dark / system, kept in localStorage `theme` (default system), applied as `dark` on <html>. */
 export type Theme = 'light' | 'dark' | 'system';
@@ -7,13 +8,8 @@ const KEY = 'theme';
 const media = typeof window !== 'undefined' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
 
 function readTheme(): Theme {
-  try {
-    const saved = localStorage.getItem(KEY);
-    if (saved === 'light' || saved === 'dark' || saved === 'system') return saved;
-  } catch {
-    /* storage unavailable */
-  }
-  return 'system';
+  const saved = readLocal(KEY);
+  return saved === 'light' || saved === 'dark' || saved === 'system' ? saved : 'system';
 }
 
 function apply(theme: Theme): void {
@@ -31,11 +27,7 @@ interface ThemeState {
 export const useThemeStore = create<ThemeState>()((set) => ({
   theme: readTheme(),
   setTheme: (theme) => {
-    try {
-      localStorage.setItem(KEY, theme);
-    } catch {
-      /* storage unavailable */
-    }
+    writeLocal(KEY, theme);
     apply(theme);
     set({ theme });
   },

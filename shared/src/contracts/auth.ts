@@ -10,6 +10,7 @@ import {
   PhoneChangeCodeRequest,
   PhoneChangeRequest,
   PhoneChangeStarted,
+  PhoneProofCodeRequest,
   RecoveryRequest,
   RecoveryStarted,
   ResetPasswordRequest,
@@ -148,4 +149,14 @@ export const changePhone = defineContract({
   access: 'user',
   body: PhoneChangeRequest,
   response: UserProfile,
+});
+
+export const requestPhoneProofCode = defineContract({
+  method: 'post',
+  path: '/users/profile/phone/confirm-code',
+  summary: "Send a 6-digit code to the account's own unconfirmed phone number; confirm it with /users/profile/phone",
+  tag: 'User',
+  access: 'user',
+  body: PhoneProofCodeRequest,
+  response: PhoneChangeStarted,
 });

@@ -1,6 +1,7 @@
 import { defineContract } from '../contract.ts';
 import { PlanSaleSetting } from '../schemas/plans.ts';
 import { DataPriceSetting } from '../schemas/renditions.ts';
+import { SmsBudgetSetting, SmsBudgetStatus } from '../schemas/sms-budget.ts';
 
 const tag = 'Settings';
 
@@ -40,4 +41,32 @@ export const adminSetPlanSale = defineContract({
   access: 'admin',
   body: PlanSaleSetting,
   response: PlanSaleSetting,
+});
+
+export const adminSmsBudget = defineContract({
+  method: 'get',
+  path: '/admin/settings/sms-budget',
+  summary: 'The SMS budget: hourly and daily ceilings per purpose, codes per network, and the alarm thresholds',
+  tag,
+  access: 'admin',
+  response: SmsBudgetSetting,
+});
+
+export const adminSetSmsBudget = defineContract({
+  method: 'put',
+  path: '/admin/settings/sms-budget',
+  summary: 'Set the SMS budget (codes past a ceiling are refused; receipts and reminders wait until it allows)',
+  tag,
+  access: 'admin',
+  body: SmsBudgetSetting,
+  response: SmsBudgetSetting,
+});
+
+export const adminSmsBudgetStatus = defineContract({
+  method: 'get',
+  path: '/admin/sms-budget',
+  summary: "Texts sent this hour and today per purpose against their ceilings, the gateway's balance, and the alarm",
+  tag,
+  access: 'admin',
+  response: SmsBudgetStatus,
 });

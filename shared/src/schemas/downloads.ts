@@ -125,6 +125,11 @@ export const KinayugandaStatusResponse = z.object({
   /** English was unlocked earlier in this paid period and stays so, though movies added since are not downloaded. */
   englishKept: z.boolean(),
   ...KinayugandaProgress.shape,
+  /**
+   * Of the Kinayuganda movies still to download, those the parental PIN hides from this session: they still count
+   * for the English rule, and the notice says so (decision 0212).
+   */
+  hiddenByParentalPin: z.number().int(),
 });
 
 export const DownloadHistoryEntry = z.object({

@@ -32,6 +32,8 @@ export const OutboundMessage = z.object({
   channel: MessageChannel,
   /** Phone (256…), email address, or for push the account's email. */
   to: z.string(),
+  /** The account's name for that address (subscriber, admin or agent); null when no account has it. */
+  recipient_name: z.string().nullable(),
   /** What it is for: password_reset, receipt, … */
   purpose: z.string(),
   status: MessageStatus,

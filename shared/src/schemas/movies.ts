@@ -189,6 +189,8 @@ const MovieFields = {
   sizes: z.array(MovieSize),
   /** Its subtitle languages (decision 0172), by language code. */
   subtitles: z.array(SubtitleSummary),
+  /** Its running time in whole seconds, as ffprobe read it; null when it was saved without a probe. */
+  duration_seconds: z.number().int().nullable(),
   created_at: IsoDateTime,
 };
 

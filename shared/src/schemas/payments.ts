@@ -18,6 +18,8 @@ export type PaymentStatus = z.infer<typeof PaymentStatus>;
  */
 export const PAYMENT_REFERENCE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 export const PAYMENT_REFERENCE_PREFIX = 'FLM-';
+/** The characters after the prefix. */
+export const PAYMENT_REFERENCE_LENGTH = 5;
 
 /** `amount` and `currency` are accepted as the spec's client sends them, but the plan's price is what is charged. */
 export const InitiatePaymentRequest = z.object({

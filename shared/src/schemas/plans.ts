@@ -97,6 +97,8 @@ export const AdminPlan = z.object({
   global_expiry_date: z.string(),
   /** The same instant as an ISO timestamp. */
   expires_at: IsoDateTime,
+  /** When customers stop seeing it: its end less the operator's sale cut-off (decision 0176). */
+  sale_ends_at: IsoDateTime,
   subscriber_count: z.number().int(),
   /** Movies in the library the plan includes (each movie's `plan_ids` in the admin movie list says which). */
   movie_count: z.number().int(),
@@ -121,6 +123,8 @@ export const CustomerPlan = z.object({
   sale_ends_at: IsoDateTime,
   /** From this moment cards and checkout warn that little of the plan is left (the operator's threshold). */
   warn_from: IsoDateTime,
+  /** The plan has an English movie: only then do its card and checkout tell the Kinayuganda-first rule. */
+  includes_english: z.boolean(),
 });
 export type CustomerPlan = z.infer<typeof CustomerPlan>;
 

@@ -75,13 +75,16 @@ export type DataPriceSetting = z.infer<typeof DataPriceSetting>;
 
 /**
  * What downloading `bytes` costs in data at `pricePerGbUgx` (per 10⁹ bytes, as bundles are sold), rounded to the
- * nearest UGX 100 and never below UGX 100: an estimate, shown with "≈".
+ * nearest UGX 100 and never below UGX 100 (`DATA_COST_FLOOR_UGX`, which the PWA words as "under UGX 100"): an estimate,
+ * shown with "≈".
  */
 export function dataCostUgx(bytes: number, pricePerGbUgx: number): number {
   if (!Number.isFinite(bytes) || bytes <= 0) return 0;
   const exact = (bytes / 1e9) * pricePerGbUgx;
-  return Math.max(100, Math.round(exact / 100) * 100);
+  return Math.max(DATA_COST_FLOOR_UGX, Math.round(exact / 100) * 100);
 }
+
+export const DATA_COST_FLOOR_UGX = 100;
 
 /** `/admin/movies/:id/renditions/:kind/…` */
 export const RenditionParams = z.object({

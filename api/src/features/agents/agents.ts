@@ -12,7 +12,7 @@ import { isUniqueViolation, type Executor, type Database } from '../../db/client
 import { agents, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { generatePassword, hashPassword } from '../auth/passwords.ts';
-import type { UserRow } from '../auth/principal.ts';
+import type { UserRow } from '../../http/principal.ts';
 import { revokeSessions } from '../auth/sessions.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { agentCredentialsText } from '../sms/texts.ts';

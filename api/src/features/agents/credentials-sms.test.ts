@@ -11,13 +11,8 @@ import {
   testDatabases,
 } from '../../../test/harness.ts';
 import { mailOutbox, smsOutbox } from '../../db/schema.ts';
-import {
-  deliverSmsOutbox,
-  forgetUnsendableSmsSecrets,
-  REMOVED_SENT,
-  REMOVED_UNSENT,
-  STALE_SENDING_MS,
-} from '../sms/outbox.ts';
+import { STALE_SENDING_MS } from '../../lib/outbox-claim.ts';
+import { deliverSmsOutbox, forgetUnsendableSmsSecrets, REMOVED_SENT, REMOVED_UNSENT } from '../sms/outbox.ts';
 
 const LOGIN_URL = 'https://filamu.example/login';
 

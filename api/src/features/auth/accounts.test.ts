@@ -116,14 +116,19 @@ describe.each(testDatabases)('user accounts on %s', (kind) => {
       ['0772…', '+256 772 300 001', '256772300001'],
       ['+256 772 …', '256772300002', '0772300002'],
       ['256772…', '0772 300 003', '+256772300003'],
-    ])('refuses the same phone first spelt %s in another spelling with 409', async (_name, first, ...others) => {
-      const { user } = await registerUser(t, { phone: first });
-      for (const other of others) {
-        const res = await t.request('POST', '/api/auth/register', { body: newUser({ phone: other }), ip: freshIp() });
-        expectErrorEnvelope(res, 409, 'conflict', 'An account with this phone number already exists.');
-      }
-      expect(await userRows(eq(users.phone, user.phone))).toHaveLength(1);
-    });
+    ])(
+      'refuses the same confirmed phone first spelt %s in another spelling with 409',
+      async (_name, first, ...others) => {
+        const { user } = await registerUser(t, { phone: first });
+        // A number nobody confirmed can be claimed (proven-channels.test.ts); a confirmed one is refused.
+        await t.deps.database.db.update(users).set({ phoneVerifiedAt: t.clock.now() }).where(eq(users.id, user.id));
+        for (const other of others) {
+          const res = await t.request('POST', '/api/auth/register', { body: newUser({ phone: other }), ip: freshIp() });
+          expectErrorEnvelope(res, 409, 'conflict', 'An account with this phone number already exists.');
+        }
+        expect(await userRows(eq(users.phone, user.phone))).toHaveLength(1);
+      },
+    );
   });
 
   describe('login', () => {

@@ -16,11 +16,16 @@ import { isUniqueViolation, type Database } from '../../db/client.ts';
 import { transactionRetrying } from '../../db/retry.ts';
 import { agents, sessions, users } from '../../db/schema.ts';
 import { AppError, conflict } from '../../http/errors.ts';
+import { countHits } from '../rate-limit/limiter.ts';
+import { phoneChange } from '../rate-limit/limits.ts';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.ts';
-import type { Principal } from './principal.ts';
+import type { Principal } from '../../http/principal.ts';
+import { voidOpenCodes } from './one-time-codes.ts';
+import { issuePhoneCode } from './phone-codes.ts';
 import { agentProfile, userProfile } from './profile.ts';
 import { revokeSessions, startSession, type Subject } from './sessions.ts';
 import { guardedPasswordCheck } from './sign-in-guard.ts';
+import type { AddressGate } from './ip-ceiling.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Config } from '../../config.ts';
 import type { TokenService } from './tokens.ts';
@@ -36,15 +41,17 @@ export interface RequestContext {
   deviceId: string | undefined;
   /** The request's User-Agent, already cut to size (`storedUserAgent`); kept with the session. */
   userAgent: string | null;
+  /** The address's sign-in and recovery ceiling, with any proof of work the request brought (decision 0194). */
+  gate: AddressGate;
 }
 
 const INVALID_CREDENTIALS = 'Invalid credentials. Please try again.';
+const PHONE_TAKEN = 'An account with this phone number already exists.';
 const INVALID_AGENT_CREDENTIALS = 'Invalid agent credentials. Please try again.';
 
 function duplicateAccountError(error: unknown): AppError | null {
   if (isUniqueViolation(error, 'users_email_unique')) return conflict('An account with this email already exists.');
-  if (isUniqueViolation(error, 'users_phone_unique'))
-    return conflict('An account with this phone number already exists.');
+  if (isUniqueViolation(error, 'users_phone_unique')) return conflict(PHONE_TAKEN);
   return null;
 }
 
@@ -65,26 +72,41 @@ export async function openSession(
   return { token, sessionId: session.id };
 }
 
+/**
+ * A new account, signed in. Its phone is unproven until a code sent to it is used (decision 0197). A number an
+ * unproven account holds is not refused: the new account starts without a phone and a code goes to the number, so
+ * whoever receives it can claim it (decision 0199); a proven number is refused, as before.
+ */
 export async function register(
   deps: AuthDeps,
   input: z.output<typeof RegisterRequest>,
   ctx: RequestContext,
 ): Promise<AuthResponse> {
+  const { db } = deps.database;
+  const [holder] = await db
+    .select({ provenAt: users.phoneVerifiedAt, isAdmin: users.isAdmin })
+    .from(users)
+    .where(eq(users.phone, input.phone));
+  if (holder && (holder.provenAt || holder.isAdmin)) throw conflict(PHONE_TAKEN);
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
+  // Counted with the number's other codes; over its limit the claim code is not sent, and the profile's phone
+  // change sends one later.
+  const textClaim = holder && !(await countHits(db, now, [{ limit: phoneChange.perNumber, subject: input.phone }]));
   try {
-    return await transactionRetrying(deps.database.db, async (tx) => {
+    return await transactionRetrying(db, async (tx) => {
       const [user] = await tx
         .insert(users)
         .values({
           email: input.email,
-          phone: input.phone,
+          phone: holder ? null : input.phone,
           fullName: input.fullName,
           passwordHash,
           createdAt: now,
           updatedAt: now,
         })
         .returning();
+      if (textClaim) await issuePhoneCode(deps, tx, user!.id, input.phone, now);
       const { token, sessionId } = await openSession(
         deps,
         tx,
@@ -123,7 +145,7 @@ export async function login(
   const valid = await guardedPasswordCheck(
     db,
     () => deps.clock.now(),
-    { accountKey: `login:user:${accountKey}`, ip: ctx.ip },
+    { accountKey: `login:user:${accountKey}`, address: { ...ctx.gate, budget: 'sign-in', weighs: user !== undefined } },
     () => (user ? verifyPassword(user.passwordHash, input.password) : verifyAgainstNothing(input.password)),
   );
   if (!user || !valid) {
@@ -155,7 +177,7 @@ export async function agentLogin(
   const valid = await guardedPasswordCheck(
     db,
     () => deps.clock.now(),
-    { accountKey: `login:agent:${email}`, ip: ctx.ip },
+    { accountKey: `login:agent:${email}`, address: { ...ctx.gate, budget: 'sign-in', weighs: agent !== undefined } },
     async () =>
       agent
         ? (await verifyPassword(agent.passwordHash, input.password)) && agent.isActive
@@ -186,17 +208,22 @@ export async function updateProfile(
   const { user } = principal;
   if (input.email !== undefined) await requireCurrentPassword(deps, principal, input.currentPassword ?? '');
   const now = deps.clock.now();
+  const emailChanges = input.email !== undefined && input.email !== user.email;
   try {
-    const [updated] = await deps.database.db
-      .update(users)
-      .set({
-        ...(input.fullName !== undefined && { fullName: input.fullName }),
-        ...(input.email !== undefined && { email: input.email }),
-        updatedAt: now,
-      })
-      .where(eq(users.id, user.id))
-      .returning();
-    return await userProfile(deps.database.db, updated!, now, principal.sessionId);
+    return await deps.database.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(users)
+        .set({
+          ...(input.fullName !== undefined && { fullName: input.fullName }),
+          // A new address is unproven, and codes sent before it can no longer be used (decisions 0197, 0198).
+          ...(emailChanges && { email: input.email, emailVerifiedAt: null }),
+          updatedAt: now,
+        })
+        .where(eq(users.id, user.id))
+        .returning();
+      if (emailChanges) await voidOpenCodes(tx, user.id, now);
+      return userProfile(tx, updated!, now, principal.sessionId);
+    });
   } catch (error) {
     throw duplicateAccountError(error) ?? error;
   }
@@ -223,34 +250,27 @@ export async function requireCurrentPassword(
   }
 }
 
+/**
+ * A subscriber or an agent (replacing the password the admin generated) changes the password: every other session
+ * ends, and a subscriber's open codes die (decision 0198).
+ */
 export async function changePassword(
   deps: AuthDeps,
-  principal: Extract<Principal, { kind: 'user' }>,
-  input: z.output<typeof ChangePasswordRequest>,
-): Promise<{ message: string }> {
-  const { db } = deps.database;
-  await requireCurrentPassword(deps, principal, input.currentPassword);
-  const passwordHash = await hashPassword(input.newPassword);
-  const now = deps.clock.now();
-  await db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, principal.user.id));
-    await revokeSessions(tx, { kind: 'user', id: principal.user.id }, now, 'password_changed', principal.sessionId);
-  });
-  return { message: 'Password changed successfully.' };
-}
-
-/** An agent replaces the password the admin generated (same rules and effects as a subscriber's change). */
-export async function changeAgentPassword(
-  deps: AuthDeps,
-  principal: Extract<Principal, { kind: 'agent' }>,
+  principal: Principal,
   input: z.output<typeof ChangePasswordRequest>,
 ): Promise<{ message: string }> {
   await requireCurrentPassword(deps, principal, input.currentPassword);
   const passwordHash = await hashPassword(input.newPassword);
   const now = deps.clock.now();
+  const subject = { kind: principal.kind, id: principal.kind === 'user' ? principal.user.id : principal.agent.id };
   await deps.database.db.transaction(async (tx) => {
-    await tx.update(agents).set({ passwordHash, updatedAt: now }).where(eq(agents.id, principal.agent.id));
-    await revokeSessions(tx, { kind: 'agent', id: principal.agent.id }, now, 'password_changed', principal.sessionId);
+    if (subject.kind === 'user') {
+      await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, subject.id));
+      await voidOpenCodes(tx, subject.id, now);
+    } else {
+      await tx.update(agents).set({ passwordHash, updatedAt: now }).where(eq(agents.id, subject.id));
+    }
+    await revokeSessions(tx, subject, now, 'password_changed', principal.sessionId);
   });
   return { message: 'Password changed successfully.' };
 }

@@ -10,6 +10,7 @@ import { users } from '../../db/schema.ts';
 import {
   ADMIN,
   type TestApp,
+  capturingLogger,
   createTestApp,
   expectErrorEnvelope,
   freshDatabase,
@@ -147,6 +148,81 @@ describe.each(testDatabases)('the protected admin on %s', (kind) => {
       expect((await repassworded.request('GET', '/api/agents', { token })).status).toBe(401);
       expect((await login(repassworded, env.ADMIN_EMAIL, 'second admin password')).status).toBe(200);
       await repassworded.close();
+    });
+  });
+
+  describe('when ADMIN_EMAIL moves to another address', () => {
+    let database: Database;
+    beforeAll(async () => {
+      database = await freshDatabase(kind);
+    });
+    afterAll(() => database.close());
+
+    it('demotes and signs out the old admin at start, with a log line for it', async () => {
+      const old = { ADMIN_EMAIL: 'old.boss@example.com', ADMIN_PASSWORD: 'old admin password' };
+      const first = await createTestApp(kind, { env: old, database, keepDatabaseOpen: true });
+      const signedIn = AuthResponse.parse((await login(first, old.ADMIN_EMAIL, old.ADMIN_PASSWORD)).json);
+      expect(signedIn.user.isAdmin).toBe(true);
+      await first.close();
+
+      const log = capturingLogger();
+      const next = { ADMIN_EMAIL: 'new.boss@example.com', ADMIN_PASSWORD: 'new admin password' };
+      const rotated = await createTestApp(kind, { env: next, database, keepDatabaseOpen: true, logger: log.logger });
+      // The old admin's live session no longer works, for admin routes or any other.
+      const refused = await rotated.request('GET', '/api/agents', { token: signedIn.token });
+      expectErrorEnvelope(refused, 401, 'unauthenticated', 'This account is no longer an admin. Please sign in again.');
+      expect((await rotated.request('GET', '/api/auth/profile', { token: signedIn.token })).status).toBe(401);
+      // Signing in again gives an ordinary account, refused on admin routes.
+      const again = await login(rotated, old.ADMIN_EMAIL, old.ADMIN_PASSWORD);
+      const { token, user } = AuthResponse.parse(again.json);
+      expect(user.isAdmin).toBe(false);
+      expect((await rotated.request('GET', '/api/agents', { token })).status).toBe(403);
+      expect((await login(rotated, next.ADMIN_EMAIL, next.ADMIN_PASSWORD)).json.user).toMatchObject({ isAdmin: true });
+      const admins = await database.db.select().from(users).where(eq(users.isAdmin, true));
+      expect(admins.map((a) => a.email)).toEqual([next.ADMIN_EMAIL]);
+
+      const demotions = log.entries().filter((e) => String(e.msg).startsWith('admin rights removed'));
+      expect(demotions).toEqual([
+        expect.objectContaining({
+          level: 40,
+          userId: signedIn.user.id,
+          email: old.ADMIN_EMAIL,
+          admin: next.ADMIN_EMAIL,
+        }),
+      ]);
+      await rotated.close();
+
+      // A later start with the same ADMIN_EMAIL has nobody left to demote.
+      const quiet = capturingLogger();
+      const restarted = await createTestApp(kind, {
+        env: next,
+        database,
+        keepDatabaseOpen: true,
+        logger: quiet.logger,
+      });
+      expect(quiet.entries().filter((e) => String(e.msg).startsWith('admin rights removed'))).toEqual([]);
+      await restarted.close();
+    });
+
+    it('demotes the generated admin once ADMIN_EMAIL is set', async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'filamu-admin-rotate-'));
+      const generated = await createTestApp(kind, {
+        env: { ADMIN_EMAIL: '', ADMIN_PASSWORD: '', DATA_DIR: dataDir },
+        database: await freshDatabase(kind),
+      });
+      const db = generated.deps.database;
+      const text = readFileSync(join(dataDir, 'admin-credentials.txt'), 'utf8');
+      const password = /^password: (.+)$/m.exec(text)![1]!;
+      const before = AuthResponse.parse((await login(generated, 'admin@filamu.local', password)).json);
+      const log = capturingLogger();
+      const named = await createTestApp(kind, { env: {}, database: db, keepDatabaseOpen: true, logger: log.logger });
+      expect((await named.request('GET', '/api/agents', { token: before.token })).status).toBe(401);
+      expect((await login(named, 'admin@filamu.local', password)).json.user).toMatchObject({ isAdmin: false });
+      expect(log.entries()).toContainEqual(
+        expect.objectContaining({ msg: expect.stringMatching(/^admin rights removed/), email: 'admin@filamu.local' }),
+      );
+      await named.close();
+      await generated.close();
     });
   });
 

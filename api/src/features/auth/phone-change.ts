@@ -1,28 +1,31 @@
-import { randomInt, timingSafeEqual } from 'node:crypto';
 import {
   displayUgandaPhone,
+  SUPPORT,
   type PhoneChangeCodeRequest,
   type PhoneChangeRequest,
   type PhoneChangeStarted,
   type UserProfile,
 } from '@filamu/shared';
-import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { z } from 'zod';
-import { isUniqueViolation, type Database } from '../../db/client.ts';
-import { phoneChangeCodes, users } from '../../db/schema.ts';
+import { isUniqueViolation, type Database, type Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
 import { AppError, conflict } from '../../http/errors.ts';
 import { hitLimits } from '../rate-limit/limiter.ts';
 import { phoneChange as limits } from '../rate-limit/limits.ts';
+import { assertCodeBudget } from '../sms/budget.ts';
 import { queueSms } from '../sms/outbox.ts';
-import { phoneChangeCodeText, phoneChangedNoticeText } from '../sms/texts.ts';
+import { phoneChangedNoticeText } from '../sms/texts.ts';
 import { requireCurrentPassword } from './accounts.ts';
-import type { Principal } from './principal.ts';
+import { CODE_TTL_MINUTES, tryCode, voidOpenCodes } from './one-time-codes.ts';
+import { issuePhoneCode } from './phone-codes.ts';
+import type { Principal, UserRow } from '../../http/principal.ts';
 import { userProfile } from './profile.ts';
-import { CODE_MAX_TRIES, CODE_TTL_MINUTES } from './recovery.ts';
 import { guardedPasswordCheck } from './sign-in-guard.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Config } from '../../config.ts';
 import type { Logger } from 'pino';
+import type { Mailer } from '../mail/mailer.ts';
 import type { TokenService } from './tokens.ts';
 
 interface PhoneChangeDeps {
@@ -31,104 +34,100 @@ interface PhoneChangeDeps {
   tokens: TokenService;
   config: Config;
   logger: Logger;
+  mailer: Mailer;
 }
 type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
 const WRONG_CODE = 'That code is wrong or has expired. Check the message, or ask for a new code.';
-const SAME_NUMBER = 'That is already your number.';
-/** Said plainly, as registration does; only after the password is right, so it reveals nothing to a session thief. */
-const TAKEN = 'An account with this phone number already exists.';
+const SAME_NUMBER = 'That is already your number, and it is confirmed.';
+const ALREADY_CONFIRMED = 'Your phone number is already confirmed.';
+const NO_PHONE = 'Your account has no phone number yet. Add one with "Change phone number" on your profile.';
+/** Said only to whoever received the code at that number: it tells nothing to someone who merely typed it. */
+const TAKEN = `Another account has confirmed this phone number. If it is yours, contact support on ${SUPPORT.phone}.`;
 
 const phoneIssue = (message: string) =>
   new AppError('bad_request', message, { issues: [{ path: 'newPhone', message }] });
 
-/** Bound to the account and the number: a code sent to one number cannot move the account to another. */
-const codeDigest = (deps: { tokens: TokenService }, userId: string, newPhone: string, code: string) =>
-  deps.tokens.digest('phone-change-code', `${userId}:${newPhone}:${code}`);
+const started = (phone: string): PhoneChangeStarted => ({
+  message: `We sent a code to ${displayUgandaPhone(phone)}. It works for ${CODE_TTL_MINUTES} minutes.`,
+  newPhone: phone,
+  expiresInMinutes: CODE_TTL_MINUTES,
+});
 
-async function refuseTakenOrSame(deps: PhoneChangeDeps, user: UserPrincipal['user'], newPhone: string) {
-  if (user.phone === newPhone) throw phoneIssue(SAME_NUMBER);
-  const [other] = await deps.database.db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.phone, newPhone), ne(users.id, user.id)));
-  if (other) throw conflict(TAKEN);
+/** One code to `phone`, within the SMS budget and the caller's network ceiling (decision 0201). */
+async function sendCode(deps: PhoneChangeDeps, userId: string, phone: string, ip: string): Promise<PhoneChangeStarted> {
+  const now = deps.clock.now();
+  await assertCodeBudget(deps.database.db, deps.logger, { purpose: 'phone_change_code', ip, now });
+  await deps.database.db.transaction((tx) => issuePhoneCode(deps, tx, userId, phone, now));
+  deps.logger.info({ userId }, 'phone code issued');
+  return started(phone);
 }
 
-/** Step one: the password (through the sign-in throttle), then a code by SMS to the new number. */
+/**
+ * Step one of a change: the password (through the sign-in throttle), the limits, then a code by SMS to the new number.
+ * A number another account holds gets the same answer and the same code (decision 0197): the limits count before
+ * anything is said, and whether the number is taken is told only to whoever proves it by the code.
+ */
 export async function requestPhoneChangeCode(
   deps: PhoneChangeDeps,
   principal: UserPrincipal,
   input: z.output<typeof PhoneChangeCodeRequest>,
+  ip: string,
 ): Promise<PhoneChangeStarted> {
   const { user } = principal;
   const newPhone = input.newPhone;
   await requireCurrentPassword(deps, principal, input.currentPassword);
-  await refuseTakenOrSame(deps, user, newPhone);
-  const now = deps.clock.now();
-  await hitLimits(deps.database.db, now, [
+  await hitLimits(deps.database.db, deps.clock.now(), [
     { limit: limits.perAccount, subject: user.id },
     { limit: limits.perNumber, subject: newPhone },
   ]);
-  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  const expiresAt = new Date(now.getTime() + CODE_TTL_MINUTES * 60_000);
-  await deps.database.db.transaction(async (tx) => {
-    // Only the latest request works, whichever number it named.
-    await tx
-      .update(phoneChangeCodes)
-      .set({ usedAt: now })
-      .where(and(eq(phoneChangeCodes.userId, user.id), isNull(phoneChangeCodes.usedAt)));
-    await tx.insert(phoneChangeCodes).values({
-      userId: user.id,
-      newPhone,
-      codeHash: codeDigest(deps, user.id, newPhone, code),
-      expiresAt,
-      createdAt: now,
-    });
-    await queueSms(tx, now, {
-      to: newPhone,
-      text: phoneChangeCodeText(code, CODE_TTL_MINUTES),
-      purpose: 'phone_change_code',
-      expiresAt,
-    });
-  });
-  deps.logger.info({ userId: user.id }, 'phone change code issued');
-  return {
-    message: `We sent a code to ${displayUgandaPhone(newPhone)}. It works for ${CODE_TTL_MINUTES} minutes.`,
-    newPhone,
-    expiresInMinutes: CODE_TTL_MINUTES,
-  };
+  if (user.phone === newPhone && user.phoneVerifiedAt) throw phoneIssue(SAME_NUMBER);
+  return sendCode(deps, user.id, newPhone, ip);
 }
 
-/** One try of the account's open code for this number, under a row lock: tries counted one by one, used once. */
-async function tryCode(deps: PhoneChangeDeps, userId: string, newPhone: string, code: string): Promise<boolean> {
-  const now = deps.clock.now();
-  return deps.database.db.transaction(async (tx) => {
-    const [open] = await tx
-      .select()
-      .from(phoneChangeCodes)
-      .where(
-        and(eq(phoneChangeCodes.userId, userId), isNull(phoneChangeCodes.usedAt), gt(phoneChangeCodes.expiresAt, now)),
-      )
-      .orderBy(desc(phoneChangeCodes.createdAt))
-      .limit(1)
-      .for('update');
-    if (!open) return false;
-    const given = Buffer.from(codeDigest(deps, userId, newPhone, code), 'hex');
-    const right = timingSafeEqual(given, Buffer.from(open.codeHash, 'hex'));
-    const tries = open.attempts + 1;
-    await tx
-      .update(phoneChangeCodes)
-      .set({
-        attempts: sql`${phoneChangeCodes.attempts} + 1`,
-        ...((right || tries >= CODE_MAX_TRIES) && { usedAt: now }),
-      })
-      .where(eq(phoneChangeCodes.id, open.id));
-    return right;
-  });
+/**
+ * "Confirm your phone number": a code to the account's own number, no password (it changes nothing but the proof).
+ * Confirmed with `changePhone` and the same number.
+ */
+export async function requestPhoneProofCode(deps: PhoneChangeDeps, principal: UserPrincipal, ip: string) {
+  const { user } = principal;
+  if (!user.phone) throw new AppError('bad_request', NO_PHONE);
+  if (user.phoneVerifiedAt) throw new AppError('bad_request', ALREADY_CONFIRMED);
+  await hitLimits(deps.database.db, deps.clock.now(), [
+    { limit: limits.perAccount, subject: user.id },
+    { limit: limits.perNumber, subject: user.phone },
+  ]);
+  return sendCode(deps, user.id, user.phone, ip);
 }
 
-/** Step two: the code moves the number, in one transaction with the notice to the old number. */
+/**
+ * An unproven account loses the number to the person who proved it (decision 0199): its phone is cleared, its open
+ * codes die, and it is told by email, where it still signs in. Its plan, sessions and history stay.
+ */
+async function releaseUnprovenNumber(deps: PhoneChangeDeps, tx: Executor, holder: UserRow, now: Date) {
+  await tx.update(users).set({ phone: null, phoneVerifiedAt: null, updatedAt: now }).where(eq(users.id, holder.id));
+  await voidOpenCodes(tx, holder.id, now);
+  await deps.mailer.queue(tx, {
+    to: holder.email,
+    subject: 'Your Filamu phone number was removed',
+    kind: 'phone_released',
+    body: [
+      `Hello ${holder.fullName},`,
+      '',
+      `The phone number ${displayUgandaPhone(holder.phone!)} was never confirmed on your Filamu account, and its owner has just confirmed it with a code sent to it. It has been removed from your account.`,
+      '',
+      `You still sign in with your email, ${holder.email}, and your plan and downloads are unchanged. To add a number you can receive texts on, open Profile and choose "Change phone number".`,
+      '',
+      `If you think this is a mistake, contact support on ${SUPPORT.phone} or ${SUPPORT.email}.`,
+    ].join('\n'),
+  });
+  deps.logger.info({ userId: holder.id }, 'unproven phone number released to the account that proved it');
+}
+
+/**
+ * Step two: the code proves the number, and in one transaction the account takes it (from an unproven holder if need
+ * be), the old number is told, and every open code of the account dies (decision 0198). The same number confirms it.
+ */
 export async function changePhone(
   deps: PhoneChangeDeps,
   principal: UserPrincipal,
@@ -141,26 +140,44 @@ export async function changePhone(
     db,
     () => deps.clock.now(),
     { accountKey: `phone-change:user:${user.id}` },
-    () => tryCode(deps, user.id, newPhone, input.code),
+    async () =>
+      (await tryCode(deps, { purpose: 'phone', userId: user.id, destination: newPhone }, input.code)) !== null,
   );
   if (!valid) throw new AppError('bad_request', WRONG_CODE, { issues: [{ path: 'code', message: WRONG_CODE }] });
   const now = deps.clock.now();
   try {
     return await db.transaction(async (tx) => {
       const [current] = await tx.select().from(users).where(eq(users.id, user.id)).for('update');
+      const [holder] = await tx
+        .select()
+        .from(users)
+        .where(and(eq(users.phone, newPhone), ne(users.id, user.id)))
+        .for('update');
+      if (holder) {
+        if (holder.phoneVerifiedAt || holder.isAdmin) throw conflict(TAKEN);
+        await releaseUnprovenNumber(deps, tx, holder, now);
+      }
+      const moved = current!.phone !== newPhone;
       const [updated] = await tx
         .update(users)
-        .set({ phone: newPhone, updatedAt: now })
+        .set({
+          phone: newPhone,
+          phoneVerifiedAt: moved || !current!.phoneVerifiedAt ? now : current!.phoneVerifiedAt,
+          updatedAt: now,
+        })
         .where(eq(users.id, user.id))
         .returning();
-      if (current?.phone && current.phone !== newPhone) {
-        await queueSms(tx, now, {
-          to: current.phone,
-          text: phoneChangedNoticeText(newPhone),
-          purpose: 'phone_changed',
-        });
+      if (moved) {
+        await voidOpenCodes(tx, user.id, now);
+        if (current!.phone) {
+          await queueSms(tx, now, {
+            to: current!.phone,
+            text: phoneChangedNoticeText(newPhone),
+            purpose: 'phone_changed',
+          });
+        }
       }
-      deps.logger.info({ userId: user.id }, 'phone number changed');
+      deps.logger.info({ userId: user.id, moved }, moved ? 'phone number changed' : 'phone number confirmed');
       return userProfile(tx, updated!, now, principal.sessionId);
     });
   } catch (error) {

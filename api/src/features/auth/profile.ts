@@ -2,8 +2,8 @@ import { AGENT_PLAN_LABEL, type AgentProfile, type UserProfile, daysRemaining } 
 import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { sessions, subscriptionPlans } from '../../db/schema.ts';
-import { parentalPinStatus } from '../parental-pin/status.ts';
-import type { AgentRow, UserRow } from './principal.ts';
+import { parentalPinStatus } from './parental-status.ts';
+import type { AgentRow, UserRow } from '../../http/principal.ts';
 import { describeUserAgent } from './user-agent.ts';
 
 /** Subscribed is derived from the end date, never stored. */
@@ -47,6 +47,7 @@ export async function userProfile(
     email: user.email,
     fullName: user.fullName,
     phone: user.phone,
+    phoneVerified: user.phone !== null && user.phoneVerifiedAt !== null,
     isAdmin: user.isAdmin,
     isSubscribed: subscribed,
     subscriptionPlan: plan?.name ?? null,

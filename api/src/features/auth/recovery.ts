@@ -1,15 +1,22 @@
-import { randomInt, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { AuthResponse, RecoveryRequest, RecoveryStarted, ResetPasswordRequest } from '@filamu/shared';
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import {
+  SUPPORT,
+  type AuthResponse,
+  type RecoveryRequest,
+  type RecoveryStarted,
+  type ResetPasswordRequest,
+} from '@filamu/shared';
+import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { passwordResetCodes, users } from '../../db/schema.ts';
+import { users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
-import { countHits, hitLimits } from '../rate-limit/limiter.ts';
+import { hitLimits } from '../rate-limit/limiter.ts';
 import { recovery as limits } from '../rate-limit/limits.ts';
-import { queueSms } from '../sms/outbox.ts';
+import { assertCodeBudget } from '../sms/budget.ts';
 import { identifierLookup, openSession, type RequestContext } from './accounts.ts';
+import { CODE_TTL_MINUTES, voidOpenCodes } from './one-time-codes.ts';
 import { hashPassword } from './passwords.ts';
+import { issueRecoveryCode, notifyOtherChannel, tryRecoveryCode } from './recovery-codes.ts';
 import { userProfile } from './profile.ts';
 import { revokeSessions } from './sessions.ts';
 import { guardedPasswordCheck } from './sign-in-guard.ts';
@@ -29,24 +36,29 @@ interface RecoveryDeps {
   logger: Logger;
 }
 
-/** Decision 0148: six digits, ten minutes, five tries, one use. */
-export const CODE_TTL_MINUTES = 10;
-export const CODE_MAX_TRIES = 5;
+export { CODE_TTL_MINUTES } from './one-time-codes.ts';
 /**
  * Every "send me a code" answer takes at least this long, so an account that exists (a lookup and a few writes) and
  * one that does not (a lookup) answer alike; the writes take a few milliseconds, well under it.
  */
 export const ANSWER_FLOOR_MS = 250;
 
-const STARTED: RecoveryStarted = {
-  message: 'If an account uses this phone number or email, we have sent it a 6-digit code. It works for 10 minutes.',
-  expiresInMinutes: CODE_TTL_MINUTES,
-};
+/**
+ * The same answer whoever asks (decision 0148); for a number it also says what to do when it is not confirmed, since
+ * codes go only to a confirmed phone (decision 0197) and the answer cannot say which numbers are.
+ */
+const STARTED = {
+  phone: {
+    message: `If this number is confirmed on a Filamu account, we have sent it a 6-digit code. It works for ${CODE_TTL_MINUTES} minutes, and codes sent earlier still work. No code? Ask with your email instead, or contact support on ${SUPPORT.phone}.`,
+    expiresInMinutes: CODE_TTL_MINUTES,
+  },
+  email: {
+    message: `If an account uses this email, we have sent it a 6-digit code. It works for ${CODE_TTL_MINUTES} minutes, and codes sent earlier still work. No mail? Check your spam folder, or contact support on ${SUPPORT.phone}.`,
+    expiresInMinutes: CODE_TTL_MINUTES,
+  },
+} satisfies Record<string, RecoveryStarted>;
 const WRONG_CODE = 'That code is wrong or has expired. Check the message, or ask for a new code.';
 const NOT_A_PHONE_OR_EMAIL = 'Enter the phone number (e.g., 0772 123 456) or the email of your account.';
-
-const codeDigest = (deps: { tokens: TokenService }, userId: string, code: string) =>
-  deps.tokens.digest('password-reset-code', `${userId}:${code}`);
 
 function lookupOrRefuse(identifier: string) {
   const lookup = identifierLookup(identifier);
@@ -78,84 +90,24 @@ export async function requestRecoveryCode(
     { limit: limits.perIdentifier, subject: lookup.key },
     { limit: limits.perIp, subject: ctx.ip },
   ]);
+  // Before the lookup, so a full budget refuses every request alike and tells nothing about accounts (decision 0201).
+  await assertCodeBudget(db, deps.logger, {
+    purpose: 'password_reset',
+    ip: ctx.ip,
+    now: deps.clock.now(),
+    channel: lookup.key.startsWith('phone:') ? 'sms' : 'email',
+  });
   const [user] = await db.select().from(users).where(lookup.where);
+  const channel = lookup.key.startsWith('phone:') ? 'phone' : 'email';
   // The protected admin's password comes from ADMIN_PASSWORD at every start; no code can change it (decision 0148).
-  if (user && !user.isAdmin) {
-    // Per account, whichever identifier named it; over the limit nothing is sent, and the answer is unchanged.
-    const refused = await countHits(db, deps.clock.now(), [{ limit: limits.perAccount, subject: user.id }]);
-    if (!refused) await issueCode(deps, user, lookup.key.startsWith('phone:') ? 'phone' : 'email');
-    else deps.logger.warn({ userId: user.id }, 'recovery code not sent: account over its limit');
+  // A phone nobody proved gets nothing: it may be a typo, a recycled SIM or a squatter's (decision 0197).
+  if (user && !user.isAdmin && (channel === 'email' || user.phoneVerifiedAt)) {
+    // Over the account's cool-down nothing new is sent (decision 0198); the codes already sent still work.
+    const sent = await issueRecoveryCode(deps, user, channel);
+    if (!sent) deps.logger.info({ userId: user.id }, 'recovery code not sent: account cooling down');
   }
   await sleepUntil(deadline);
-  return STARTED;
-}
-
-async function issueCode(
-  deps: RecoveryDeps,
-  user: typeof users.$inferSelect,
-  channel: 'phone' | 'email',
-): Promise<void> {
-  const now = deps.clock.now();
-  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  const expiresAt = new Date(now.getTime() + CODE_TTL_MINUTES * 60_000);
-  const text = `Your Filamu code is ${code}. It works for ${CODE_TTL_MINUTES} minutes. Never share it: Filamu will never ask you for it.`;
-  await deps.database.db.transaction(async (tx) => {
-    // A new code replaces the open ones: only the latest message works.
-    await tx
-      .update(passwordResetCodes)
-      .set({ usedAt: now })
-      .where(and(eq(passwordResetCodes.userId, user.id), isNull(passwordResetCodes.usedAt)));
-    await tx
-      .insert(passwordResetCodes)
-      .values({ userId: user.id, channel, codeHash: codeDigest(deps, user.id, code), expiresAt, createdAt: now });
-    if (channel === 'phone' && user.phone) {
-      await queueSms(tx, now, { to: user.phone, text, purpose: 'password_reset', expiresAt });
-    } else {
-      await deps.mailer.queue(tx, {
-        to: user.email,
-        subject: 'Your Filamu code',
-        body: `${text}\n\nIf you did not ask for it, ignore this mail: your password has not changed.`,
-        kind: 'password_reset',
-      });
-    }
-  });
-  deps.logger.info({ userId: user.id, channel }, 'recovery code issued');
-}
-
-/**
- * Consumes one try of the account's open code: true when it matches (the code is then used up). Under a row lock,
- * so concurrent guesses are counted one by one and a right code works once.
- */
-async function tryCode(deps: RecoveryDeps, userId: string, code: string): Promise<boolean> {
-  const now = deps.clock.now();
-  return deps.database.db.transaction(async (tx) => {
-    const [open] = await tx
-      .select()
-      .from(passwordResetCodes)
-      .where(
-        and(
-          eq(passwordResetCodes.userId, userId),
-          isNull(passwordResetCodes.usedAt),
-          gt(passwordResetCodes.expiresAt, now),
-        ),
-      )
-      .orderBy(desc(passwordResetCodes.createdAt))
-      .limit(1)
-      .for('update');
-    if (!open) return false;
-    const given = Buffer.from(codeDigest(deps, userId, code), 'hex');
-    const right = timingSafeEqual(given, Buffer.from(open.codeHash, 'hex'));
-    const tries = open.attempts + 1;
-    await tx
-      .update(passwordResetCodes)
-      .set({
-        attempts: sql`${passwordResetCodes.attempts} + 1`,
-        // Used by the right code; burnt by the fifth wrong one.
-        ...((right || tries >= CODE_MAX_TRIES) && { usedAt: now }),
-      })
-      .where(eq(passwordResetCodes.id, open.id));
-    return right;
-  });
+  return STARTED[channel];
 }
 
 /** "Reset with code": a new password, every session ended, and signed in on this device (what login returns). */
@@ -168,25 +120,36 @@ export async function resetPassword(
   const { db } = deps.database;
   const [user] = await db.select().from(users).where(lookup.where);
   const eligible = user && !user.isAdmin ? user : undefined;
-  // The sign-in throttle and its carrier-friendly address ceiling (ADR 0060), on a key of its own.
+  // Where the matching code went, set by the check below.
+  const used: { channel: 'phone' | 'email' | null } = { channel: null };
+  // The sign-in throttle on a key of its own, and the address ceiling on the recovery budget (decision 0194).
   const accountKey = `recover:user:${eligible ? `id:${eligible.id}` : lookup.key}`;
   const valid = await guardedPasswordCheck(
     db,
     () => deps.clock.now(),
-    { accountKey, ip: ctx.ip },
-    async () => (eligible ? tryCode(deps, eligible.id, input.code) : false),
+    { accountKey, address: { ...ctx.gate, budget: 'recovery', weighs: user !== undefined } },
+    async () => (eligible ? (used.channel = await tryRecoveryCode(deps, eligible.id, input.code)) !== null : false),
   );
-  if (!eligible || !valid) {
+  if (!eligible || !valid || !used.channel) {
     throw new AppError('bad_request', WRONG_CODE, { issues: [{ path: 'code', message: WRONG_CODE }] });
   }
   const passwordHash = await hashPassword(input.newPassword);
   const now = deps.clock.now();
+  const channel = used.channel;
   return db.transaction(async (tx) => {
+    // The code proved the channel it went to (decision 0197); the password changed, so other open codes die (0198).
     const [updated] = await tx
       .update(users)
-      .set({ passwordHash, updatedAt: now })
+      .set({
+        passwordHash,
+        ...(channel === 'phone' ? { phoneVerifiedAt: eligible.phoneVerifiedAt ?? now } : {}),
+        ...(channel === 'email' ? { emailVerifiedAt: eligible.emailVerifiedAt ?? now } : {}),
+        updatedAt: now,
+      })
       .where(eq(users.id, eligible.id))
       .returning();
+    await voidOpenCodes(tx, eligible.id, now);
+    await notifyOtherChannel(deps, tx, updated!, channel, now);
     await revokeSessions(tx, { kind: 'user', id: eligible.id }, now, 'password_reset');
     const { token, sessionId } = await openSession(
       deps,

@@ -7,6 +7,7 @@ const BY_REASON: Record<string, string> = {
   password_changed: 'Your password was changed. Please sign in again.',
   password_reset: 'Your password was reset. Please sign in with the new password.',
   agent_deactivated: 'This agent account has been deactivated.',
+  admin_rights_removed: 'This account is no longer an admin. Please sign in again.',
 };
 const ENDED = 'Your session has ended. Please sign in again.';
 

@@ -1,7 +1,7 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.ts';
 import { agents, sessions, users } from '../../db/schema.ts';
-import type { Principal } from './principal.ts';
+import type { Principal } from '../../http/principal.ts';
 import type { SessionClaims } from './tokens.ts';
 
 export type Subject = { kind: 'user'; id: string } | { kind: 'agent'; id: string };

@@ -1,20 +1,27 @@
 import type { Executor } from '../../db/client.ts';
-import { assertUnderIpCeiling, forgetIpFailures, recordIpFailure, sweepIpFailures } from './ip-ceiling.ts';
+import {
+  type AddressCeiling,
+  forgetIpFailures,
+  passAddressCeiling,
+  recordIpFailure,
+  sweepIpFailures,
+} from './ip-ceiling.ts';
 import { claimCheck, recordFailure, recordSuccess, releaseCheck, sweepIdleAccounts } from './throttle.ts';
 
 export interface GuardedCheck {
   /** The account's throttle key, the same whichever identifier names it. */
   accountKey: string;
-  /** The client address for the per-IP ceiling; absent where the caller is already signed in. */
-  ip?: string;
+  /** The client address's ceiling (decision 0194); absent where the caller is already signed in. */
+  address?: AddressCeiling;
 }
 
 const SWEEP_EVERY_MS = 10 * 60_000;
 const nextSweep = new WeakMap<object, number>();
 
 /**
- * Runs one password check under sign-in throttling (ADR 0060): refused before hashing when the address is over its
- * ceiling or the account is backing off; otherwise a slot is claimed, the check runs, and its outcome is recorded.
+ * Runs one password check under sign-in throttling (ADR 0060): before hashing, a busy address is slowed or asked for
+ * a proof of work (decision 0194) and an account backing off is refused; otherwise a slot is claimed, the check
+ * runs, and its outcome is recorded.
  * Returns whether the password was right.
  */
 export async function guardedPasswordCheck(
@@ -24,7 +31,7 @@ export async function guardedPasswordCheck(
   check: () => Promise<boolean>,
 ): Promise<boolean> {
   await sweepNowAndThen(exec, clock());
-  if (guard.ip) await assertUnderIpCeiling(exec, guard.ip, clock());
+  if (guard.address) await passAddressCeiling(exec, guard.address, clock());
   await claimCheck(exec, guard.accountKey, clock);
   let valid: boolean;
   try {
@@ -36,10 +43,10 @@ export async function guardedPasswordCheck(
   const now = clock();
   if (valid) {
     await recordSuccess(exec, guard.accountKey, now);
-    if (guard.ip) await forgetIpFailures(exec, guard.ip, guard.accountKey);
+    if (guard.address) await forgetIpFailures(exec, guard.address, guard.accountKey);
   } else {
     await recordFailure(exec, guard.accountKey, now);
-    if (guard.ip) await recordIpFailure(exec, guard.ip, guard.accountKey, now);
+    if (guard.address) await recordIpFailure(exec, guard.address, guard.accountKey, now);
   }
   return valid;
 }

@@ -9,6 +9,7 @@ import {
   UserMovieList,
   VJ_REQUIRED,
 } from '@filamu/shared';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type TestApp,
@@ -19,6 +20,7 @@ import {
   testDatabases,
 } from '../../../test/harness.ts';
 import { TINY_PNG, addMovie, createPlan, fakeMp4, subscribe } from '../../../test/library.ts';
+import { movies } from '../../db/schema.ts';
 import { INACTIVE_PLAN } from './admin-movies.ts';
 
 describe.each(testDatabases)('movie library on %s', (kind) => {
@@ -65,6 +67,20 @@ describe.each(testDatabases)('movie library on %s', (kind) => {
     size: undefined,
     planIds: [planId],
     ...overrides,
+  });
+
+  it('gives each movie its running time as ffprobe read it (whole seconds), and null when it was never probed', async () => {
+    const { movie } = await addMovie(t, adminToken, { title: 'Long Film', planIds: [planId] });
+    const unprobed = await addMovie(t, adminToken, { title: 'Short Film', planIds: [planId] });
+    await t.deps.database.db.update(movies).set({ durationSeconds: 5519.6 }).where(eq(movies.id, movie.id));
+    const { token, user } = await registerUser(t);
+    await subscribe(t, adminToken, user.id, planId);
+    const detail = await t.request('GET', `/api/users/movies/${movie.id}`, { token });
+    expect(detail.status, detail.text).toBe(200);
+    expect((detail.json as { movie: { duration_seconds: number | null } }).movie.duration_seconds).toBe(5520);
+    const listed = UserMovieList.parse((await t.request('GET', '/api/users/movies?search=Film', { token })).json);
+    expect(listed.movies.find((m) => m.id === movie.id)?.duration_seconds).toBe(5520);
+    expect(listed.movies.find((m) => m.id === unprobed.movie.id)?.duration_seconds).toBeNull();
   });
 
   describe('admin upload and save', () => {

@@ -11,11 +11,10 @@ import { catalogVersion, downloads, moviePlans, movies } from '../../db/schema.t
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { liveMovie } from '../downloads/entitlement.ts';
-import { filesOf, type MovieFile, readyRenditionsOf, sizesOf } from '../downloads/files.ts';
-import type { MovieRow } from '../downloads/records.ts';
+import { filesOf, type MovieFile, readyRenditionsOf, sizesOf } from '../movies/files.ts';
+import { liveMovie, type MovieRow } from '../movies/movie.ts';
 import type { ObjectStorage } from '../storage/storage.ts';
-import { allSubtitleSummaries } from '../subtitles/summaries.ts';
+import { allSubtitleSummaries } from '../movies/subtitle-summaries.ts';
 import { matchesQuery, type Searchable, searchableOf, searchQueryOf } from './search.ts';
 
 /** A live movie as the cache holds it. */

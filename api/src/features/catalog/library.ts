@@ -11,7 +11,8 @@ import { catalogVersion, downloads, movies } from '../../db/schema.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { absoluteUrl } from '../../http/origin.ts';
 import { posterSrcset, widestPosterKey } from '../posters/srcset.ts';
-import { decideAccess, type Downloader, entitledMovie, liveMovie, ownDownloads } from '../downloads/entitlement.ts';
+import { decideAccess, type Downloader, entitledMovie, ownDownloads } from '../movies/entitlement.ts';
+import { liveMovie } from '../movies/movie.ts';
 import {
   type CachedMovie,
   type Catalogue,
@@ -141,6 +142,7 @@ async function toPublicMovies(catalogue: Catalogue, movies: CachedMovie[], origi
       size: row.sizeBytes,
       sizes,
       subtitles,
+      duration_seconds: row.durationSeconds === null ? null : Math.round(row.durationSeconds),
       created_at: createdAt,
     };
   });

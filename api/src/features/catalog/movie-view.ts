@@ -1,6 +1,6 @@
 import type { MovieSize, PublicMovie, SubtitleSummary } from '@filamu/shared';
 import { absoluteUrl } from '../../http/origin.ts';
-import type { MovieRow } from '../downloads/records.ts';
+import type { MovieRow } from '../movies/movie.ts';
 import { posterSrcset, widestPosterKey } from '../posters/srcset.ts';
 import type { Config } from '../../config.ts';
 import type { ObjectStorage } from '../storage/storage.ts';
@@ -48,6 +48,7 @@ export async function toPublicMovie(
     size: movie.sizeBytes,
     sizes,
     subtitles,
+    duration_seconds: movie.durationSeconds === null ? null : Math.round(movie.durationSeconds),
     created_at: movie.createdAt.toISOString(),
   };
 }

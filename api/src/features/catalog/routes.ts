@@ -5,7 +5,7 @@ import type { ContractRouter } from '../../http/contract-router.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { absoluteUrl, publicOrigin } from '../../http/origin.ts';
 import { revalidatedJson } from '../../http/revalidate.ts';
-import { downloaderOf } from '../downloads/entitlement.ts';
+import { downloaderOf } from '../movies/entitlement.ts';
 import {
   adminMovieById,
   attachPlans,
@@ -15,7 +15,7 @@ import {
   setMovieActive,
 } from './admin-movies.ts';
 import { updateMovie } from './edit-movie.ts';
-import { hiddenForSession } from '../parental-pin/status.ts';
+import { hiddenForSession } from '../auth/parental-status.ts';
 import { retryRendition } from '../transcode/retry.ts';
 import { getUserMovie, listPublicMovies, listUserMovies } from './library.ts';
 import { abortMultipart, completeMultipart, createUploadUrl, refreshPartUrls } from './uploads.ts';

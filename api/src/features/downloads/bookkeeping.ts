@@ -1,11 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DownloadHistoryEntry, DownloadRecord, DownloadStats } from '@filamu/shared';
-import { and, desc, eq, inArray, isNotNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import {
+  type DownloadHistoryEntry,
+  type DownloadRecord,
+  type DownloadStats,
+  type ParentalHides,
+  ratingsHiddenBy,
+} from '@filamu/shared';
+import { and, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { DownloadProgressRequest } from '@filamu/shared';
 import { downloads, movies } from '../../db/schema.ts';
 import type { Database } from '../../db/client.ts';
+import { transactionRetrying } from '../../db/retry.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
@@ -13,9 +20,10 @@ import { observedPass } from '../metrics/jobs.ts';
 import type { Metrics } from '../metrics/registry.ts';
 import type { ObjectStorage } from '../storage/storage.ts';
 import type { Deliveries } from './deliveries.ts';
-import { type Downloader, kinayugandaProgress, ownDownloads, recordEnglishUnlock } from './entitlement.ts';
+import { closeDownload, confirmDownload, finishing, stillOpen } from './completion.ts';
+import { type Downloader, kinayugandaProgress, lockDownloader, ownDownloads } from '../movies/entitlement.ts';
 import { type DownloadRow, toDownloadRecord, toHistoryEntry } from './records.ts';
-import { finishRedownload, isClosed } from './redownloads.ts';
+import { isClosed } from './redownloads.ts';
 import { STALE_AFTER_MS } from './stale.ts';
 
 export interface BookkeepingDeps {
@@ -37,9 +45,6 @@ async function ownDownload(deps: BookkeepingDeps, caller: Downloader, id: string
   if (!row) throw notFound('Download');
   return row;
 }
-
-/** Still open to progress and completion: unfinished, or a completed movie being downloaded again. */
-const stillOpen = (): SQL => or(ne(downloads.status, 'completed'), isNotNull(downloads.redownloadStartedAt))!;
 
 /** The status a report may set: a re-download stays `completed` (the person has the movie) while it runs. */
 const reportedStatus = (status: 'downloading' | 'paused' | 'failed'): SQL =>
@@ -68,14 +73,17 @@ export async function reportProgress(
   }
   checkBytes(row, input.downloadedBytes);
   const now = deps.clock.now();
+  const share = row.totalBytes > 0 ? input.downloadedBytes / row.totalBytes : 0;
   const [updated] = await deps.database.db
     .update(downloads)
     .set({
       downloadedBytes: sql`greatest(${downloads.downloadedBytes}, ${input.downloadedBytes})`,
       // S3 tells the server nothing of what it sent: there the client's progress is the only sign of progress.
+      // Progress is passing the best share of any size reached before (decision 0191), as with the local driver.
       ...(deps.storage.driver === 's3'
         ? {
-            linksSinceProgress: sql`case when ${input.downloadedBytes} > ${downloads.downloadedBytes} then 0 else ${downloads.linksSinceProgress} end`,
+            linksSinceProgress: sql`case when ${share}::float8 > ${downloads.bestDeliveredShare} then 0 else ${downloads.linksSinceProgress} end`,
+            bestDeliveredShare: sql`greatest(${downloads.bestDeliveredShare}, ${share}::float8)`,
           }
         : {}),
       // S3 again: what the download cost is the client's running count, never less than known, and one report adds at
@@ -113,7 +121,7 @@ export async function completeDownload(
   reportedBytes: number | undefined,
 ): Promise<DownloadRecord> {
   let row = await ownDownload(deps, caller, id);
-  if (isClosed(row)) return toDownloadRecord(row);
+  if (isClosed(row)) return confirmed(deps, caller, row);
   if (reportedBytes !== undefined) checkBytes(row, reportedBytes);
   const serverCounts = deps.storage.driver === 'local';
   if (serverCounts && row.deliveredBytes < row.totalBytes) {
@@ -126,35 +134,34 @@ export async function completeDownload(
       waited += OTHER_REPLICA_POLL_MS;
       row = await ownDownload(deps, caller, id);
     }
-    if (isClosed(row)) return toDownloadRecord(row);
+    if (isClosed(row)) return confirmed(deps, caller, row);
   }
   const received = serverCounts ? row.deliveredBytes : Math.max(row.downloadedBytes, reportedBytes ?? 0);
   if (received !== row.totalBytes) {
     throw conflict(`The download is not complete: ${received} of ${row.totalBytes} bytes received.`);
   }
   const now = deps.clock.now();
-  const redownload = row.redownloadStartedAt !== null;
-  const updated = await deps.database.db.transaction(async (tx) => {
-    const [done] = await tx
-      .update(downloads)
-      .set({
-        status: 'completed',
-        downloadedBytes: row.totalBytes,
-        // A re-download keeps the first completion's date: the movie was downloaded then, once, for every count.
-        ...(redownload ? { redownloadStartedAt: null } : { completedAt: now }),
-        lastActivityAt: now,
-        updatedAt: now,
-        error: null,
-      })
-      .where(and(eq(downloads.id, row.id), stillOpen()))
-      .returning();
-    if (done && redownload) await finishRedownload(tx, row.id, now);
-    // The last Kinayuganda movie of the period unlocks English for good (for this period: decision 0177).
-    if (done) await recordEnglishUnlock(tx, caller, now);
-    return done;
+  const whole = row;
+  const updated = await transactionRetrying(deps.database.db, async (tx) => {
+    // The owner first, then the download: the order of grants and of the server's own completion, so a /complete
+    // racing the last byte's completion never deadlocks with it.
+    const owner = await lockDownloader(tx, caller, now);
+    return closeDownload(tx, owner ?? caller, whole, now, { confirmed: true });
   });
-  // Completed by a concurrent call: answer with the stored record.
-  return toDownloadRecord(updated ?? (await ownDownload(deps, caller, id)));
+  if (updated) return toDownloadRecord(updated);
+  // Completed by a concurrent call, perhaps the server's own from the delivered bytes: the phone's word still
+  // confirms it (decision 0213), and the stored record is the answer.
+  return confirmed(deps, caller, await ownDownload(deps, caller, id));
+}
+
+/**
+ * `/complete` of a download the server already completed from its delivered bytes: the phone confirms it has the file,
+ * so its links end (decision 0213). Answers the stored record either way.
+ */
+async function confirmed(deps: BookkeepingDeps, caller: Downloader, row: DownloadRow): Promise<DownloadRecord> {
+  if (!finishing(row)) return toDownloadRecord(row);
+  if (await confirmDownload(deps.database.db, row.id, deps.clock.now())) deps.deliveries.ended(row.id);
+  return toDownloadRecord(await ownDownload(deps, caller, row.id));
 }
 
 /** A failed download stays resumable; the message is kept for support. */
@@ -204,8 +211,9 @@ export async function hasDownloaded(
   return { hasDownloaded: row?.status === 'completed' };
 }
 
-export async function kinayugandaStatus(deps: BookkeepingDeps, caller: Downloader) {
-  const progress = await kinayugandaProgress(deps.database.db, caller);
+/** `hides`: what the parental PIN hides from this session, so the notice can say how many still-needed films it hides. */
+export async function kinayugandaStatus(deps: BookkeepingDeps, caller: Downloader, hides: ParentalHides | null = null) {
+  const progress = await kinayugandaProgress(deps.database.db, caller, hides ? ratingsHiddenBy(hides) : []);
   // Unlocked earlier in this paid period, English stays unlocked though a movie added since is not downloaded.
   const unlocked = caller.englishKept || progress.completed >= progress.required;
   return { hasDownloadedAllKinayuganda: unlocked, englishKept: caller.englishKept, ...progress };

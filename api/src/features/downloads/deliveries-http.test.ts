@@ -11,7 +11,7 @@ import {
   testDatabases,
 } from '../../../test/harness.ts';
 import { type AddedMovie, addMovie, createPlan, subscribe } from '../../../test/library.ts';
-import { listen, type Running } from '../payments/dpo/testing.ts';
+import { listen, type Running } from '../../lib/loopback.testing.ts';
 import { VERDICT_TTL_MS } from './link-checks.ts';
 
 /**

@@ -7,7 +7,10 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Metrics } from '../metrics/registry.ts';
 import type { DeliveryTrack } from '../storage/storage.ts';
 import { coveredBytes, mergeRanges, type Ranges, rangesOf } from './delivered-ranges.ts';
-import { downloadFileKey } from './files.ts';
+import { completeDelivered, finishing } from './completion.ts';
+import { downloadFileKey } from '../movies/files.ts';
+import { MAX_COPIES_PER_GRANT } from './grant-caps.ts';
+import { isClosed } from './redownloads.ts';
 
 /**
  * Counts the bytes `/files` actually handed out under each download's links (local driver), so completion is
@@ -47,6 +50,8 @@ export class Deliveries {
       clock: Clock;
       logger: Logger;
       metrics?: Pick<Metrics, 'downloadBytes'>;
+      /** The download was completed or spent its copies here: its links' cached verdicts must go. */
+      onEnded?: (downloadId: string) => void;
     },
   ) {}
 
@@ -76,6 +81,11 @@ export class Deliveries {
         this.wakeIfIdle(downloadId, entry);
       },
     };
+  }
+
+  /** The download's links end now in this process (the phone confirmed it has the file, decision 0213). */
+  ended(downloadId: string): void {
+    this.deps.onEnded?.(downloadId);
   }
 
   /**
@@ -137,7 +147,9 @@ export class Deliveries {
 
   /**
    * Merges under the row's lock, so responses of one download on several replicas never lose each other's bytes.
-   * Only the intervals of the download's own file count as delivered; every byte sent counts as fetched.
+   * Only the intervals of the download's own file count as delivered; every byte sent counts as fetched, and as a
+   * share of a copy against the grant's cap. When the own file is covered the download completes itself
+   * (decision 0191): a client that never calls `/complete` still had one delivery.
    */
   private async write(downloadId: string, added: Map<string, Ranges>, fetched: Map<string, number>): Promise<void> {
     const now = this.deps.clock.now();
@@ -150,6 +162,11 @@ export class Deliveries {
           total: downloads.totalBytes,
           size: downloads.size,
           key: downloadFileKey(),
+          status: downloads.status,
+          redownloadStartedAt: downloads.redownloadStartedAt,
+          confirmedAt: downloads.confirmedAt,
+          bestShare: downloads.bestDeliveredShare,
+          copiesSent: downloads.copiesSent,
         })
         .from(downloads)
         .innerJoin(movies, eq(movies.id, downloads.movieId))
@@ -159,21 +176,38 @@ export class Deliveries {
       const own = row.key === null ? undefined : added.get(row.key);
       const ranges = own ? mergeRanges(rangesOf(row.ranges), own, row.total) : [];
       const bytes = coveredBytes(ranges);
-      const progressed = own !== undefined && bytes > row.bytes;
+      const grew = own !== undefined && bytes > row.bytes;
+      // Progress is passing the best share of any size reached before: a size switch restarts the file from zero
+      // but not the link count (decisions 0111, 0191).
+      const share = row.total > 0 ? bytes / row.total : 0;
+      const progressed = grew && share > row.bestShare;
+      // Bytes of another size (a response from before a switch) are counted against this file's size: they are
+      // seconds of a response the link check is about to cut.
+      const copies = row.copiesSent + sent / Math.max(row.total, 1);
       await tx
         .update(downloads)
         .set({
           fetchedBytes: sql`${downloads.fetchedBytes} + ${sent}`,
+          copiesSent: sql`${downloads.copiesSent} + ${sent / Math.max(row.total, 1)}::float8`,
           // Bytes arriving are activity: a Background Fetch cannot report, and must not be swept as stale. A re-fetch
           // of bytes already delivered is not progress (decision 0111 counts links without progress).
-          ...(progressed
-            ? { deliveredRanges: ranges, deliveredBytes: bytes, linksSinceProgress: 0, lastActivityAt: now }
-            : {}),
+          ...(grew ? { deliveredRanges: ranges, deliveredBytes: bytes, lastActivityAt: now } : {}),
+          ...(progressed ? { linksSinceProgress: 0, bestDeliveredShare: share } : {}),
         })
         .where(eq(downloads.id, downloadId));
-      return { key: row.key, size: row.size };
+      const open = !isClosed(row) || finishing(row);
+      return {
+        key: row.key,
+        size: row.size,
+        delivered: open && grew && row.total > 0 && bytes >= row.total,
+        spent: open && row.copiesSent < MAX_COPIES_PER_GRANT && copies >= MAX_COPIES_PER_GRANT,
+      };
     });
-    if (counted) await this.countBySize(fetched, counted);
+    if (!counted) return;
+    if (counted.delivered) await completeDelivered(this.deps.database, downloadId, now);
+    // Its links end here, not a verdict's lifetime later (other replicas see it at their next check).
+    if (counted.delivered || counted.spent) this.deps.onEnded?.(downloadId);
+    await this.countBySize(fetched, counted);
   }
 
   /** The bytes-per-size metric: the download's size for its own file; another file's size looked up (rare). */

@@ -78,6 +78,7 @@ describe.each(testDatabases)('English unlocked for the rest of the paid period o
       englishKept: true,
       required: kinayuganda.length,
       completed: kinayuganda.length - 1,
+      hiddenByParentalPin: 0,
     });
     const list = await library(token);
     expect(list.hasDownloadedAllKinayuganda).toBe(true);

@@ -20,14 +20,17 @@ import {
   type Downloader,
   entitledMovie,
   kinayugandaOutstandingSql,
-  liveMovie,
   lockDownloader,
   ownDownloads,
   recordEnglishUnlock,
-} from './entitlement.ts';
-import { fileOfSize, filesOf, type MovieFile, readyRenditionsOf } from './files.ts';
-import type { DownloadRow, MovieRow } from './records.ts';
-import { redownloadAllowance, takeRedownload } from './redownloads.ts';
+} from '../movies/entitlement.ts';
+import { fileOfSize, filesOf, type MovieFile, readyRenditionsOf } from '../movies/files.ts';
+import { liveMovie, type MovieRow } from '../movies/movie.ts';
+import type { DownloadRow } from './records.ts';
+import { closeDownload, completeDelivered, deliveredInFull, finishing } from './completion.ts';
+import { MAX_COPIES_PER_GRANT, TOO_MANY_COPIES } from './grant-caps.ts';
+import { linkWindow, windowOf } from './s3-link-window.ts';
+import { isClosed, redownloadAllowance, takeRedownload } from './redownloads.ts';
 import type { Catalogue } from '../catalog/catalogue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Config } from '../../config.ts';
@@ -69,6 +72,8 @@ export interface GrantOptions {
   mintsLink?: boolean;
   /** What the caller's parental PIN hides from their session: such a movie is refused until the PIN is entered. */
   hiddenByPin?: ParentalHides | null;
+  /** How long a link to a file of this many bytes should live (S3 keeps one live window per download: 0192). */
+  linkSeconds?: (fileBytes: number) => number;
 }
 
 export interface Grant {
@@ -155,7 +160,12 @@ async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
       status: downloads.status,
       resumedCount: downloads.resumedCount,
       linksSinceProgress: downloads.linksSinceProgress,
+      copiesSent: downloads.copiesSent,
+      deliveredBytes: downloads.deliveredBytes,
+      totalBytes: downloads.totalBytes,
+      linkExpiresAt: downloads.linkExpiresAt,
       redownloadStartedAt: downloads.redownloadStartedAt,
+      confirmedAt: downloads.confirmedAt,
       size: downloads.size,
     })
     .from(downloads)
@@ -174,7 +184,12 @@ async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
         status: existing.status,
         resumedCount: existing.resumedCount,
         linksSinceProgress: existing.linksSinceProgress,
+        copiesSent: existing.copiesSent,
+        deliveredBytes: existing.deliveredBytes,
+        totalBytes: existing.totalBytes,
+        linkExpiresAt: existing.linkExpiresAt,
         redownloadStartedAt: existing.redownloadStartedAt,
+        confirmedAt: existing.confirmedAt,
         size: existing.size,
       },
     })
@@ -182,6 +197,19 @@ async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
     .leftJoinLateral(existing, sql`true`)
     .where(and(eq(movies.id, movie.id), liveMovie()));
   return facts;
+}
+
+type ExistingFacts = NonNullable<Awaited<ReturnType<typeof grantFacts>>>['existing'];
+
+/**
+ * A download whose file `/files` delivered in full is done, whether or not its completion has landed yet (it is
+ * written just after the last bytes): close it here, under the grant's locks, so a change of size or a fresh link
+ * after full delivery is a re-download, never a second copy for free (decision 0191).
+ */
+async function closeIfDelivered(tx: Tx, downloader: Downloader, existing: ExistingFacts, now: Date) {
+  if (!existing?.id || isClosed(existing) || !deliveredInFull(existing)) return existing;
+  await closeDownload(tx, downloader, existing, now);
+  return { ...existing, status: 'completed' as const, redownloadStartedAt: null };
 }
 
 /**
@@ -213,7 +241,7 @@ async function decideGrant(
   deps: GrantDeps,
   caller: Downloader,
   ref: GrantRef,
-  { mintsLink = false, hiddenByPin = null }: GrantOptions,
+  { mintsLink = false, hiddenByPin = null, linkSeconds }: GrantOptions,
 ): Promise<Grant & { result: GrantResult }> {
   const movie = await findGrantedMovie(deps, ref);
   if (isRatingHiddenBy(hiddenByPin, movie.rating)) {
@@ -224,16 +252,25 @@ async function decideGrant(
   const stored = chosen instanceof AppError ? null : await deps.storage.head(chosen.key);
   const file = stored && !(chosen instanceof AppError) ? { ...stored, key: chosen.key } : null;
   const now = deps.clock.now();
+  /** A download this grant found delivered in full and closed: a refusal below must not roll that back for good. */
+  let closedHere: string | null = null;
   try {
     return await transactionRetrying(deps.database.db, async (tx) => {
       const downloader = await lockDownloader(tx, caller, now);
       if (!downloader) throw unauthenticated('Your session has ended. Please sign in again.');
       const facts = await grantFacts(tx, downloader, movie);
       if (!facts) throw notFound('Movie');
-      const { existing } = facts;
+      const existing = await closeIfDelivered(tx, downloader, facts.existing, now);
+      if (existing !== facts.existing) closedHere = existing?.id ?? null;
       // A completed movie is granted again only as a re-download: one under way resumes, a new one takes one of
       // the allowance. Either way the person had the movie, so Kinayuganda-first does not stand in its way.
-      const reopened = existing?.status === 'completed' && existing.redownloadStartedAt !== null;
+      // Completed by the server, not yet confirmed by the phone: the same file may be finished (decision 0213).
+      const finishingSameFile =
+        existing?.id != null &&
+        finishing(existing) &&
+        ref.redownload !== true &&
+        (ref.size === undefined || ref.size === existing.size);
+      const reopened = (existing?.status === 'completed' && existing.redownloadStartedAt !== null) || finishingSameFile;
       const again = existing?.status === 'completed' && !reopened && ref.redownload === true;
       const access = decideAccess({
         downloader,
@@ -263,6 +300,11 @@ async function decideGrant(
         deliveredRanges: [],
         deliveredBytes: 0,
       };
+      const window = linkWindow(deps.storage.driver, {
+        mintsLink,
+        seconds: linkSeconds ? linkSeconds(file.size) : null,
+        now,
+      });
       const perMonth = deps.config.redownloadsPerMonth;
       const allowanceNow = async () =>
         ref.redownload && downloader.kind === 'user' ? redownloadAllowance(tx, downloader.id, perMonth, now) : null;
@@ -274,10 +316,19 @@ async function decideGrant(
           links: mintsLink ? 1 : 0,
           file: { size: chosen.size, totalBytes: file.size },
         });
-        return { download: taken.row, movie, file, redownloads: taken.allowance, result: 'redownload' };
+        // A re-download is a new grant: a new window.
+        const [row] = window
+          ? await tx
+              .update(downloads)
+              .set({ linkExpiresAt: window.fresh })
+              .where(eq(downloads.id, existing.id!))
+              .returning()
+          : [taken.row];
+        return { download: row!, movie, file, redownloads: taken.allowance, result: 'redownload' };
       }
       if (existing) {
         if (mintsLink && existing.linksSinceProgress >= MAX_LINKS_WITHOUT_PROGRESS) throw conflict(TOO_MANY_LINKS);
+        if (mintsLink && existing.copiesSent >= MAX_COPIES_PER_GRANT) throw conflict(TOO_MANY_COPIES);
         // A grant while the download is still starting is the same attempt (start, then a link); any later
         // grant is a resume: new link, same row, offset kept.
         const resumed = existing.status !== 'starting';
@@ -289,6 +340,7 @@ async function decideGrant(
             status: reopened ? 'completed' : 'starting',
             resumedCount: resumed ? existing.resumedCount + 1 : existing.resumedCount,
             linksSinceProgress: mintsLink ? existing.linksSinceProgress + 1 : existing.linksSinceProgress,
+            ...windowOf(window, existing, chosen.size),
             error: null,
             lastActivityAt: now,
             updatedAt: now,
@@ -307,6 +359,7 @@ async function decideGrant(
           totalBytes: file.size,
           status: 'starting',
           linksSinceProgress: mintsLink ? 1 : 0,
+          linkExpiresAt: window?.fresh ?? null,
           createdAt: now,
           updatedAt: now,
           lastActivityAt: now,
@@ -315,6 +368,8 @@ async function decideGrant(
       return { download: row!, movie, file, redownloads: await allowanceNow(), result: 'granted' as const };
     });
   } catch (error) {
+    // The refusal rolled back the close it made: close it again on its own (a failure here waits for the next grant).
+    if (closedHere) await completeDelivered(deps.database, closedHere, now).catch(() => undefined);
     // Unreachable while the row lock holds; kept so a change there can never produce a second row or a 500.
     if (isUniqueViolation(error)) throw new AppError('conflict', 'This download is being started already. Try again.');
     throw error;

@@ -3,9 +3,12 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { agents, downloads, moviePlans, movies, sessions, users } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { Principal } from '../auth/principal.ts';
-import { downloaderFromRow, liveMovie } from './entitlement.ts';
-import { downloadFileKey } from './files.ts';
+import type { Principal } from '../../http/principal.ts';
+import { downloaderFromRow } from '../movies/entitlement.ts';
+import { downloadFileKey } from '../movies/files.ts';
+import { liveMovie } from '../movies/movie.ts';
+import { MAX_COPIES_PER_GRANT } from './grant-caps.ts';
+import { finishing } from './completion.ts';
 import { isClosed } from './redownloads.ts';
 
 /**
@@ -60,6 +63,15 @@ export class LinkChecks {
     return verdict;
   }
 
+  /**
+   * Drops the cached verdicts of a download's links: it completed or spent its copies in this process, so its next
+   * request is decided afresh (other processes decide it when their verdict lapses). Rare, so a scan is fine.
+   */
+  forget(grant: string): void {
+    const prefix = `${grant} `;
+    for (const key of this.verdicts.keys()) if (key.startsWith(prefix)) this.verdicts.delete(key);
+  }
+
   private async decide(link: { grant: string; holder: string; key: string }): Promise<boolean> {
     const [sessionId, stamp] = link.holder.split('.');
     if (!UUID.test(link.grant) || !sessionId || !UUID.test(sessionId) || !stamp) return false;
@@ -68,6 +80,8 @@ export class LinkChecks {
       .select({
         status: downloads.status,
         redownloadStartedAt: downloads.redownloadStartedAt,
+        confirmedAt: downloads.confirmedAt,
+        copiesSent: downloads.copiesSent,
         userId: downloads.userId,
         agentId: downloads.agentId,
         key: downloadFileKey(),
@@ -88,7 +102,10 @@ export class LinkChecks {
       .leftJoin(users, eq(users.id, downloads.userId))
       .leftJoin(agents, eq(agents.id, downloads.agentId))
       .where(eq(downloads.id, link.grant));
-    if (!row || isClosed(row) || row.key !== link.key || !row.movieLive) return false;
+    // A download the server completed but the phone has not confirmed may still fetch what it lost (decision 0213).
+    if (!row || (isClosed(row) && !finishing(row)) || row.key !== link.key || !row.movieLive) return false;
+    // The grant sent all the copies it may (decision 0191): the app asks for a new link and is told why.
+    if (row.copiesSent >= MAX_COPIES_PER_GRANT) return false;
     const { session } = row;
     if (session.revokedAt !== null || session.expiresAt <= now) return false;
     if (row.user && session.userId === row.userId) {

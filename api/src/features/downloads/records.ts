@@ -4,10 +4,10 @@ import {
   type DownloadRecord,
   type DownloadSize,
 } from '@filamu/shared';
-import type { downloads, movies } from '../../db/schema.ts';
+import type { downloads } from '../../db/schema.ts';
+import type { MovieRow } from '../movies/movie.ts';
 
 export type DownloadRow = typeof downloads.$inferSelect;
-export type MovieRow = typeof movies.$inferSelect;
 
 /** Percent with one decimal; a finished download is 100 even if the file were empty. */
 function percent(row: Pick<DownloadRow, 'downloadedBytes' | 'totalBytes' | 'status'>): number {

@@ -103,6 +103,9 @@ export async function takeRedownload(
       deliveredBytes: 0,
       downloadedBytes: 0,
       linksSinceProgress: links,
+      // A new grant: its progress mark and its copies start again (decision 0191).
+      bestDeliveredShare: 0,
+      copiesSent: 0,
       error: null,
       lastActivityAt: now,
       updatedAt: now,

@@ -15,14 +15,14 @@ import {
   reportProgress,
 } from './bookkeeping.ts';
 import { clientIp } from '../auth/client-ip.ts';
-import { hiddenForSession } from '../parental-pin/status.ts';
+import { hiddenForSession } from '../auth/parental-status.ts';
 import { hitLimits } from '../rate-limit/limiter.ts';
 import { downloadLinks } from '../rate-limit/limits.ts';
-import { backgroundLinkSeconds, canUseBackgroundFetch, refuseBackground } from './background-links.ts';
-import { downloaderOf } from './entitlement.ts';
+import { canUseBackgroundFetch, refuseBackground } from './background-links.ts';
+import { downloaderOf } from '../movies/entitlement.ts';
 import { grantDownload } from './grants.ts';
 import { holderOf } from './link-checks.ts';
-import { downloadFileName } from './records.ts';
+import { mintDownloadLink } from './links.ts';
 import { redownloadAllowance } from './redownloads.ts';
 
 const { downloads } = contracts;
@@ -39,34 +39,12 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
         { limit: downloadLinks.perAccount, subject: `${downloader.kind}:${downloader.id}` },
         { limit: downloadLinks.perIp, subject: clientIp(c, deps.config.trustProxy) },
       ]);
-      const grant = await grantDownload(deps, downloader, body, { mintsLink: true, hiddenByPin: await hiddenByPin(c) });
-      const { download, movie, file } = grant;
-      const { storage: config } = deps.config;
-      const ttl = background
-        ? backgroundLinkSeconds(file.size, {
-            foreground: config.downloadUrlTtlSeconds,
-            cap: config.backgroundDownloadUrlTtlSeconds,
-          })
-        : config.downloadUrlTtlSeconds;
-      const fileName = downloadFileName(movie, { key: file.key, size: download.size });
-      const url = await deps.storage.presignGet(file.key, {
-        expiresInSeconds: ttl,
-        downloadName: fileName,
-        grant: download.id,
-        holder: holderOf(c.get('principal')),
-      });
-      return {
-        downloadUrl: absoluteUrl(url, publicOrigin(c, deps.config)),
-        fileSize: file.size,
-        downloadId: download.id,
-        expiresAt: new Date(deps.clock.now().getTime() + ttl * 1000).toISOString(),
-        etag: file.etag,
-        fileName,
-        size: download.size,
-        downloadedBytes: download.downloadedBytes,
-        resumedCount: download.resumedCount,
-        redownloads: grant.redownloads,
-      };
+      const link = await mintDownloadLink(
+        deps,
+        { downloader, background, hiddenByPin: await hiddenByPin(c), holder: holderOf(c.get('principal')) },
+        body,
+      );
+      return { ...link, downloadUrl: absoluteUrl(link.downloadUrl, publicOrigin(c, deps.config)) };
     })
     .on(downloads.startDownload, async ({ body }, c) => {
       const { download } = await grantDownload(deps, caller(c), body, { hiddenByPin: await hiddenByPin(c) });
@@ -85,7 +63,7 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
     .on(downloads.failDownload, ({ params, body }, c) => failDownload(deps, caller(c), params.id, body.error))
     .on(downloads.downloadRecord, ({ params }, c) => downloadRecordOfMovie(deps, caller(c), params.movieId))
     .on(downloads.hasDownloaded, ({ params }, c) => hasDownloaded(deps, caller(c), params.movieId))
-    .on(downloads.kinayugandaStatus, (_input, c) => kinayugandaStatus(deps, caller(c)))
+    .on(downloads.kinayugandaStatus, async (_input, c) => kinayugandaStatus(deps, caller(c), await hiddenByPin(c)))
     .on(downloads.downloadStats, (_input, c) => downloadStats(deps, caller(c)))
     .on(downloads.downloadHistory, (_input, c) => downloadHistory(deps, caller(c)))
     .on(downloads.redownloadAllowance, (_input, c) =>

@@ -1,7 +1,8 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Executor } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
+import { CODE_MASK, SIX_DIGITS_SQL } from '../../lib/outbox-codes.ts';
 
 interface Mail {
   to: string;
@@ -14,6 +15,8 @@ interface Mail {
    * outbox keeps the body with the secret replaced (the admin is shown it once instead; decision 0107).
    */
   secret?: string;
+  /** When the code in `body` stops working: it is masked in the outbox from then on (decision 0202). */
+  expiresAt?: Date;
 }
 
 /** Kinds whose body carries credentials: blanked once delivered or given up on, never kept undeliverable. */
@@ -36,7 +39,7 @@ export function outboxMailer(logger: Logger, options: { delivers: boolean }): Ma
       const body = mail.secret && !options.delivers ? mail.body.split(mail.secret).join(WITHHELD_SECRET) : mail.body;
       const [row] = await exec
         .insert(mailOutbox)
-        .values({ toAddress: mail.to, subject: mail.subject, body, kind: mail.kind })
+        .values({ toAddress: mail.to, subject: mail.subject, body, kind: mail.kind, expiresAt: mail.expiresAt ?? null })
         .returning({ id: mailOutbox.id });
       // The body can hold credentials: it stays in the outbox and is never logged.
       logger.info({ mailId: row!.id, to: mail.to, subject: mail.subject, kind: mail.kind }, 'mail queued');
@@ -60,6 +63,23 @@ export async function forgetUndeliverableSecrets(exec: Executor, delivers: boole
           : or(eq(mailOutbox.status, 'queued'), eq(mailOutbox.status, 'failed')),
       ),
     )
+    .returning({ id: mailOutbox.id });
+  return rows.length;
+}
+
+/**
+ * Masks the codes in code mail (recovery by email) once they have expired, whether or not SMTP sent it (decision
+ * 0202): without SMTP the outbox is the delivery, and a code is only useful while it works. `expires_at` is cleared
+ * as the code is masked, so its partial index holds only the mail still to mask and this query stays small.
+ */
+export async function maskExpiredCodeMail(exec: Executor, now: Date): Promise<number> {
+  const rows = await exec
+    .update(mailOutbox)
+    .set({
+      body: sql`regexp_replace(${mailOutbox.body}, ${SIX_DIGITS_SQL}, ${CODE_MASK}, 'g')`,
+      expiresAt: null,
+    })
+    .where(lte(mailOutbox.expiresAt, now))
     .returning({ id: mailOutbox.id });
   return rows.length;
 }

@@ -121,6 +121,39 @@ describe.each(testDatabases)('SMTP delivery of the outbox on %s', (kind) => {
   });
 });
 
+describe.each(testDatabases)('codes mailed through SMTP on %s', (kind) => {
+  it('are masked in the outbox once delivered, and once given up on (decision 0202)', async () => {
+    const smtp = await startSmtpServer();
+    const t = await createTestApp(kind, { env: { SMTP_URL: smtp.url } });
+    try {
+      const { db } = t.deps.database;
+      const code = (to: string, digits: string) =>
+        t.deps.mailer.queue(db, {
+          to,
+          subject: 'Your Filamu code',
+          body: `Your Filamu code is ${digits}. It works for 10 minutes.`,
+          kind: 'password_reset',
+          expiresAt: new Date(t.clock.now().getTime() + 600_000),
+        });
+      await code('found@example.com', '246810');
+      expect(await deliverOutbox(t.deps, smtpTransport(smtp.url), 'x@filamu.ug')).toBe(1);
+      expect(smtp.received[0]!.raw).toContain('246810');
+      await code('lost@example.com', '135791');
+      const unreachable = smtpTransport('smtp://127.0.0.1:1');
+      for (let attempt = 1; attempt <= 5; attempt++) await deliverOutbox(t.deps, unreachable, 'x@filamu.ug');
+
+      const rows = await db.select().from(mailOutbox).orderBy(mailOutbox.createdAt);
+      expect(rows.map((row) => [row.status, row.body])).toEqual([
+        ['sent', 'Your Filamu code is ••••••. It works for 10 minutes.'],
+        ['failed', 'Your Filamu code is ••••••. It works for 10 minutes.'],
+      ]);
+    } finally {
+      await t.close();
+      await smtp.close();
+    }
+  });
+});
+
 describe.each(testDatabases)('agent credentials in the outbox on %s', (kind) => {
   it('with SMTP: are mailed with the password, which the outbox drops once delivered', async () => {
     const smtp = await startSmtpServer();

@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
 import { observedPass } from '../metrics/jobs.ts';
 import type { Metrics } from '../metrics/registry.ts';
+import { isCodePurpose, redactCodes } from '../../lib/outbox-codes.ts';
 import { SENSITIVE_KINDS } from './mailer.ts';
 
 export interface MailTransport {
@@ -51,6 +52,8 @@ export async function deliverOutbox(
             attempts: sql`${mailOutbox.attempts} + 1`,
             // Credentials are not kept once delivered.
             ...(SENSITIVE_KINDS.includes(mail.kind) && { body: '[delivered; removed from the outbox]' }),
+            // Codes are masked: the mail reads as sent, minus a code anyone could use (decision 0202).
+            ...(isCodePurpose(mail.kind) && { body: redactCodes(mail.body), expiresAt: null }),
           })
           .where(eq(mailOutbox.id, mail.id));
         deps.logger.info({ mailId: mail.id, kind: mail.kind }, 'mail sent');
@@ -64,6 +67,7 @@ export async function deliverOutbox(
             // Nor once given up on: nothing will ever deliver them.
             ...(failed && { status: 'failed' as const }),
             ...(failed && SENSITIVE_KINDS.includes(mail.kind) && { body: '[not delivered; removed from the outbox]' }),
+            ...(failed && isCodePurpose(mail.kind) && { body: redactCodes(mail.body), expiresAt: null }),
           })
           .where(and(eq(mailOutbox.id, mail.id)));
         deps.logger.warn({ mailId: mail.id, err: error, gaveUp: failed }, 'mail delivery failed');

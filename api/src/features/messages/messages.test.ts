@@ -8,13 +8,14 @@ import {
   createTestApp,
   expectErrorEnvelope,
   loginAdmin,
+  registerProvenUser,
   registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
 import { mailOutbox, pushMessages, smsOutbox } from '../../db/schema.ts';
 import { deliverSmsOutbox, queueSms } from '../sms/outbox.ts';
 import { simulatorRuntime } from '../sms/runtime.ts';
-import { RESET_NOTICE } from '../subscribers/subscribers.ts';
+import { HIDDEN_BODY } from './withheld.ts';
 
 describe.each(testDatabases)('the Messages view on %s', (kind) => {
   let t: TestApp;
@@ -67,6 +68,8 @@ describe.each(testDatabases)('the Messages view on %s', (kind) => {
     expect(byPhone.messages[1]).toMatchObject({
       body: 'Filamu: UGX 15,000 received for Monthly.',
       not_resendable: null,
+      // No account has this number.
+      recipient_name: null,
     });
 
     expect((await list('q=%2B256772555001')).messages).toHaveLength(2);
@@ -190,19 +193,21 @@ describe.each(testDatabases)('the Messages view on %s', (kind) => {
     expectErrorEnvelope(await t.request('GET', '/api/admin/messages', { token }), 403, 'forbidden');
   });
 
-  it("an admin's password reset tells the subscriber by SMS, without the password, and that notice is resendable", async () => {
-    const { user } = await registerUser(t);
+  it("an admin's password reset texts the new password to a proven phone, hidden here and never resendable", async () => {
+    const { user } = await registerProvenUser(t);
     const reset = await t.request('POST', `/api/admin/subscribers/${user.id}/reset-password`, { token: adminToken });
     const { newPassword } = reset.json as { newPassword: string };
     const found = await list(`q=${user.phone}`);
     expect(found.messages).toHaveLength(1);
     expect(found.messages[0]).toMatchObject({
-      purpose: 'password_reset_notice',
-      body: RESET_NOTICE,
-      not_resendable: null,
+      purpose: 'subscriber_credentials',
+      body: HIDDEN_BODY,
+      // Support reads whose number it is.
+      recipient_name: user.fullName,
     });
-    expect(found.messages[0]!.body).not.toContain(newPassword);
-    expect(RESET_NOTICE.length).toBeLessThanOrEqual(160);
+    expect(found.messages[0]!.not_resendable).toContain("Reset the person's password in Subscribers instead.");
+    expect(JSON.stringify(found)).not.toContain(newPassword);
+    expectErrorEnvelope(await resend('sms', found.messages[0]!.id), 409, 'conflict');
   });
 
   it("shows the gateway's balance, and unavailable when it cannot be read", async () => {

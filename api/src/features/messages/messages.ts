@@ -14,6 +14,8 @@ import { type Cursor, emailSource, type Listed, type MessageSource, type Search,
 import { PUSH_NOT_RESENT, pushSource } from './push-source.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Database } from '../../db/client.ts';
+import { agents, users } from '../../db/schema.ts';
+import { inArray, or } from 'drizzle-orm';
 import type { SmsGateway } from '../sms/adapter.ts';
 import type { SmsSimulator } from '../sms/simulator.ts';
 
@@ -61,7 +63,36 @@ function decodeCursor(raw: string | undefined): Cursor | undefined {
 const newestFirst = (a: Listed, b: Listed) =>
   a.sortAt === b.sortAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.sortAt < b.sortAt ? 1 : -1;
 
-const publicView = ({ sortAt: _sortAt, ...message }: Listed): OutboundMessage => message;
+const publicView = ({ sortAt: _sortAt, ...message }: Listed): Omit<OutboundMessage, 'recipient_name'> => message;
+
+/**
+ * The name of the account (subscriber, admin or agent) each message went to, looked up once for the page: support
+ * reads "Grace Nakato · 0772 123 456", not a bare number. Null for an address no account has any more.
+ */
+async function withRecipientNames(
+  database: Database,
+  messages: Array<Omit<OutboundMessage, 'recipient_name'>>,
+): Promise<OutboundMessage[]> {
+  const addresses = [...new Set(messages.map((m) => m.to))];
+  if (addresses.length === 0) return [];
+  const db = database.db;
+  const [people, staff] = await Promise.all([
+    db
+      .select({ email: users.email, phone: users.phone, name: users.fullName })
+      .from(users)
+      .where(or(inArray(users.email, addresses), inArray(users.phone, addresses))),
+    db
+      .select({ email: agents.email, phone: agents.phone, name: agents.fullName })
+      .from(agents)
+      .where(or(inArray(agents.email, addresses), inArray(agents.phone, addresses))),
+  ]);
+  const names = new Map<string, string>();
+  for (const { email, phone, name } of [...staff, ...people]) {
+    names.set(email, name);
+    if (phone) names.set(phone, name);
+  }
+  return messages.map((m) => ({ ...m, recipient_name: names.get(m.to) ?? null }));
+}
 
 /**
  * Keyset pages over the union of the channels: each source gives its first `limit + 1` after the cursor, the merge
@@ -79,7 +110,7 @@ export async function listMessages(deps: MessageDeps, query: z.output<typeof Mes
   const merged = pages.flat().sort(newestFirst);
   const page = merged.slice(0, query.limit);
   return {
-    messages: page.map(publicView),
+    messages: await withRecipientNames(deps.database, page.map(publicView)),
     nextCursor: merged.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
   };
 }
@@ -118,7 +149,8 @@ export async function resendMessage(
   const copy = await source.copy(deps.database.db, id, deps.clock.now());
   if (!copy) throw notFound('Message');
   const where = channel === 'sms' ? 'the SMS gateway' : 'the mail server';
-  return { message: `A copy to ${copy.to} is queued for ${where}.`, resent: publicView(copy) };
+  const [resent] = await withRecipientNames(deps.database, [publicView(copy)]);
+  return { message: `A copy to ${copy.to} is queued for ${where}.`, resent: resent! };
 }
 
 export async function smsGatewayState(deps: {

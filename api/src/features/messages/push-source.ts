@@ -1,6 +1,6 @@
-import { and, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { pushMessages, users } from '../../db/schema.ts';
-import { before, exactAt, type Listed, type MessageSource } from './sources.ts';
+import { exactAt, type Listed, type MessageSource, newestAfter } from './sources.ts';
 
 /** Shown in place of Resend: a push is news of the moment, and the next one goes out when there is news. */
 export const PUSH_NOT_RESENT = 'Push notifications are not resent: the next one goes out when there is news.';
@@ -53,18 +53,13 @@ export const pushSource: MessageSource = {
     else if (search.kind === 'email') match = sql`lower(${users.email}) = ${search.address.toLowerCase()}`;
     else if (search.kind === 'text') match = ilike(users.email, search.pattern);
     if (status === 'delivered') return [];
+    const page = newestAfter(pushMessages, { match, status, cursor });
     const rows = await exec
       .select(pushColumns)
       .from(pushMessages)
       .innerJoin(users, eq(users.id, pushMessages.userId))
-      .where(
-        and(
-          match,
-          status ? eq(pushMessages.status, status) : undefined,
-          before(pushMessages.createdAt, pushMessages.id, cursor),
-        ),
-      )
-      .orderBy(desc(pushMessages.createdAt), desc(pushMessages.id))
+      .where(page.where)
+      .orderBy(...page.orderBy)
       .limit(limit);
     return rows.map(pushMessage);
   },

@@ -2,6 +2,7 @@ import type { MessageChannel, MessageStatus, OutboundMessage } from '@filamu/sha
 import { type AnyColumn, and, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { mailOutbox, smsOutbox } from '../../db/schema.ts';
+import { isCodePurpose, isRedacted } from '../../lib/outbox-codes.ts';
 import { HIDDEN_BODY, withheldReason } from './withheld.ts';
 
 /** Where a page starts: after this message in (created_at desc, id desc) order; `at` has microseconds. */
@@ -26,7 +27,7 @@ interface ListFilter {
 }
 
 /** A row of the console's list with its exact sort key. */
-export type Listed = OutboundMessage & { sortAt: string };
+export type Listed = Omit<OutboundMessage, 'recipient_name'> & { sortAt: string };
 
 /** One channel's messages. The Messages view is the union of these, merged by (created_at, id). */
 export interface MessageSource {
@@ -42,12 +43,29 @@ export interface MessageSource {
 export const exactAt = (column: AnyColumn) =>
   sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-export const before = (createdAt: AnyColumn, id: AnyColumn, cursor?: Cursor) =>
-  cursor ? sql`(${createdAt}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)` : undefined;
+/**
+ * One source's page: its rows matching the search and status after the cursor, newest first. The order and the
+ * cursor compare the same (created_at, id) pair, so pages neither skip nor repeat a row.
+ */
+export function newestAfter(
+  outbox: { createdAt: AnyColumn; id: AnyColumn; status: AnyColumn },
+  filter: { match: SQL | undefined; status: MessageStatus | undefined; cursor: Cursor | undefined },
+) {
+  const { match, status, cursor } = filter;
+  const after = cursor
+    ? sql`(${outbox.createdAt}, ${outbox.id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`
+    : undefined;
+  return {
+    where: and(match, status ? eq(outbox.status, status) : undefined, after),
+    orderBy: [desc(outbox.createdAt), desc(outbox.id)],
+  };
+}
 
+/** A code's message is shown once its code is masked (decision 0202); until then, and a password always, hidden. */
 const withheld = (purpose: string, body: string) => {
   const reason = withheldReason(purpose);
-  return { not_resendable: reason, body: reason ? HIDDEN_BODY : body };
+  const shown = !reason || (isCodePurpose(purpose) && isRedacted(body) && !/\d{6}/.test(body));
+  return { not_resendable: reason, body: shown ? body : HIDDEN_BODY };
 };
 
 type SmsRow = typeof smsOutbox.$inferSelect & { sortAt: string };
@@ -81,17 +99,12 @@ export const smsSource: MessageSource = {
     else if (search.kind === 'phone-part') match = sql`${smsOutbox.toPhone} like ${`%${search.digits}%`}`;
     else if (search.kind !== 'none') return [];
     if (status === 'gone') return [];
+    const page = newestAfter(smsOutbox, { match, status, cursor });
     const rows = await exec
       .select(smsColumns)
       .from(smsOutbox)
-      .where(
-        and(
-          match,
-          status ? eq(smsOutbox.status, status) : undefined,
-          before(smsOutbox.createdAt, smsOutbox.id, cursor),
-        ),
-      )
-      .orderBy(desc(smsOutbox.createdAt), desc(smsOutbox.id))
+      .where(page.where)
+      .orderBy(...page.orderBy)
       .limit(limit);
     return rows.map(({ row, sortAt }) => smsMessage({ ...row, sortAt }));
   },
@@ -150,17 +163,12 @@ export const emailSource: MessageSource = {
     else if (search.kind !== 'none') return [];
     // Mail has no `sending` or `delivered`: asking for them is asking for none of its rows.
     if (status && !['queued', 'sent', 'failed'].includes(status)) return [];
+    const page = newestAfter(mailOutbox, { match, status, cursor });
     const rows = await exec
       .select(mailColumns)
       .from(mailOutbox)
-      .where(
-        and(
-          match,
-          status ? eq(mailOutbox.status, status as 'queued' | 'sent' | 'failed') : undefined,
-          before(mailOutbox.createdAt, mailOutbox.id, cursor),
-        ),
-      )
-      .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+      .where(page.where)
+      .orderBy(...page.orderBy)
       .limit(limit);
     return rows.map(({ row, sortAt }) => mailMessage({ ...row, sortAt }));
   },

@@ -6,6 +6,7 @@
 const WITHHELD: Record<string, string> = {
   password_reset: 'It held a password reset code. The person asks for a new code on "Forgot password?".',
   agent_credentials: "It held a password. Reset the agent's password in Agents instead.",
+  subscriber_credentials: "It held a password. Reset the person's password in Subscribers instead.",
 };
 const SECRET_WORDS = /code|credential|otp|secret|token/;
 const GENERIC = 'It held a code or a password, which is never sent twice.';

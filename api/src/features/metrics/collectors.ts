@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { Gauge, type Registry } from 'prom-client';
 import type { Database } from '../../db/client.ts';
-import { STALE_AFTER_MS } from '../downloads/stale.ts';
 import type { MetricsParts } from './parts.ts';
 
 type PoolStats = ReturnType<NonNullable<Database['poolStats']>>;
@@ -15,7 +14,7 @@ type PoolStats = ReturnType<NonNullable<Database['poolStats']>>;
  * 0 when nothing is waiting. A failed query drops the series (alert on its absence) rather than report old values.
  */
 export function collectJobLag(parts: MetricsParts, registry: Registry): void {
-  const { database, clock, config, logger } = parts;
+  const { database, clock, config, logger, staleAfterMs } = parts;
   new Gauge({
     name: 'filamu_job_lag_seconds',
     help: 'Age of the oldest overdue work item of each background job (0: nothing waiting).',
@@ -28,7 +27,7 @@ export function collectJobLag(parts: MetricsParts, registry: Registry): void {
           select
             (select extract(epoch from (${now}::timestamptz - min(next_check_at)))::float8
                from payments where status = 'pending' and next_check_at <= ${now}::timestamptz) as reconciler,
-            (select extract(epoch from (${now}::timestamptz - min(last_activity_at)))::float8 - ${STALE_AFTER_MS / 1000}
+            (select extract(epoch from (${now}::timestamptz - min(last_activity_at)))::float8 - ${staleAfterMs / 1000}
                from downloads where status in ('starting', 'downloading')) as stale_sweep,
             (select extract(epoch from (${now}::timestamptz - min(created_at)))::float8
                from mail_outbox where status = 'queued') as mail`);

@@ -9,4 +9,9 @@ export interface MetricsParts {
   database: Database;
   clock: Clock;
   logger: Logger;
+  /**
+   * How long a download may be silent before the stale sweep pauses it (downloads/stale.ts): that job's lag counts
+   * from there. Handed in by the wiring, so metrics imports no product feature.
+   */
+  staleAfterMs: number;
 }

@@ -1,10 +1,21 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { FileTraffic } from '../storage/local-files.ts';
 import { collectDbPool, collectJobLag } from './collectors.ts';
 import type { MetricsParts } from './parts.ts';
 
 /** The background jobs (lib/interval-job.ts passes), as they appear in the `job` label. */
 export type JobName = 'reconciler' | 'stale_sweep' | 'mail' | 'sms' | 'reminders' | 'push' | 'push_sweep';
+
+/** Bytes the local `/files` server sent and stored; it counts through this port, metrics knows no storage. */
+export interface FileTraffic {
+  sent(bytes: number): void;
+  received(bytes: number): void;
+}
+
+/**
+ * Gauges read on scrape that a feature owns (the SMS budget: sms/budget-metrics.ts): the wiring hands them to
+ * `createMetrics`, which registers them, so metrics reports a feature's state without importing it.
+ */
+export type ScrapeCollector = (registry: Registry) => void;
 
 /**
  * Every metric the app exports (names, labels and the alerts they serve: ADR 0094). Label values are route
@@ -21,6 +32,11 @@ export interface Metrics {
   paymentActivations: Counter;
   paymentCharges: Counter<'result'>;
   downloadGrants: Counter<'result'>;
+  /**
+   * Attempts at sign-in or recovery from an address over its ceiling (decision 0194): `delayed` (answered late),
+   * `proof_required` (asked for a proof of work), `proof_accepted` (came back with one).
+   */
+  addressCeiling: Counter<'budget' | 'step'>;
   /** Bytes the local `/files` server sent (download bodies) and stored (uploads). */
   fileTraffic: FileTraffic;
   /**
@@ -31,13 +47,14 @@ export interface Metrics {
 }
 
 /** One registry per app instance: tests build many apps in one process, and each must count only its own. */
-export function createMetrics(parts: MetricsParts): Metrics {
+export function createMetrics(parts: MetricsParts, collectors: readonly ScrapeCollector[] = []): Metrics {
   const registry = new Registry();
   const registers = [registry];
   // Process metrics (event loop lag, memory, GC) start timers and observers: only when someone may scrape them.
   if (parts.config.metricsToken) collectDefaultMetrics({ register: registry });
   collectJobLag(parts, registry);
   collectDbPool(parts.database, registry);
+  for (const collect of collectors) collect(registry);
 
   const fileBytesSent = new Counter({
     name: 'filamu_file_bytes_sent_total',
@@ -105,6 +122,12 @@ export function createMetrics(parts: MetricsParts): Metrics {
       name: 'filamu_download_grants_total',
       help: 'Download grants: granted, resumed, repeated (same attempt), or the refusal code.',
       labelNames: ['result'],
+      registers,
+    }),
+    addressCeiling: new Counter({
+      name: 'filamu_address_ceiling_total',
+      help: 'Sign-in and recovery attempts from an address over its ceiling, by budget and step (delayed, proof_required, proof_accepted).',
+      labelNames: ['budget', 'step'],
       registers,
     }),
     downloadBytes: new Counter({

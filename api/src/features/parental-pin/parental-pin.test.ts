@@ -97,6 +97,21 @@ describe.each(testDatabases)('parental PIN on %s', (kind) => {
     expect(second.offlineVerifier!.salt).not.toBe(v.salt);
   });
 
+  it('tells the English rule how many still-needed Kinayuganda films the PIN hides, and none once it is entered', async () => {
+    const { token, password } = await subscriber();
+    const status = async () => {
+      const res = await t.request('GET', '/api/users/me/kinayuganda-download-status', { token });
+      expect(res.status, res.text).toBe(200);
+      return res.json as { required: number; completed: number; hiddenByParentalPin: number };
+    };
+    expect(await status()).toMatchObject({ required: 3, completed: 0, hiddenByParentalPin: 0 });
+    await setPin(token, { pin: '2468', hides: '13', currentPassword: password });
+    // They still count for the rule; the notice says two of them are hidden rather than showing "0 of 3" alone.
+    expect(await status()).toMatchObject({ required: 3, completed: 0, hiddenByParentalPin: 2 });
+    expect((await verify(token, '2468')).status).toBe(200);
+    expect(await status()).toMatchObject({ required: 3, hiddenByParentalPin: 0 });
+  });
+
   it('hides 18+ from the library, search and detail, and shows them again when the PIN is entered or removed', async () => {
     const { token, password } = await subscriber();
     expect(await titles(token)).toEqual({

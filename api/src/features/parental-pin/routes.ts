@@ -2,7 +2,7 @@ import { contracts } from '@filamu/shared';
 import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import { lockParentalPin, removeParentalPin, setParentalPin, verifyParentalPin } from './pins.ts';
-import { parentalPinStatus } from './status.ts';
+import { parentalPinStatus } from '../auth/parental-status.ts';
 
 const { parentalPin } = contracts;
 

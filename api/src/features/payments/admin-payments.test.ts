@@ -166,6 +166,33 @@ describe.each(testDatabases)('admin payments on %s', (kind) => {
     expectErrorEnvelope(bad, 400, 'validation_error');
   });
 
+  it('lists no payment page opened and left, and finds a payment by a local number or a reference typed without its dash', async () => {
+    const batch = `Left ${Math.random().toString(36).slice(2, 8)}`;
+    const plan = await createPlan(t);
+    const { token } = await registerUser(t, { fullName: `${batch} Opened` });
+    const opened = await t.call(api.initiate, { token, body: { subscription_plan_id: plan.id } });
+    expect(opened.status, opened.text).toBe(201);
+    const charged = await chargedPayment(t, '0772000012', `${batch} Charged`);
+
+    const listed = await list({ search: batch });
+    expect(listed.payments.map((p) => p.id)).toEqual([charged.id]);
+    expect(listed.counts).toMatchObject({ all: 1, pending: 1, expired: 0 });
+
+    const reference = listed.payments[0]!.reference;
+    for (const typed of ['0772 000 012', '0772000012', '+256 772 000012']) {
+      expect(
+        (await list({ search: typed })).payments.map((p) => p.id),
+        typed,
+      ).toContain(charged.id);
+    }
+    for (const typed of [reference.replace('-', '').toLowerCase(), reference.toLowerCase(), reference]) {
+      expect(
+        (await list({ search: typed })).payments.map((p) => p.id),
+        typed,
+      ).toEqual([charged.id]);
+    }
+  });
+
   it('activates a review payment with a note: the payer gets the plan and a receipt, the decision is recorded', async () => {
     const payment = await reviewPayment(t);
     const res = await resolve(payment.id, { action: 'activate', note: '  Checked DPO: paid 24,000, agreed.  ' });

@@ -7,14 +7,17 @@ import {
   type PaymentStatus,
   type PaymentStatusCounts,
   ResolvePaymentRequest,
+  canonicalUgandaPhone,
+  PAYMENT_REFERENCE_LENGTH,
+  PAYMENT_REFERENCE_PREFIX,
 } from '@filamu/shared';
-import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Executor } from '../../db/client.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import type { UserRow } from '../auth/principal.ts';
+import type { UserRow } from '../../http/principal.ts';
 import { DEFAULT_EXPLANATION, gatewayFailure, type PaymentDeps, type PaymentRow } from './payment-rules.ts';
 import { activate, checkPayment, reload } from './settlement.ts';
 
@@ -75,9 +78,25 @@ async function presentOne(exec: Executor, id: string): Promise<AdminPayment> {
   return present(row);
 }
 
+/**
+ * What support types for a number or a reference, as stored: `0701 234 566` and `0701234566` find `256701234566`,
+ * `flm9mzeg` finds `FLM-9MZEG`. String work only (the search is request data).
+ */
+export function searchSpellings(search: string): { phone: string | null; reference: string | null } {
+  const phone = canonicalUgandaPhone(search);
+  const letters = PAYMENT_REFERENCE_PREFIX.replace('-', '');
+  const compact = search.replaceAll(' ', '').replaceAll('-', '').toUpperCase();
+  const reference =
+    compact.length === letters.length + PAYMENT_REFERENCE_LENGTH && compact.startsWith(letters)
+      ? PAYMENT_REFERENCE_PREFIX + compact.slice(letters.length)
+      : null;
+  return { phone, reference };
+}
+
 function searchFilter(search: string | undefined) {
   if (!search) return undefined;
   const pattern = likePattern(search);
+  const spelled = searchSpellings(search);
   return or(
     ilike(payments.reference, pattern),
     ilike(users.email, pattern),
@@ -86,8 +105,16 @@ function searchFilter(search: string | undefined) {
     ilike(payments.dpoToken, pattern),
     ilike(payments.dpoTransRef, pattern),
     ilike(sql`${payments.id}::text`, pattern),
+    spelled.phone ? or(eq(payments.phone, spelled.phone), eq(users.phone, spelled.phone)) : undefined,
+    spelled.reference ? eq(payments.reference, spelled.reference) : undefined,
   );
 }
+
+/**
+ * A payment is the admin's business once a prompt was asked for or money came (the payer's history follows the same
+ * rule, decision 0180): opening the payment page and leaving is not a payment, and is neither listed nor counted.
+ */
+const isPayment = or(isNotNull(payments.chargeRequestedAt), inArray(payments.status, ['completed', 'review']));
 
 export async function listAdminPayments(
   deps: PaymentDeps,
@@ -95,7 +122,7 @@ export async function listAdminPayments(
 ): Promise<AdminPaymentList> {
   const db = deps.database.db;
   const search = searchFilter(query.search);
-  const filters = and(query.status ? eq(payments.status, query.status) : undefined, search);
+  const filters = and(isPayment, query.status ? eq(payments.status, query.status) : undefined, search);
   const [rows, perStatus, [review]] = await Promise.all([
     joined(db)
       .where(filters)
@@ -106,7 +133,7 @@ export async function listAdminPayments(
       .select({ status: payments.status, n: count() })
       .from(payments)
       .leftJoin(users, eq(users.id, payments.userId))
-      .where(search)
+      .where(and(isPayment, search))
       .groupBy(payments.status),
     db.select({ n: count() }).from(payments).where(eq(payments.status, 'review')),
   ]);

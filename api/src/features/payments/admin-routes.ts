@@ -1,6 +1,7 @@
 import { contracts } from '@filamu/shared';
 import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
+import { loggedAdminAction } from '../../lib/admin-log.ts';
 import { listAdminPayments, recheckPayment, resolvePayment } from './admin-payments.ts';
 
 const { adminPayments } = contracts;
@@ -12,5 +13,10 @@ export function adminPaymentRoutes(router: ContractRouter, deps: Deps): void {
     .on(adminPayments.resolvePayment, ({ params, body, principal }) =>
       resolvePayment(deps, principal.user, params.id, body),
     )
-    .on(adminPayments.recheckPayment, ({ params }) => recheckPayment(deps, params.id));
+    // The resolution logs its admin itself ('payment review resolved'); a re-check is logged here (decision 0207).
+    .on(adminPayments.recheckPayment, ({ params, principal }) =>
+      loggedAdminAction(deps.logger, principal.user.id, 'payment_rechecked', { paymentId: params.id }, () =>
+        recheckPayment(deps, params.id),
+      ),
+    );
 }

@@ -2,7 +2,7 @@ import type { VerifyPaymentResponse, WaitingPaymentResponse } from '@filamu/shar
 import { and, eq } from 'drizzle-orm';
 import { payments } from '../../db/schema.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
-import type { UserRow } from '../auth/principal.ts';
+import type { UserRow } from '../../http/principal.ts';
 import { GatewayError } from './dpo/errors.ts';
 import { gatewayFailure, type PaymentDeps } from './payment-rules.ts';
 import { resultOf } from './reads.ts';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { payments } from '../../db/schema.ts';
-import type { UserRow } from '../auth/principal.ts';
+import type { UserRow } from '../../http/principal.ts';
 import type { LimitHit } from '../rate-limit/limiter.ts';
 import { mobileCharge } from '../rate-limit/limits.ts';
 

@@ -16,7 +16,7 @@ import type { Executor } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/client.ts';
 import { payments, subscriptionPlans } from '../../db/schema.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
-import type { UserRow } from '../auth/principal.ts';
+import type { UserRow } from '../../http/principal.ts';
 import { isPurchasable } from '../plans/subscription.ts';
 import { assertSaleOpen, planSale } from '../settings/plan-sale.ts';
 import { GatewayError } from './dpo/errors.ts';

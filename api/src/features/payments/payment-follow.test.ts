@@ -222,7 +222,10 @@ describe.each(testDatabases)('payments a person can follow on %s', (kind) => {
     const [user] = await t.deps.database.db.select().from(users).where(eq(users.email, email));
     expect(user!.subscriptionPlanId).toBeNull();
     expect((await initiate(t, token, plan.id)).status).toBe(201);
-    expectErrorEnvelope(await cancel(t, token, started.transaction_id.replace(/.$/, '0')), 404, 'not_found');
+    // Another payment's id (the last digit changed, never to itself) is nobody's here.
+    const lastDigit = started.transaction_id.slice(-1);
+    const otherId = started.transaction_id.slice(0, -1) + (lastDigit === '0' ? '1' : '0');
+    expectErrorEnvelope(await cancel(t, token, otherId), 404, 'not_found');
   });
 
   it('a prompt approved just before the cancel activates once; a paid push after a cancel goes to review', async () => {

@@ -180,6 +180,8 @@ describe.each(testDatabases)('payments on %s', (kind) => {
     const expected = `Filamu: UGX 25,000 received for ${plan.planName}. Access until 21 Jan 2027, 12:00 PM. Ref ${ref}.`;
     expect(texts[0]!.body).toBe(expected);
     expect(messageParts(expected)).toBe(1);
+    // The email gives the same moment, to the minute.
+    expect(mails[0]!.body).toContain('Access until: 21 Jan 2027, 12:00 PM (Kampala time)');
     while ((await deliverSmsOutbox(t.deps, t.deps.sms)) > 0);
     const user = await userRow(t, email);
     expect(t.deps.smsSimulator!.messages(user.phone!).map((m) => m.text)).toEqual([expected]);

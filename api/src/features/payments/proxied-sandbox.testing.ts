@@ -10,7 +10,8 @@ import {
 } from '../../../test/harness.ts';
 import { subscriptionPlans } from '../../db/schema.ts';
 import { type DpoSandbox } from './dpo/sandbox.ts';
-import { type FaultProxy, faultProxy, listen, type Running } from './dpo/testing.ts';
+import { listen, type Running } from '../../lib/loopback.testing.ts';
+import { type FaultProxy, faultProxy } from './dpo/testing.ts';
 import { SANDBOX_MOUNT, sandboxRuntime } from './gateway.ts';
 import { stockPlan } from '../../../test/library.ts';
 

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { subscriptionPlans } from '../../db/schema.ts';
 import { conflict, forbidden } from '../../http/errors.ts';
-import type { Principal, UserRow } from '../auth/principal.ts';
+import type { Principal, UserRow } from '../../http/principal.ts';
 import { planHasActiveMovie } from '../plans/plan-movies.ts';
 import type { PlanRow } from '../plans/subscription.ts';
 

@@ -3,7 +3,7 @@ import { type PaymentHistoryEntry, type VerifyPaymentResponse } from '@filamu/sh
 import { and, desc, eq, inArray, isNotNull, or } from 'drizzle-orm';
 import { payments, subscriptionPlans } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
-import type { UserRow } from '../auth/principal.ts';
+import type { UserRow } from '../../http/principal.ts';
 import { lookAtPayment } from './dpo-reads.ts';
 import { ownedPayment } from './checkout.ts';
 import { DEFAULT_EXPLANATION, type PaymentDeps, type PaymentRow, gatewayFailure } from './payment-rules.ts';

@@ -14,7 +14,7 @@ import type { Database } from '../../db/client.ts';
 import { mailOutbox, payments, smsOutbox, subscriptionPlans, users } from '../../db/schema.ts';
 import { createDpoGateway } from './dpo/adapter.ts';
 import { createDpoSandbox } from './dpo/sandbox.ts';
-import { listen, MovableClock } from './dpo/testing.ts';
+import { listen, MovableClock } from '../../lib/loopback.testing.ts';
 import { FIRST_CHECK_MS } from './payment-rules.ts';
 import { reconcile } from './reconciler.ts';
 import { stockPlan } from '../../../test/library.ts';

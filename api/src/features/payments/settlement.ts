@@ -1,16 +1,14 @@
 // Settlement: what DPO's answer means for a payment, and the one activation it may cause.
-import { formatDate, formatUgx, type PaymentStatus } from '@filamu/shared';
-import { and, eq } from 'drizzle-orm';
+import type { PaymentStatus } from '@filamu/shared';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { transactionRetrying } from '../../db/retry.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
 import { dpoCodeLabel } from '../metrics/registry.ts';
 import { activateSubscription } from '../plans/subscription.ts';
-import { queuePush } from '../push/outbox.ts';
-import { queueSms } from '../sms/outbox.ts';
-import { receiptText } from '../sms/texts.ts';
 import { checkSoon, lookAtPayment } from './dpo-reads.ts';
 import { GatewayError } from './dpo/errors.ts';
+import { queueReceipts } from './receipts.ts';
 import { sameAmount } from './dpo/formatting.ts';
 import { type VerifyResult } from './dpo/port.ts';
 import { pushAfterCancel } from './waiting.ts';
@@ -105,50 +103,27 @@ export async function settle(deps: PaymentDeps, payment: PaymentRow, result: Ver
 }
 
 /**
- * Puts the payer on the payment's plan and queues the receipts (mail, SMS to the registered phone, push); run it in the
- * transaction that completed the payment, so each receipt exists exactly when the activation does.
+ * Puts the payer on the payment's plan and queues the receipts (receipts.ts); run it in the transaction that completed
+ * the payment, so each receipt exists exactly when the activation does.
  */
 export async function activate(deps: PaymentDeps, tx: Executor, payment: PaymentRow, now: Date) {
   const [plan] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, payment.planId));
   const [user] = await tx
-    .select({ email: users.email, fullName: users.fullName, phone: users.phone })
+    .select({ id: users.id, email: users.email, fullName: users.fullName, phone: users.phone })
     .from(users)
     .where(eq(users.id, payment.userId!));
   if (!plan || !user) return;
   await activateSubscription(tx, payment.userId!, plan, now);
-  deps.metrics.paymentActivations.inc();
-  await deps.mailer.queue(tx, {
-    to: user.email,
-    subject: 'Your Filamu payment receipt',
-    kind: 'receipt',
-    body: [
-      `Hello ${user.fullName},`,
-      '',
-      'Thank you for your payment. Your subscription is active.',
-      '',
-      `Plan: ${payment.planName}`,
-      `Amount: ${formatUgx(payment.amountUgx)}`,
-      `Reference: ${payment.reference}`,
-      `Access until: ${formatDate(plan.globalExpiryAt)}`,
-    ].join('\n'),
-  });
-  if (user.phone) {
-    const text = receiptText({
-      amountUgx: payment.amountUgx,
-      planName: payment.planName,
-      accessUntil: plan.globalExpiryAt,
-      reference: payment.reference,
-    });
-    await queueSms(tx, now, { to: user.phone, text, purpose: 'payment_receipt' });
+  // Money came from the number that was charged: when it is the account's own, the phone is proven (decision 0197).
+  if (payment.phone) {
+    await tx
+      .update(users)
+      .set({ phoneVerifiedAt: now })
+      .where(and(eq(users.id, payment.userId!), eq(users.phone, payment.phone), isNull(users.phoneVerifiedAt)));
   }
-  // For a payer who closed the page while the phone prompt was open; the service worker stays quiet when the app is
-  // on screen (decision 0154). Same transaction: pushed exactly when the payment completed, once.
-  await queuePush(tx, now, payment.userId!, {
-    kind: 'payment_confirmed',
-    title: 'Payment received',
-    body: `${formatUgx(payment.amountUgx)} for ${payment.planName}. Access until ${formatDate(plan.globalExpiryAt)}. Ref ${payment.reference}.`,
-    url: '/dashboard',
-  });
+  deps.metrics.paymentActivations.inc();
+  const { amountUgx, planName, reference } = payment;
+  await queueReceipts(deps, tx, now, user, { amountUgx, planName, reference, accessUntil: plan.globalExpiryAt });
 }
 
 export async function reload(exec: Executor, id: string): Promise<PaymentRow> {

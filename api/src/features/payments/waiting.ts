@@ -3,7 +3,7 @@ import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import type { Executor, Database } from '../../db/client.ts';
 import { payments } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
-import type { UserRow } from '../auth/principal.ts';
+import type { UserRow } from '../../http/principal.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from 'pino';
 import type { PaymentGateway } from './dpo/port.ts';

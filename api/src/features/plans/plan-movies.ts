@@ -35,6 +35,24 @@ export function hasActiveMovie(planId: AnyPgColumn): SQL {
     where ${moviePlans.planId} = ${planId} and ${movies.isActive} and ${movies.deletedAt} is null)`;
 }
 
+/** Of `planIds`, those including an active English movie: only there does the English rule concern a buyer. */
+export async function plansWithEnglish(exec: Executor, planIds: string[]): Promise<Set<string>> {
+  if (planIds.length === 0) return new Set();
+  const rows = await exec
+    .selectDistinct({ planId: moviePlans.planId })
+    .from(moviePlans)
+    .innerJoin(movies, eq(movies.id, moviePlans.movieId))
+    .where(
+      and(
+        inArray(moviePlans.planId, planIds),
+        eq(movies.category, 'English'),
+        eq(movies.isActive, true),
+        isNull(movies.deletedAt),
+      ),
+    );
+  return new Set(rows.map((row) => row.planId));
+}
+
 export async function planHasActiveMovie(exec: Executor, planId: string): Promise<boolean> {
   const [row] = await exec
     .select({ id: moviePlans.movieId })

@@ -9,7 +9,7 @@ import {
   registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
-import { subscriptionPlans, users } from '../../db/schema.ts';
+import { moviePlans, movies, subscriptionPlans, users } from '../../db/schema.ts';
 import { stockPlan, subscribe } from '../../../test/library.ts';
 
 const HOUR = 3_600_000;
@@ -87,12 +87,39 @@ describe.each(testDatabases)('selling a plan near its end on %s', (kind) => {
     });
   });
 
+  it('says which plans have an English movie, so only their cards tell the Kinayuganda-first rule', async () => {
+    const kinayugandaOnly = await planEndingIn(100);
+    const withEnglish = await planEndingIn(100);
+    const [english] = await t.deps.database.db
+      .insert(movies)
+      .values({
+        title: 'River',
+        category: 'English',
+        s3Key: 'movies/river.mp4',
+        sizeBytes: 4096,
+        contentType: 'video/mp4',
+      })
+      .returning({ id: movies.id });
+    await t.deps.database.db.insert(moviePlans).values({ movieId: english!.id, planId: withEnglish.id });
+    const { token } = await registerUser(t);
+    const list = CustomerPlanList.parse((await t.request('GET', '/api/users/subscription-plans', { token })).json);
+    expect(list.plans.find((p) => p.id === kinayugandaOnly.id)?.includes_english).toBe(false);
+    expect(list.plans.find((p) => p.id === withEnglish.id)?.includes_english).toBe(true);
+  });
+
   it('refuses to sell a plan in its last hours with plan_sale_closed, and leaves it off the list', async () => {
     const closing = await planEndingIn(5);
     const { token } = await registerUser(t);
     expectErrorEnvelope(await buy(token, closing.id), 409, 'plan_sale_closed', PLAN_SALE_CLOSED(6));
     const list = CustomerPlanList.parse((await t.request('GET', '/api/users/subscription-plans', { token })).json);
     expect(list.plans.map((p) => p.id)).not.toContain(closing.id);
+    // The admin's list says when its sale stopped, so the console can say why no customer sees it.
+    const admin = (await t.request('GET', '/api/admin/subscription-plans', { token: adminToken })).json as {
+      plans: Array<{ id: string; sale_ends_at: string }>;
+    };
+    expect(admin.plans.find((p) => p.id === closing.id)?.sale_ends_at).toBe(
+      new Date(closing.globalExpiryAt.getTime() - 6 * HOUR).toISOString(),
+    );
     // Still six hours and one minute out: sold, at the price the card showed with its warning.
     const open = await planEndingIn(6 + 1 / 60);
     const bought = await buy(token, open.id);

@@ -238,6 +238,8 @@ describe.each(testDatabases)('subscription plans on %s', (kind) => {
           // The default cut-off (6 hours) and warning (72 hours) before that end: decision 0176.
           sale_ends_at: '2026-11-23T03:00:00.000Z',
           warn_from: '2026-11-20T09:00:00.000Z',
+          // Its one movie is Kinayuganda: the English rule does not concern it.
+          includes_english: false,
         });
         expect(plans[0]).not.toHaveProperty('is_active');
         expect(plans[0]).not.toHaveProperty('subscriber_count');

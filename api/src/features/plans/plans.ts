@@ -13,7 +13,7 @@ import type { Executor, Database } from '../../db/client.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { planSale, saleWindow } from '../settings/plan-sale.ts';
-import { hasActiveMovie, type MovieCount, movieCounts, replacePlanMovies } from './plan-movies.ts';
+import { plansWithEnglish, hasActiveMovie, type MovieCount, movieCounts, replacePlanMovies } from './plan-movies.ts';
 import type { PlanRow } from './subscription.ts';
 import type { Clock } from '../../lib/clock.ts';
 
@@ -27,7 +27,7 @@ export const PLAN_IN_USE =
 
 const planOrder = [asc(subscriptionPlans.displayOrder), asc(subscriptionPlans.planName), asc(subscriptionPlans.id)];
 
-const toCustomerPlan = (plan: PlanRow, sale: PlanSaleSetting): CustomerPlan => ({
+const toCustomerPlan = (plan: PlanRow, sale: PlanSaleSetting, includesEnglish: boolean): CustomerPlan => ({
   id: plan.id,
   plan_name: plan.planName,
   price_ugx: String(plan.priceUgx),
@@ -38,11 +38,12 @@ const toCustomerPlan = (plan: PlanRow, sale: PlanSaleSetting): CustomerPlan => (
   expires_at: plan.globalExpiryAt.toISOString(),
   sale_ends_at: saleWindow(plan.globalExpiryAt, sale).saleEndsAt.toISOString(),
   warn_from: saleWindow(plan.globalExpiryAt, sale).warnFrom.toISOString(),
+  includes_english: includesEnglish,
 });
 
 const NO_MOVIES: MovieCount = { all: 0, active: 0 };
 
-const toAdminPlan = (plan: PlanRow, subscriberCount: number, movies: MovieCount): AdminPlan => ({
+const toAdminPlan = (plan: PlanRow, subscriberCount: number, movies: MovieCount, sale: PlanSaleSetting): AdminPlan => ({
   id: plan.id,
   plan_name: plan.planName,
   price_ugx: plan.priceUgx,
@@ -53,6 +54,7 @@ const toAdminPlan = (plan: PlanRow, subscriberCount: number, movies: MovieCount)
   display_order: plan.displayOrder,
   global_expiry_date: dateToKampalaLocal(plan.globalExpiryAt),
   expires_at: plan.globalExpiryAt.toISOString(),
+  sale_ends_at: saleWindow(plan.globalExpiryAt, sale).saleEndsAt.toISOString(),
   subscriber_count: subscriberCount,
   movie_count: movies.all,
   active_movie_count: movies.active,
@@ -74,7 +76,7 @@ async function subscriberCounts(exec: Executor, planIds: string[], now: Date): P
 async function adminPlan(exec: Executor, plan: PlanRow, now: Date): Promise<AdminPlan> {
   const counts = await subscriberCounts(exec, [plan.id], now);
   const movies = await movieCounts(exec, [plan.id]);
-  return toAdminPlan(plan, counts.get(plan.id) ?? 0, movies.get(plan.id) ?? NO_MOVIES);
+  return toAdminPlan(plan, counts.get(plan.id) ?? 0, movies.get(plan.id) ?? NO_MOVIES, await planSale(exec));
 }
 
 export async function findPlan(exec: Executor, id: string): Promise<PlanRow> {
@@ -104,7 +106,11 @@ export async function listCustomerPlans(deps: PlanDeps): Promise<{ plans: Custom
       ),
     )
     .orderBy(...planOrder);
-  return { plans: rows.map((row) => toCustomerPlan(row, sale)) };
+  const english = await plansWithEnglish(
+    deps.database.db,
+    rows.map((row) => row.id),
+  );
+  return { plans: rows.map((row) => toCustomerPlan(row, sale, english.has(row.id))) };
 }
 
 export async function listAdminPlans(deps: PlanDeps): Promise<{ plans: AdminPlan[] }> {
@@ -115,8 +121,12 @@ export async function listAdminPlans(deps: PlanDeps): Promise<{ plans: AdminPlan
     .from(subscriptionPlans)
     .orderBy(...planOrder);
   const ids = rows.map((r) => r.id);
-  const [counts, movies] = await Promise.all([subscriberCounts(db, ids, now), movieCounts(db, ids)]);
-  return { plans: rows.map((r) => toAdminPlan(r, counts.get(r.id) ?? 0, movies.get(r.id) ?? NO_MOVIES)) };
+  const [counts, movies, sale] = await Promise.all([
+    subscriberCounts(db, ids, now),
+    movieCounts(db, ids),
+    planSale(db),
+  ]);
+  return { plans: rows.map((r) => toAdminPlan(r, counts.get(r.id) ?? 0, movies.get(r.id) ?? NO_MOVIES, sale)) };
 }
 
 /** Creates a plan and, when `movieIds` is given, its movies in the same transaction: never a plan half saved. */

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { IMAGE_FORMATS, inputGuards, MAX_FRAME_PIXELS, VIDEO_FORMATS } from '../../lib/ffmpeg.ts';
 import { runFfmpeg } from './ffmpeg.ts';
 
 /**
@@ -41,8 +42,16 @@ export async function makePosters(source: PosterSource): Promise<{ width: number
   try {
     const outputs = POSTER_WIDTHS.map((width) => ({ width, path: join(dir, `${width}.webp`) }));
     // `-ss` before `-i` seeks by the index (fast, even through a presigned link) instead of decoding up to there.
+    // Only the containers and protocols a movie or a picture may come in, no picture over 4K (decision 0206).
+    const guards = [
+      ...inputGuards(source.input, source.kind === 'video' ? VIDEO_FORMATS : IMAGE_FORMATS),
+      '-max_pixels',
+      String(MAX_FRAME_PIXELS),
+    ];
     const input =
-      source.kind === 'video' ? ['-ss', String(source.seekSeconds), '-i', source.input] : ['-i', source.input];
+      source.kind === 'video'
+        ? [...guards, '-ss', String(source.seekSeconds), '-i', source.input]
+        : [...guards, '-i', source.input];
     const split = `[0:v:0]split=${outputs.length}${outputs.map((_, i) => `[s${i}]`).join('')}`;
     const scales = outputs.map(({ width }, i) => `[s${i}]scale=${width}:-2:flags=lanczos,format=yuv420p[o${i}]`);
     const args = [...input, '-filter_complex', [split, ...scales].join(';')];

@@ -24,3 +24,9 @@ export function widestPosterKey(variants: PosterVariant[] | null): string | null
   if (!variants || variants.length === 0) return null;
   return variants.reduce((a, b) => (b.width > a.width ? b : a)).key;
 }
+
+/** The cheapest poster made (160 px wide): what a page that must stay small shows, whatever the screen. */
+export function narrowestPosterKey(variants: PosterVariant[] | null): string | null {
+  if (!variants || variants.length === 0) return null;
+  return variants.reduce((a, b) => (b.width < a.width ? b : a)).key;
+}

@@ -1,11 +1,11 @@
 import type { PushNotificationKind, PushPayload } from '@filamu/shared';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/client.ts';
 import { pushMessages, pushSubscriptions } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
-import { claimDueRow } from '../../lib/outbox-claim.ts';
+import { afterNotAccepted, claimDueRow, failStaleSending, type OutboxRetries } from '../../lib/outbox-claim.ts';
 import { observedPass } from '../metrics/jobs.ts';
 import type { Metrics } from '../metrics/registry.ts';
 import type { PushGateway } from './gateway.ts';
@@ -43,12 +43,13 @@ export async function queuePush(exec: Executor, now: Date, userId: string, notic
   return subscriptions.length;
 }
 
-const MAX_ATTEMPTS = 5;
-/** 30 s, 1 min, 2 min, 4 min between the attempts the push service did not take. */
-const backoffMs = (attempts: number) => 30_000 * 2 ** Math.max(0, attempts - 1);
-/** A row `sending` this long belongs to a call that never finished (a replica died mid-call). */
-const STALE_SENDING_MS = 5 * 60_000;
 const UNKNOWN_OUTCOME = 'outcome unknown; not sent again in case the push service took it';
+const PUSH_RETRIES: OutboxRetries = {
+  channel: 'push',
+  /** 30 s, 1 min, 2 min, 4 min between the attempts the push service did not take. */
+  backoffMs: (attempts) => 30_000 * 2 ** Math.max(0, attempts - 1),
+  unknownOutcome: UNKNOWN_OUTCOME,
+};
 
 /** The notice as the service worker reads it; one tag per kind, so a newer one replaces the older. */
 const payloadOf = (row: { kind: PushNotificationKind; title: string; body: string; url: string }) =>
@@ -63,7 +64,7 @@ const payloadOf = (row: { kind: PushNotificationKind; title: string; body: strin
 /** Sends due pushes, one claim at a time; returns how many the push services accepted. */
 export async function deliverPushOutbox(deps: OutboxDeps, gateway: PushGateway, limit = 50): Promise<number> {
   const { db } = deps.database;
-  await failStaleSending(deps);
+  await failStaleSending(deps, pushMessages, PUSH_RETRIES);
   let accepted = 0;
   for (let i = 0; i < limit; i++) {
     const row = await claimDueRow(db, pushMessages, deps.clock.now());
@@ -95,32 +96,13 @@ export async function deliverPushOutbox(deps: OutboxDeps, gateway: PushGateway, 
         await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.id, target.id));
       });
       deps.logger.info({ ...log, status: outcome.status }, 'push subscription gone; removed');
-    } else if (outcome.kind === 'unknown') {
-      await done({ status: 'failed', error: `${UNKNOWN_OUTCOME}: ${outcome.error}`.slice(0, 500) });
-      deps.logger.warn({ ...log, error: outcome.error }, 'push outcome unknown; not resent');
-    } else if (outcome.retryable && row.attempts < MAX_ATTEMPTS) {
-      await done({
-        status: 'queued',
-        nextAttemptAt: new Date(deps.clock.now().getTime() + backoffMs(row.attempts)),
-        error: outcome.error.slice(0, 500),
-      });
-      deps.logger.warn({ ...log, error: outcome.error }, 'push not accepted; will retry');
     } else {
-      await done({ status: 'failed', error: outcome.error.slice(0, 500) });
-      deps.logger.warn({ ...log, error: outcome.error }, 'push refused');
+      const next = afterNotAccepted(outcome, row.attempts, deps.clock.now(), PUSH_RETRIES);
+      await done(next.values);
+      deps.logger.warn({ ...log, error: outcome.error }, next.message);
     }
   }
   return accepted;
-}
-
-async function failStaleSending(deps: OutboxDeps): Promise<void> {
-  const cutoff = new Date(deps.clock.now().getTime() - STALE_SENDING_MS);
-  const stale = await deps.database.db
-    .update(pushMessages)
-    .set({ status: 'failed', error: `${UNKNOWN_OUTCOME}: the sending replica stopped`, updatedAt: deps.clock.now() })
-    .where(and(eq(pushMessages.status, 'sending'), lt(pushMessages.updatedAt, cutoff)))
-    .returning({ id: pushMessages.id });
-  if (stale.length > 0) deps.logger.warn({ messages: stale.length }, 'push left sending by a stopped replica');
 }
 
 export function startPushDispatcher(

@@ -12,7 +12,7 @@ import { pushMessages, pushSubscriptions } from '../../db/schema.ts';
 import { generateVapidKeys, type VapidKeys, webPushGateway } from './gateway.ts';
 import { deliverPushOutbox, queuePush } from './outbox.ts';
 import { startLocalPushService, type LocalPushService } from './push-service.testing.ts';
-import { pushReminderChannel } from './reminder-channel.ts';
+import { pushReminderChannel } from '../reminders/push-channel.ts';
 
 let service: LocalPushService;
 let keys: VapidKeys;

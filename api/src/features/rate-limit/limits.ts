@@ -67,22 +67,27 @@ export const dpoReads = {
 } satisfies Record<string, Limit>;
 
 /**
- * Account recovery codes (decision 0148). Per identifier typed and per address they answer loudly (429), the same for
- * accounts that exist and ones that do not; per account (whichever identifier named it) the code is silently not
- * sent, so the answer still tells nothing. A person who lost a message asks again once or twice; each code is an SMS
- * that costs money and lands on a real phone.
+ * Account recovery codes (decisions 0148, 0198). Per identifier typed and per address they answer loudly (429), the
+ * same for accounts that exist and ones that do not, over a short window: a stranger can make the owner wait minutes,
+ * never an hour, and while the stranger asks the owner's phone keeps getting working codes. Per account, codes cool
+ * down (auth/recovery-codes.ts) rather than stop: nothing new is sent for a while, and the answer still tells nothing.
  */
 const RECOVERY_REFUSAL = 'Too many codes asked for';
 export const recovery = {
-  perIdentifier: { name: 'recover:id', max: 5, windowSeconds: HOUR, refusal: `${RECOVERY_REFUSAL} for this account` },
-  perAccount: { name: 'recover:user', max: 5, windowSeconds: HOUR, refusal: RECOVERY_REFUSAL },
+  perIdentifier: {
+    name: 'recover:id',
+    max: 10,
+    windowSeconds: 600,
+    refusal: `${RECOVERY_REFUSAL} for this account`,
+  },
   /** A flood guard only: a carrier address carries thousands of subscribers, a few of whom forget a password. */
   perIp: { name: 'recover:ip', max: 1000, windowSeconds: HOUR, refusal: `${RECOVERY_REFUSAL} from your network` },
 } satisfies Record<string, Limit>;
 
 /**
- * Codes to change an account's number (decision 0158): asked for by a signed-in person who typed the password, so
- * the limits answer loudly. Per account, and per new number so several accounts cannot flood one stranger's phone.
+ * Codes to a number (decisions 0158, 0197): a change asked for by a signed-in person who typed the password, or the
+ * confirm step, so the limits answer loudly, and before anything is said about the number (taken or free). Per
+ * account, and per number so several accounts cannot flood one stranger's phone.
  */
 const PHONE_CHANGE_REFUSAL = 'Too many codes asked for';
 export const phoneChange = {

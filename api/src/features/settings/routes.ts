@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import { dataPrice, setDataPrice } from './data-price.ts';
 import { planSale, setPlanSale } from './plan-sale.ts';
+import { setSmsBudget, smsBudgetSetting } from './sms-budget.ts';
 
 const { settings } = contracts;
 
@@ -11,5 +12,7 @@ export function settingsRoutes(router: ContractRouter, deps: Deps): void {
     .on(settings.dataPrice, () => dataPrice(deps))
     .on(settings.adminSetDataPrice, ({ body }) => setDataPrice(deps, body))
     .on(settings.adminPlanSale, () => planSale(deps.database.db))
-    .on(settings.adminSetPlanSale, ({ body }) => setPlanSale(deps, body));
+    .on(settings.adminSetPlanSale, ({ body }) => setPlanSale(deps, body))
+    .on(settings.adminSmsBudget, () => smsBudgetSetting(deps.database.db))
+    .on(settings.adminSetSmsBudget, ({ body }) => setSmsBudget(deps, body));
 }

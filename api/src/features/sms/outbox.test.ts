@@ -3,7 +3,8 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, TestClock, testDatabases } from '../../../test/harness.ts';
 import { smsOutbox } from '../../db/schema.ts';
-import { deliverSmsOutbox, queueSms, STALE_SENDING_MS } from './outbox.ts';
+import { STALE_SENDING_MS } from '../../lib/outbox-claim.ts';
+import { deliverSmsOutbox, queueSms } from './outbox.ts';
 import { simulatorRuntime } from './runtime.ts';
 
 const REPORT_SECRET = 'report-secret-0123456789';

@@ -1,13 +1,24 @@
-import { and, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/client.ts';
 import { smsOutbox } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { startIntervalJob } from '../../lib/interval-job.ts';
-import { claimDueRow } from '../../lib/outbox-claim.ts';
+import { afterNotAccepted, claimDueRow, failStaleSending, type OutboxRetries } from '../../lib/outbox-claim.ts';
 import { observedPass } from '../metrics/jobs.ts';
 import type { Metrics } from '../metrics/registry.ts';
+import { maskExpiredCodeMail } from '../mail/mailer.ts';
+import { smsBudgetSetting } from '../settings/sms-budget.ts';
 import type { SmsGateway } from './adapter.ts';
+import { takeFromBudget } from './budget.ts';
+import {
+  budgetPurpose,
+  CODE_MASK,
+  CODE_PURPOSES,
+  isCodePurpose,
+  redactCodes,
+  SIX_DIGITS_SQL,
+} from '../../lib/outbox-codes.ts';
 import { type AtDeliveryReport, DELIVERED_STATUSES, UNDELIVERED_STATUSES } from './protocol.ts';
 
 export interface Sms {
@@ -43,27 +54,42 @@ export async function queueSms(exec: Executor, now: Date, sms: Sms): Promise<str
  * Purposes whose text carries a password: the body stays only while the outbox may still send it, and is replaced
  * once the gateway took it or it failed for good (decision 0151). The person was shown it once; the phone has it.
  */
-const SENSITIVE_PURPOSES = ['agent_credentials'];
+const SENSITIVE_PURPOSES = ['agent_credentials', 'subscriber_credentials'];
 export const REMOVED_SENT = '[sent; removed from the outbox: it held a password]';
 export const REMOVED_UNSENT = '[not sent; removed from the outbox: it held a password]';
 
-/** The body a row keeps once it reaches `status`. */
-function keptBody(purpose: string, status: string | undefined): { body?: string } {
-  if (!SENSITIVE_PURPOSES.includes(purpose) || status === undefined || status === 'queued') return {};
+/**
+ * The body a row keeps once it reaches `status`: a password goes whole, a code's digits are masked (decision 0202):
+ * the console still shows what was sent, and the outbox no longer holds a code anyone could use.
+ */
+function keptBody(purpose: string, status: string | undefined, body: string): { body?: string } {
+  if (status === undefined || status === 'queued') return {};
+  if (isCodePurpose(purpose)) return { body: redactCodes(body) };
+  if (!SENSITIVE_PURPOSES.includes(purpose)) return {};
   return { body: status === 'failed' ? REMOVED_UNSENT : REMOVED_SENT };
 }
 
-const MAX_ATTEMPTS = 5;
-/** 5 s, 10 s, 20 s, 40 s between the attempts the gateway did not accept. */
-const backoffMs = (attempts: number) => 5000 * 2 ** Math.max(0, attempts - 1);
-/** A row `sending` this long belongs to a call that never finished (a replica died mid-call). */
-export const STALE_SENDING_MS = 5 * 60_000;
+/** A code row's body with its digits masked, in SQL (for updates of many rows). */
+const maskedCodes = sql`case when ${inArray(smsOutbox.purpose, [...CODE_PURPOSES])}
+  then regexp_replace(${smsOutbox.body}, ${SIX_DIGITS_SQL}, ${CODE_MASK}, 'g') else ${smsOutbox.body} end`;
+
 const UNKNOWN_OUTCOME = 'outcome unknown; not sent again in case the gateway took it';
+const SMS_RETRIES: OutboxRetries = {
+  channel: 'sms',
+  /** 5 s, 10 s, 20 s, 40 s between the attempts the gateway did not accept. */
+  backoffMs: (attempts) => 5000 * 2 ** Math.max(0, attempts - 1),
+  unknownOutcome: UNKNOWN_OUTCOME,
+};
 
 /** Sends due messages, one claim at a time; returns how many the gateway accepted. */
 export async function deliverSmsOutbox(deps: OutboxDeps, gateway: SmsGateway, limit = 20): Promise<number> {
   const { db } = deps.database;
-  await failStaleSending(deps);
+  await failStaleSending(deps, smsOutbox, SMS_RETRIES, {
+    body: sql`case when ${inArray(smsOutbox.purpose, SENSITIVE_PURPOSES)} then ${REMOVED_UNSENT} else ${maskedCodes} end`,
+  });
+  // Here because this pass runs on every install; the mail dispatcher runs only with SMTP (decision 0202).
+  await maskExpiredCodeMail(db, deps.clock.now());
+  const budget = await smsBudgetSetting(db);
   let accepted = 0;
   for (let i = 0; i < limit; i++) {
     const row = await claimDueRow(db, smsOutbox, deps.clock.now());
@@ -71,11 +97,22 @@ export async function deliverSmsOutbox(deps: OutboxDeps, gateway: SmsGateway, li
     const done = (values: Partial<typeof smsOutbox.$inferInsert>) =>
       db
         .update(smsOutbox)
-        .set({ ...values, ...keptBody(row.purpose, values.status), updatedAt: deps.clock.now() })
+        .set({ ...values, ...keptBody(row.purpose, values.status, row.body), updatedAt: deps.clock.now() })
         .where(and(eq(smsOutbox.id, row.id), eq(smsOutbox.status, 'sending')));
     if (row.expiresAt && row.expiresAt <= deps.clock.now()) {
       await done({ status: 'failed', error: 'expired before it could be sent' });
       continue;
+    }
+    // Codes took their text from the budget when they were asked for; the rest take it now, or wait their turn
+    // (decision 0201): a receipt is never dropped, and the wait is not an attempt.
+    const purpose = budgetPurpose(row.purpose);
+    if (purpose !== 'codes') {
+      const until = await takeFromBudget(db, deps.logger, purpose, budget, deps.clock.now());
+      if (until) {
+        await done({ status: 'queued', nextAttemptAt: until, attempts: row.attempts - 1 });
+        deps.logger.info({ smsId: row.id, purpose: row.purpose, until: until.toISOString() }, 'sms held by budget');
+        continue;
+      }
     }
     const outcome = await gateway.send(row.toPhone, row.body);
     const log = { smsId: row.id, purpose: row.purpose, attempt: row.attempts };
@@ -90,43 +127,19 @@ export async function deliverSmsOutbox(deps: OutboxDeps, gateway: SmsGateway, li
       });
       deps.logger.info({ ...log, messageId: outcome.messageId, parts: outcome.parts }, 'sms sent');
       accepted += 1;
-    } else if (outcome.kind === 'unknown') {
-      // Never resent blindly: a second code to the same phone is worse than asking the person to ask again.
-      await done({ status: 'failed', error: `${UNKNOWN_OUTCOME}: ${outcome.error}`.slice(0, 500) });
-      deps.logger.warn({ ...log, error: outcome.error }, 'sms outcome unknown; not resent');
-    } else if (outcome.retryable && row.attempts < MAX_ATTEMPTS) {
-      await done({
-        status: 'queued',
-        nextAttemptAt: new Date(deps.clock.now().getTime() + backoffMs(row.attempts)),
-        error: outcome.error.slice(0, 500),
-      });
-      deps.logger.warn({ ...log, error: outcome.error }, 'sms not accepted; will retry');
     } else {
-      await done({ status: 'failed', error: outcome.error.slice(0, 500) });
-      deps.logger.warn({ ...log, error: outcome.error }, 'sms refused');
+      const next = afterNotAccepted(outcome, row.attempts, deps.clock.now(), SMS_RETRIES);
+      await done(next.values);
+      deps.logger.warn({ ...log, error: outcome.error }, next.message);
     }
   }
   return accepted;
 }
 
-async function failStaleSending(deps: OutboxDeps): Promise<void> {
-  const cutoff = new Date(deps.clock.now().getTime() - STALE_SENDING_MS);
-  const stale = await deps.database.db
-    .update(smsOutbox)
-    .set({
-      status: 'failed',
-      error: `${UNKNOWN_OUTCOME}: the sending replica stopped`,
-      body: sql`case when ${inArray(smsOutbox.purpose, SENSITIVE_PURPOSES)} then ${REMOVED_UNSENT} else ${smsOutbox.body} end`,
-      updatedAt: deps.clock.now(),
-    })
-    .where(and(eq(smsOutbox.status, 'sending'), lt(smsOutbox.updatedAt, cutoff)))
-    .returning({ id: smsOutbox.id });
-  if (stale.length > 0) deps.logger.warn({ messages: stale.length }, 'sms left sending by a stopped replica');
-}
-
 /**
  * At start, under the start-up lock: passwords nothing will send are removed — queued ones while the dispatcher is
- * off, and any left on a row that is no longer queued or sending. Returns how many bodies were removed.
+ * off, and any left on a row that is no longer queued or sending. Returns how many bodies were removed. (Codes are
+ * masked as their rows leave `sending`; the migration of decision 0202 masked those of earlier releases.)
  */
 export async function forgetUnsendableSmsSecrets(exec: Executor, dispatches: boolean): Promise<number> {
   const rows = await exec

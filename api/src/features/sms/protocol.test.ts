@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPort, listen, MovableClock, type Running } from '../payments/dpo/testing.ts';
+import { closedPort, listen, MovableClock, type Running } from '../../lib/loopback.testing.ts';
 import { africasTalkingGateway } from './adapter.ts';
 import { AT_MESSAGING_PATH, type AtSendResponse, messageParts, parseDeliveryReport } from './protocol.ts';
 import { createSmsSimulator, SMS_SIMULATOR_API_KEY, SMS_SIMULATOR_USERNAME, type SmsSimulator } from './simulator.ts';

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import { AppError } from '../../http/errors.ts';
+import { budgetStatus } from './budget.ts';
 import { applyDeliveryReport } from './outbox.ts';
 import { parseDeliveryReport } from './protocol.ts';
 
@@ -37,5 +38,10 @@ export function smsRoutes(router: ContractRouter, deps: Deps): void {
   router.on(contracts.system.smsSimulatorMessages, async ({ query }) => {
     if (!deps.smsSimulator) throw new AppError('not_found', 'Text messages go to the real gateway, not the simulator.');
     return { messages: deps.smsSimulator.messages(query.to) };
+  });
+
+  router.on(contracts.settings.adminSmsBudgetStatus, async () => {
+    const state = await deps.sms.state();
+    return budgetStatus(deps.database.db, deps.clock.now(), state.kind === 'ok' ? state.balance : null);
   });
 }

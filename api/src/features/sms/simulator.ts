@@ -4,8 +4,6 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../lib/clock.ts';
 import { AT_MESSAGING_PATH, AT_STATUS, AT_USER_PATH, type AtRecipient, isAccepted, messageParts } from './protocol.ts';
 
-/** Where the app mounts the simulator when no Africa's Talking account is configured. */
-export const SMS_SIMULATOR_MOUNT = '/sandbox/sms';
 export const SMS_SIMULATOR_USERNAME = 'sandbox';
 export const SMS_SIMULATOR_API_KEY = 'filamu-sms-simulator';
 /** Per part, in the shape the gateway writes costs. */

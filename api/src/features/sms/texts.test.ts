@@ -8,7 +8,9 @@ import {
   phoneChangeCodeText,
   phoneChangedNoticeText,
   receiptText,
+  REDOWNLOAD_GRANTED_TEXT,
   reminderText,
+  subscriberPasswordText,
   toGsm7,
 } from './texts.ts';
 
@@ -92,6 +94,19 @@ describe('SMS texts', () => {
     });
     expect(text).toBe(
       'Your Filamu agent account. Sign in at https://filamu.example.ug/login (Agent login). Email: agent@example.com Password: AbCdEfGhJkMnPqRs Keep it private.',
+    );
+    expect(messageParts(text)).toBe(1);
+  });
+});
+
+describe('support texts (decision 0214)', () => {
+  it('a granted re-download and a reset password are one GSM-7 part each, the password whole', () => {
+    expect(messageParts(REDOWNLOAD_GRANTED_TEXT)).toBe(1);
+    expect(gsmSeptets(REDOWNLOAD_GRANTED_TEXT)).toBeLessThanOrEqual(ONE_PART_SEPTETS);
+    // The generator's alphabet is letters and digits, all GSM-7.
+    const text = subscriberPasswordText('AbCdEfGhJkMnPqRs');
+    expect(text).toBe(
+      'Filamu: support reset your password and signed you out. New password: AbCdEfGhJkMnPqRs Sign in with your phone number. Keep it private.',
     );
     expect(messageParts(text)).toBe(1);
   });

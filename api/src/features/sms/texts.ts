@@ -3,7 +3,7 @@ import { GSM_7, GSM_7_EXTENDED } from './protocol.ts';
 
 /**
  * Everything Filamu says by SMS except the recovery code (auth/recovery.ts), in one place so the texts, their
- * lengths and the README stay in step (decision 0149). Texts people typed (plan names) are made GSM-7 and cut to
+ * lengths and docs/sms-texts.md stay in step (decision 0149). Texts people typed (plan names) are made GSM-7 and cut to
  * fit, so a receipt or a reminder is one part: 160 septets, where one non-GSM character would make it 70.
  */
 
@@ -80,11 +80,33 @@ function accessUntilText(accessUntil: Date): string {
   return endTime(accessUntil) === 'midnight' ? lastAccessDay(accessUntil) : formatDateTime(accessUntil);
 }
 
-/** `reference` is the payment's short reference (FLM-7K3Q9): what a person quotes to support, and admins search. */
-export function receiptText(p: { amountUgx: number; planName: string; accessUntil: Date; reference: string }) {
+/** A completed payment, as its receipts state it. */
+export interface Receipt {
+  amountUgx: number;
+  planName: string;
+  accessUntil: Date;
+  /** The payment's short reference (FLM-7K3Q9): what a person quotes to support, and admins search. */
+  reference: string;
+}
+
+/**
+ * What every receipt says — the SMS, the mail and the push — each fact worded once: `UGX 15,000`, the plan's name,
+ * access until `31 Dec 2026, 11:59 PM` (the same moment to the minute everywhere), and the reference.
+ */
+export function receiptFacts(receipt: Receipt) {
+  return {
+    amount: formatUgx(receipt.amountUgx),
+    plan: receipt.planName,
+    accessUntil: accessUntilText(receipt.accessUntil),
+    reference: receipt.reference,
+  };
+}
+
+export function receiptText(receipt: Receipt) {
+  const facts = receiptFacts(receipt);
   const make = (plan: string) =>
-    `Filamu: ${formatUgx(p.amountUgx)} received for ${plan}. Access until ${accessUntilText(p.accessUntil)}. Ref ${p.reference}.`;
-  return make(fitName(make, p.planName));
+    `Filamu: ${facts.amount} received for ${plan}. Access until ${facts.accessUntil}. Ref ${facts.reference}.`;
+  return make(fitName(make, facts.plan));
 }
 
 export function reminderText(p: {
@@ -123,4 +145,21 @@ function maskedPhone(canonical: string) {
 /** To the old number once the change is made, so a stolen session that moved the number is noticed. */
 export function phoneChangedNoticeText(newPhone: string) {
   return `Filamu: your number was changed to ${maskedPhone(newPhone)}. If this wasn't you, contact support.`;
+}
+
+/** To a proven phone after a reset by email code (decision 0197): a reset through someone else's mailbox is noticed. */
+export function resetByEmailNoticeText(supportPhone: string) {
+  return `Filamu: your password was changed with a code sent to your email. If this wasn't you, call ${supportPhone}.`;
+}
+
+/** To a proven phone when support grants a re-download (decision 0214): grants are not per movie, so none is named. */
+export const REDOWNLOAD_GRANTED_TEXT =
+  'Filamu: support gave you 1 extra re-download, kept until you use it. In Downloads, tap Download again on the movie you lost.';
+
+/**
+ * A subscriber's new password, to a proven phone only (decision 0214); its outbox row forgets the password once sent,
+ * like an agent's (decision 0151).
+ */
+export function subscriberPasswordText(password: string) {
+  return `Filamu: support reset your password and signed you out. New password: ${password} Sign in with your phone number. Keep it private.`;
 }

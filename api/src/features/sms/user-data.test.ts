@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listen, MovableClock, type Running } from '../payments/dpo/testing.ts';
+import { listen, MovableClock, type Running } from '../../lib/loopback.testing.ts';
 import { africasTalkingGateway } from './adapter.ts';
 import { AT_MESSAGING_PATH, AT_USER_PATH, userDataUrl } from './protocol.ts';
 import { createSmsSimulator, SMS_SIMULATOR_API_KEY, SMS_SIMULATOR_USERNAME, type SmsSimulator } from './simulator.ts';
@@ -72,12 +72,14 @@ describe("the user-data endpoint, as Africa's Talking documents it", () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       return c.body(documented, 200);
     });
-    const gateway = await gatewayAt(app, SMS_SIMULATOR_API_KEY, 100);
+    // Answers get the usual two seconds (a busy machine must not turn a refusal into a timeout); silence gets 100 ms.
+    const gateway = await gatewayAt(app, SMS_SIMULATOR_API_KEY);
     expect(await gateway.state()).toMatchObject({ kind: 'unavailable', error: expect.stringContaining('HTTP 401') });
     mode = 'garbage';
     expect((await gateway.state()).kind).toBe('unavailable');
     mode = 'silent';
-    expect((await gateway.state()).kind).toBe('unavailable');
+    const impatient = await gatewayAt(app, SMS_SIMULATOR_API_KEY, 100);
+    expect((await impatient.state()).kind).toBe('unavailable');
   });
 });
 

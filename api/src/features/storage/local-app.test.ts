@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectErrorEnvelope, type TestApp } from '../../../test/harness.ts';
-import { listen, type Running } from '../payments/dpo/testing.ts';
+import { listen, type Running } from '../../lib/loopback.testing.ts';
 import { newObjectKey } from './storage.ts';
 
 /** The local driver as the whole app wires it: deps.storage, /files mounted behind the global middleware. */

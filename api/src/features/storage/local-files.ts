@@ -18,6 +18,7 @@ import { decideRange } from './ranges.ts';
 import { attachmentDisposition } from './content-disposition.ts';
 import { contentTypeOfKey, type FileGrants, isPublicKey, isServerKey, UnknownUploadError } from './storage.ts';
 import { receivePart } from './local-multipart.ts';
+import type { FileTraffic } from '../metrics/registry.ts';
 
 /**
  * The `/files` server of the local driver: signed, ranged GET/HEAD of objects (RFC 9110 §14), public thumbnails,
@@ -34,11 +35,6 @@ export interface FileServerOptions {
   traffic?: FileTraffic;
   /** The app's download grants; without them (a tool mounting the server alone) the signature alone decides. */
   grants?: FileGrants;
-}
-
-export interface FileTraffic {
-  sent(bytes: number): void;
-  received(bytes: number): void;
 }
 
 /** Signed links are capabilities: no shared cache may keep one, and no proxy may recompress video (no-transform). */

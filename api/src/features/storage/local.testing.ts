@@ -10,8 +10,8 @@ import { requestId } from 'hono/request-id';
 import pino from 'pino';
 import type { AppEnv } from '../../http/env.ts';
 import { AppError, errorResponse, handleError } from '../../http/errors.ts';
-import { MovableClock } from '../payments/dpo/testing.ts';
-import type { FileTraffic } from './local-files.ts';
+import { MovableClock } from '../../lib/loopback.testing.ts';
+import type { FileTraffic } from '../metrics/registry.ts';
 import { createLocalStorage, FILES_MOUNT } from './local.ts';
 import type { ObjectStorage } from './storage.ts';
 

@@ -4,7 +4,8 @@ import { trimTrailingSlashes } from '@filamu/shared';
 import type { AppEnv } from '../../http/env.ts';
 import { conflict } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { createFileServer, type FileTraffic } from './local-files.ts';
+import type { FileTraffic } from '../metrics/registry.ts';
+import { createFileServer } from './local-files.ts';
 import { listLocalObjects, removeAbandonedLocalUploads } from './local-debris.ts';
 import { createLocalMultipart } from './local-multipart.ts';
 import {

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import type { StorageConfig } from '../../config.ts';
 import type { AppEnv } from '../../http/env.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { FileTraffic } from './local-files.ts';
+import type { FileTraffic } from '../metrics/registry.ts';
 import { createLocalStorage } from './local.ts';
 import { createS3Storage } from './s3.ts';
 import type { FileGrants, ObjectStorage } from './storage.ts';

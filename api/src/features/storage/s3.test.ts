@@ -199,7 +199,7 @@ describe('presigned GET', () => {
   });
 });
 
-describe('bucket CORS (the rule the README documents)', () => {
+describe('bucket CORS (the rule docs/configuration.md documents)', () => {
   let url: string;
 
   beforeAll(async () => {

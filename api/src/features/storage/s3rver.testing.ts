@@ -1,6 +1,6 @@
 /**
  * A real S3-protocol server for tests: s3rver on 127.0.0.1 at a free port, storing into a fresh temp
- * directory, with one bucket and the bucket CORS rule the README documents. Reused by the storage
+ * directory, with one bucket and the bucket CORS rule docs/configuration.md documents. Reused by the storage
  * driver tests and by integration tests that run the whole app on S3.
  *
  * s3rver does not verify SigV4 signatures (it checks the presigned URL's shape and expiry only), so

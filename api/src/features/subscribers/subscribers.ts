@@ -3,6 +3,7 @@ import {
   type Subscriber,
   type SubscriberList,
   type SubscriberListQuery,
+  type SupportSmsOutcome,
   formatDate,
 } from '@filamu/shared';
 import { count, desc, eq, ilike, or, sql } from 'drizzle-orm';
@@ -10,15 +11,17 @@ import type { z } from 'zod';
 import type { Executor, Database } from '../../db/client.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { voidOpenCodes } from '../auth/one-time-codes.ts';
 import { generatePassword, hashPassword } from '../auth/passwords.ts';
 import { isSubscribed } from '../auth/profile.ts';
-import type { UserRow } from '../auth/principal.ts';
+import type { UserRow } from '../../http/principal.ts';
 import { MAX_EXTRA_REDOWNLOADS } from '../downloads/redownloads.ts';
 import { revokeSessions } from '../auth/sessions.ts';
-import { queueSms } from '../sms/outbox.ts';
+import { REDOWNLOAD_GRANTED_TEXT, subscriberPasswordText } from '../sms/texts.ts';
 import { findPlan } from '../plans/plans.ts';
 import { activateSubscription, deactivateSubscription } from '../plans/subscription.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { recordSupportAction, type SupportDeps } from './support.ts';
 
 interface SubscriberDeps {
   database: Database;
@@ -37,6 +40,7 @@ const toSubscriber = ({ user, planName }: { user: UserRow; planName: string | nu
   email: user.email,
   full_name: user.fullName,
   phone: user.phone,
+  phone_confirmed: user.phone !== null && user.phoneVerifiedAt !== null,
   issubscribed: isSubscribed(user, now),
   subscription_plan: planName,
   subscription_plan_id: user.subscriptionPlanId,
@@ -136,12 +140,15 @@ export async function manageSubscription(
 
 /**
  * One extra re-download for a person who lost a movie (decision 0122): kept until used, taken only after the month's
- * own allowance; at most MAX_EXTRA_REDOWNLOADS unused at once, so a slip of the finger cannot hand out many.
+ * own allowance; at most MAX_EXTRA_REDOWNLOADS unused at once, so a slip of the finger cannot hand out many. The grant
+ * goes into the person's history with the admin's note, and a text tells a proven phone (decision 0214).
  */
 export async function grantRedownload(
-  deps: SubscriberDeps,
+  deps: SupportDeps,
+  admin: UserRow,
   id: string,
-): Promise<{ message: string; subscriber: Subscriber }> {
+  note: string | undefined,
+): Promise<{ message: string; subscriber: Subscriber; sms: SupportSmsOutcome }> {
   const now = deps.clock.now();
   return deps.database.db.transaction(async (tx) => {
     const user = await manageableUser(tx, id);
@@ -154,11 +161,19 @@ export async function grantRedownload(
       .update(users)
       .set({ extraRedownloads: sql`${users.extraRedownloads} + 1`, updatedAt: now })
       .where(eq(users.id, user.id));
+    const sms = await recordSupportAction(deps, tx, {
+      user,
+      adminId: admin.id,
+      action: 'redownload_granted',
+      note: note ?? null,
+      text: { body: REDOWNLOAD_GRANTED_TEXT, purpose: 'redownload_granted' },
+    });
     const subscriber = await findSubscriber(tx, user.id, now);
     const unused = subscriber.extra_redownloads;
     return {
       message: `${user.fullName} can download one more movie again (${unused} extra re-download${unused === 1 ? '' : 's'} unused).`,
       subscriber,
+      sms,
     };
   });
 }
@@ -179,19 +194,17 @@ export async function deleteSubscriber(deps: SubscriberDeps, admin: UserRow, id:
   });
 }
 
-/** One SMS part (GSM-7, under 160 characters), no secret in it. */
-export const RESET_NOTICE =
-  'Filamu: support reset your password and signed you out. Ask them for the new one. Did not ask? Contact Filamu support.';
-
 /**
  * A new generated password for a user who cannot use recovery (decision 0155): answered once to the admin, stored only
- * as its hash, and every session of the account ends, so whoever held the old password is signed out.
+ * as its hash, and every session of the account ends, so whoever held the old password is signed out. A proven phone
+ * gets it by SMS (the outbox forgets it once sent) and the admin a WhatsApp link; an unproven phone gets nothing, since
+ * the number may not be the person's (decision 0214). The history records the reset, never the password.
  */
 export async function resetSubscriberPassword(
-  deps: SubscriberDeps,
+  deps: SupportDeps,
   admin: UserRow,
   id: string,
-): Promise<{ message: string; newPassword: string }> {
+): Promise<{ message: string; newPassword: string; sms: SupportSmsOutcome; whatsappLink: string | null }> {
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   const now = deps.clock.now();
@@ -200,11 +213,22 @@ export async function resetSubscriberPassword(
     if (user.id === admin.id) throw conflict('Change your own password from your profile.');
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
     await revokeSessions(tx, { kind: 'user', id: user.id }, now, 'password_reset');
-    // The owner hears of it on their phone, without the password: a reset they did not ask for is then noticed.
-    if (user.phone) await queueSms(tx, now, { to: user.phone, text: RESET_NOTICE, purpose: 'password_reset_notice' });
+    // A code sent before the reset cannot undo it (decision 0198).
+    await voidOpenCodes(tx, user.id, now);
+    const text = subscriberPasswordText(password);
+    const sms = await recordSupportAction(deps, tx, {
+      user,
+      adminId: admin.id,
+      action: 'password_reset',
+      note: null,
+      text: { body: text, purpose: 'subscriber_credentials' },
+    });
+    const proven = user.phone !== null && user.phoneVerifiedAt !== null;
     return {
       message: `${user.fullName} has a new password and has been signed out everywhere. It is shown only now.`,
       newPassword: password,
+      sms,
+      whatsappLink: proven ? `https://wa.me/${user.phone}?text=${encodeURIComponent(text)}` : null,
     };
   });
 }

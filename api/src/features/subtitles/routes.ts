@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { publicOrigin } from '../../http/origin.ts';
-import { downloaderOf } from '../downloads/entitlement.ts';
+import { downloaderOf } from '../movies/entitlement.ts';
 import { deleteSubtitles, putSubtitles, readSubtitles } from './subtitles.ts';
 
 const { subtitles } = contracts;

@@ -4,7 +4,7 @@ import { downloads, movieSubtitles, movies } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import { adminMovie, type CatalogDeps, liveMovieForUpdate } from '../catalog/admin-movies.ts';
 import { entitledTo, type Catalogue } from '../catalog/catalogue.ts';
-import { type Downloader, kinayugandaOutstandingSql, ownDownloads } from '../downloads/entitlement.ts';
+import { type Downloader, kinayugandaOutstandingSql, ownDownloads } from '../movies/entitlement.ts';
 import { convertSubtitles } from './convert.ts';
 import type { Database } from '../../db/client.ts';
 

@@ -35,7 +35,9 @@ export class TranscodeHub {
   async open(database: Database, config: TranscodeConfig, logger: Logger): Promise<void> {
     if (!this.transcoder || this.jobs) return;
     const queue = new TranscodeQueue(database, config, logger);
-    await queue.start();
+    // pg-boss's own advisory lock does not cover its queues: two replicas creating them at once deadlock, so its
+    // schema work waits for the app's start-up lock like the migrations do, on that lock's connection (decision 0205).
+    await database.exclusively((executeSql) => queue.start(executeSql));
     this.jobs = queue;
     await queue.sendMissing();
   }

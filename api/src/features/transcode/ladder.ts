@@ -1,4 +1,5 @@
 import { RENDITION_TARGETS, type RenditionKind } from '@filamu/shared';
+import { FFMPEG_THREADS, inputGuards, MAX_FRAME_PIXELS, VIDEO_FORMATS } from '../../lib/ffmpeg.ts';
 
 /**
  * How each rendition is encoded (decision 0124): H.264 that every Android phone of the last ten years decodes in
@@ -96,6 +97,8 @@ export function encodeArgs(step: LadderStep, io: EncodeInput): string[] {
     // Main@3.1 is 720p at up to 30 frames a second (decision 0142): a 50/60 fps upload is brought down to 30.
     '-fpsmax',
     '30',
+    '-threads',
+    String(FFMPEG_THREADS),
   ];
   const audio = io.hasAudio
     ? ['-map', '0:a:0', '-c:a', 'aac', '-profile:a', 'aac_low', '-ac', '2', '-b:a', String(step.audioBitsPerSecond)]
@@ -104,6 +107,11 @@ export function encodeArgs(step: LadderStep, io: EncodeInput): string[] {
     '-hide_banner',
     '-nostdin',
     '-y',
+    ...inputGuards(io.input, VIDEO_FORMATS),
+    '-max_pixels',
+    String(MAX_FRAME_PIXELS),
+    '-threads',
+    String(FFMPEG_THREADS),
     '-i',
     io.input,
     ...video,

@@ -1,5 +1,5 @@
 import { AppError } from '../../http/errors.ts';
-import { NotAVideoError, type ProbeResult } from './transcoder.ts';
+import { FrameTooLargeError, NotAVideoError, type ProbeResult } from './transcoder.ts';
 import type { Logger } from 'pino';
 import type { ObjectStorage } from '../storage/storage.ts';
 import type { TranscodeHub } from './hub.ts';
@@ -11,8 +11,9 @@ const NOT_PLAYABLE =
   'The movie file could not be read as a video (it may be damaged, or have sound only). Export it again as MP4 and upload it.';
 
 /**
- * What the uploaded movie really is, read by ffprobe before the movie is saved: a damaged file, an audio file or
- * one without a picture is refused here rather than found out by the encoder. Null without ffmpeg (the file was
+ * What the uploaded movie really is, read by ffprobe before the movie is saved: a damaged file, an audio file, one
+ * without a picture, a playlist or a picture larger than 4K (decision 0206) is refused here rather than found out by
+ * the encoder. Null without ffmpeg (the file was
  * only sniffed; originals only).
  */
 export async function probeUpload(
@@ -27,7 +28,7 @@ export async function probeUpload(
   } catch (error) {
     if (error instanceof NotAVideoError) {
       deps.logger.info({ key, reason: error.message }, 'movie upload refused: not a playable video');
-      throw new AppError('bad_request', NOT_PLAYABLE);
+      throw new AppError('bad_request', error instanceof FrameTooLargeError ? error.message : NOT_PLAYABLE);
     }
     throw error;
   }

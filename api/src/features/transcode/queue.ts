@@ -2,7 +2,7 @@ import { RENDITION_KINDS, type RenditionKind } from '@filamu/shared';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { TranscodeConfig } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, ExecuteSql } from '../../db/client.ts';
 
 /**
  * The rendition jobs on pg-boss (decision 0127): one job per rendition in the `transcode` queue. pg-boss claims
@@ -39,6 +39,8 @@ export class TranscodeQueue {
   readonly boss: PgBoss;
   private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
+  /** While start() runs under the start-up lock: SQL on the lock's connection (decision 0205). */
+  private startupSql: ExecuteSql | null = null;
 
   constructor(
     private readonly database: Database,
@@ -59,24 +61,32 @@ export class TranscodeQueue {
   /** Every call pg-boss makes, tracked so close() can wait for the ones it does not await (complete after a job). */
   private executeSql(text: string, values: unknown[] | undefined): Promise<{ rows: unknown[] }> {
     if (this.closed) return Promise.resolve({ rows: [] });
-    const call = this.database.executeSql(text, values);
+    const call = (this.startupSql ?? this.database.executeSql)(text, values);
     this.inFlight.add(call);
     void call.finally(() => this.inFlight.delete(call)).catch(() => {});
     return call;
   }
 
-  /** Creates pg-boss's schema (its own migrations, under its own advisory lock) and the two queues. */
-  async start(): Promise<void> {
-    await this.boss.start();
-    await this.boss.createQueue(TRANSCODE_DEAD_QUEUE, { name: TRANSCODE_DEAD_QUEUE });
-    await this.boss.createQueue(TRANSCODE_QUEUE, {
-      name: TRANSCODE_QUEUE,
-      policy: 'stately',
-      retryLimit: RETRY_LIMIT,
-      retryDelay: this.config.retryDelaySeconds,
-      retryBackoff: true,
-      deadLetter: TRANSCODE_DEAD_QUEUE,
-    });
+  /**
+   * Creates pg-boss's schema (its own migrations) and the two queues; `executeSql`, when given, is where its SQL runs
+   * meanwhile (the start-up lock's connection: decision 0205).
+   */
+  async start(executeSql?: ExecuteSql): Promise<void> {
+    this.startupSql = executeSql ?? null;
+    try {
+      await this.boss.start();
+      await this.boss.createQueue(TRANSCODE_DEAD_QUEUE, { name: TRANSCODE_DEAD_QUEUE });
+      await this.boss.createQueue(TRANSCODE_QUEUE, {
+        name: TRANSCODE_QUEUE,
+        policy: 'stately',
+        retryLimit: RETRY_LIMIT,
+        retryDelay: this.config.retryDelaySeconds,
+        retryBackoff: true,
+        deadLetter: TRANSCODE_DEAD_QUEUE,
+      });
+    } finally {
+      this.startupSql = null;
+    }
   }
 
   /** Stops pg-boss (workers are offed by the runner first) and waits for its last queries. */

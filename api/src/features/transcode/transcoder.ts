@@ -1,4 +1,16 @@
-import { type ProcessRun, runProcess as run, tailOf } from '../../lib/ffmpeg.ts';
+import {
+  boundReached,
+  type ChildLimits,
+  inputGuards,
+  FFMPEG_THREADS,
+  MAX_FRAME_PIXELS,
+  MAX_FRAME_SIDE,
+  MIB,
+  type ProcessRun,
+  runProcess as run,
+  tailOf,
+  VIDEO_FORMATS,
+} from '../../lib/ffmpeg.ts';
 import { encodeArgs, type EncodeInput, type LadderStep } from './ladder.ts';
 import { type EncodeProgress, ProgressParser } from './progress.ts';
 
@@ -15,6 +27,20 @@ export interface ProbeResult {
 
 /** A file ffprobe could read but that is no playable video (no video stream, audio only, corrupt). */
 export class NotAVideoError extends Error {}
+
+/** A video whose picture is larger than the app encodes: refused before any encode, with words for the admin. */
+export class FrameTooLargeError extends NotAVideoError {
+  constructor(width: number, height: number) {
+    super(
+      `The movie's picture is ${width}×${height} pixels; the largest accepted is 4K (${MAX_FRAME_SIDE} pixels on a ` +
+        'side, 3840×2160 or 4096×2160). Export it at 1080p or 4K and upload it again.',
+    );
+  }
+}
+
+export function frameTooLarge(width: number, height: number): boolean {
+  return width > MAX_FRAME_SIDE || height > MAX_FRAME_SIDE || width * height > MAX_FRAME_PIXELS;
+}
 
 /** ffmpeg ended with an error (its last lines of log in `message`), or was stopped. */
 class EncodeError extends Error {}
@@ -36,6 +62,16 @@ export interface Transcoder {
 const TAIL_LINES = 8;
 const PROBE_TIMEOUT_MS = 60_000;
 
+/** ffprobe reads headers and a few frames: far below these (decision 0206). */
+const PROBE_LIMITS: ChildLimits = { memoryBytes: 1024 * MIB, cpuSeconds: 30 };
+/**
+ * An encode's bounds: 2 GiB of address space holds a 4K source at FFMPEG_THREADS threads with room to spare; its
+ * CPU time is its wall-clock budget (4× the movie, at least 10 minutes: the job's expiry) on every thread it has.
+ */
+export function encodeLimits(durationSeconds: number, threads: number): ChildLimits {
+  return { memoryBytes: 2048 * MIB, cpuSeconds: Math.max(600, Math.ceil(durationSeconds * 4)) * threads };
+}
+
 const tail = (log: string) => tailOf(log, TAIL_LINES, 2000);
 
 interface FfprobeOutput {
@@ -52,11 +88,26 @@ interface FfprobeOutput {
 function createFfmpegTranscoder(paths: { ffmpeg: string; ffprobe: string }): Transcoder {
   return {
     async probe(input, signal) {
-      const result = await run(paths.ffprobe, ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', input], {
+      const args = [
+        '-v',
+        'error',
+        ...inputGuards(input, VIDEO_FORMATS),
+        '-show_format',
+        '-show_streams',
+        '-of',
+        'json',
+      ];
+      const result = await run(paths.ffprobe, [...args, input], {
         signal,
         timeoutMs: PROBE_TIMEOUT_MS,
+        limits: PROBE_LIMITS,
       });
-      if (result.code !== 0) throw new NotAVideoError(tail(result.stderr) || 'ffprobe could not read the file');
+      if (result.code !== 0) {
+        const bound = boundReached(result, PROBE_LIMITS);
+        throw new NotAVideoError(
+          bound ? `ffprobe: ${bound}` : tail(result.stderr) || 'ffprobe could not read the file',
+        );
+      }
       let parsed: FfprobeOutput;
       try {
         parsed = JSON.parse(result.stdout) as FfprobeOutput;
@@ -67,6 +118,7 @@ function createFfmpegTranscoder(paths: { ffmpeg: string; ffprobe: string }): Tra
       // A cover picture in an audio file is a "video" stream too; it is no movie.
       const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
       if (!video || !video.width || !video.height) throw new NotAVideoError('the file has no video stream');
+      if (frameTooLarge(video.width, video.height)) throw new FrameTooLargeError(video.width, video.height);
       const duration = Number.parseFloat(parsed.format?.duration ?? '');
       const bitRate = Number.parseInt(parsed.format?.bit_rate ?? '', 10);
       return {
@@ -81,15 +133,22 @@ function createFfmpegTranscoder(paths: { ffmpeg: string; ffprobe: string }): Tra
 
     async encode(step, io, onProgress, signal) {
       const parser = new ProgressParser(io.durationSeconds, onProgress);
+      const limits = encodeLimits(io.durationSeconds, FFMPEG_THREADS);
       let result: ProcessRun;
       try {
-        result = await run(paths.ffmpeg, encodeArgs(step, io), { signal, onStdout: (chunk) => parser.push(chunk) });
+        result = await run(paths.ffmpeg, encodeArgs(step, io), {
+          signal,
+          onStdout: (chunk) => parser.push(chunk),
+          limits,
+        });
       } catch (error) {
         if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new EncodeError('stopped');
         throw error;
       }
       if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new EncodeError('stopped');
       if (result.code !== 0) {
+        const bound = boundReached(result, limits);
+        if (bound) throw new EncodeError(`ffmpeg was stopped: ${bound}.`);
         throw new EncodeError(tail(result.stderr) || `ffmpeg exited with ${result.code ?? result.signal}`);
       }
     },

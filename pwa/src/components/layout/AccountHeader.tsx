@@ -1,6 +1,6 @@
 import { useState, type ComponentType } from 'react';
 import { Link, NavLink } from 'react-router';
-import { useLogout } from '../../features/auth/useLogout.ts';
+import { useLogout } from '../../lib/logout.ts';
 import { useSession } from '../../lib/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';

@@ -9,6 +9,7 @@ import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { AuthLayout, FormAlert } from './AuthLayout.tsx';
+import { CHECKING_CONNECTION, withProof } from './with-proof.ts';
 
 type Step = 'ask' | 'reset';
 
@@ -44,6 +45,7 @@ export default function ForgotPasswordPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const [sentMessage, setSentMessage] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const [checking, setChecking] = useState(false);
 
   const askForCode = async (event?: FormEvent<HTMLFormElement>) => {
     event?.preventDefault();
@@ -76,14 +78,19 @@ export default function ForgotPasswordPage() {
     if (next.code || next.password) return;
     setPending(true);
     try {
-      const result = await api(contracts.auth.resetPassword, {
-        body: {
-          identifier: identifier.trim(),
-          code: code.trim(),
-          newPassword: password,
-          currentDeviceId: getDeviceId(),
-        },
-      });
+      const result = await withProof(
+        (proof) =>
+          api(contracts.auth.resetPassword, {
+            body: {
+              identifier: identifier.trim(),
+              code: code.trim(),
+              newPassword: password,
+              currentDeviceId: getDeviceId(),
+              proof,
+            },
+          }),
+        setChecking,
+      );
       queryClient.clear();
       queryClient.setQueryData(queryKeys.userProfile, result.user);
       useSessionStore.getState().signInUser(result.token, result.user);
@@ -172,6 +179,14 @@ export default function ForgotPasswordPage() {
         <Button type="submit" size="lg" className="w-full" loading={pending}>
           {pending ? 'Saving...' : 'Save and sign in'}
         </Button>
+        {/* A busy network's check (decision 0195) runs by itself; this says why saving takes a moment. */}
+        <p
+          role="status"
+          aria-live="polite"
+          className={checking ? 'text-center text-sm text-stone-600 dark:text-stone-400' : 'sr-only'}
+        >
+          {checking ? CHECKING_CONNECTION : ''}
+        </p>
       </form>
       <div className="mt-6 flex flex-wrap items-center justify-between gap-2 text-sm">
         <button type="button" className={linkClasses} onClick={() => void askForCode()} disabled={pending}>

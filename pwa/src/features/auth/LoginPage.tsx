@@ -17,6 +17,7 @@ import { useSession, useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { AuthLayout, FormAlert } from './AuthLayout.tsx';
 import { returnPath } from './return-path.ts';
+import { CHECKING_CONNECTION, withProof } from './with-proof.ts';
 
 type Mode = 'user' | 'agent';
 
@@ -51,6 +52,7 @@ export default function LoginPage() {
   const [errors, setErrors] = useState<{ identifier?: string; password?: string }>({});
   const [failure, setFailure] = useState<Failure | null>(null);
   const [pending, setPending] = useState(false);
+  const [checking, setChecking] = useState(false);
 
   if (!pending && (status === 'user' || status === 'agent')) {
     return <Navigate to={isAdmin ? '/admin' : '/dashboard'} replace />;
@@ -72,17 +74,21 @@ export default function LoginPage() {
     try {
       const currentDeviceId = getDeviceId();
       if (mode === 'agent') {
-        const result = await api(contracts.auth.agentLogin, {
-          body: { email: identifier.trim(), password, currentDeviceId },
-        });
+        const result = await withProof(
+          (proof) =>
+            api(contracts.auth.agentLogin, { body: { email: identifier.trim(), password, currentDeviceId, proof } }),
+          setChecking,
+        );
         queryClient.clear();
         useSessionStore.getState().signInAgent(result.token, result.agent);
         toast.success('Welcome back!');
         void navigate(returnPath(location.state, '/dashboard'), { replace: true });
       } else {
-        const result = await api(contracts.auth.login, {
-          body: { identifier: identifier.trim(), password, currentDeviceId },
-        });
+        const result = await withProof(
+          (proof) =>
+            api(contracts.auth.login, { body: { identifier: identifier.trim(), password, currentDeviceId, proof } }),
+          setChecking,
+        );
         queryClient.clear();
         queryClient.setQueryData(queryKeys.userProfile, result.user);
         useSessionStore.getState().signInUser(result.token, result.user);
@@ -127,7 +133,7 @@ export default function LoginPage() {
           type={mode === 'agent' ? 'email' : 'text'}
           autoComplete={mode === 'agent' ? 'email' : 'username'}
           inputMode={mode === 'agent' ? 'email' : undefined}
-          placeholder={mode === 'agent' ? 'agent@example.com' : 'you@example.com or 0772 123 456'}
+          placeholder={mode === 'agent' ? 'agent@example.com' : 'Email or 0772 123 456'}
           value={identifier}
           onChange={(e) => setIdentifier(e.target.value)}
           error={errors.identifier}
@@ -155,6 +161,14 @@ export default function LoginPage() {
         <Button type="submit" size="lg" className="w-full" loading={pending}>
           {pending ? 'Signing in...' : mode === 'agent' ? 'Sign in as Agent' : 'Sign In'}
         </Button>
+        {/* A busy network's check (decision 0195) runs by itself; this says why the sign-in takes a moment. */}
+        <p
+          role="status"
+          aria-live="polite"
+          className={checking ? 'text-center text-sm text-stone-600 dark:text-stone-400' : 'sr-only'}
+        >
+          {checking ? CHECKING_CONNECTION : ''}
+        </p>
       </form>
       {mode === 'agent' ? (
         // Agents never register: the admin creates their account and resets a forgotten password.

@@ -1,13 +1,15 @@
-import { contracts, isValidUgandaPhone, networkOfNumber, PASSWORD_MIN } from '@filamu/shared';
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { canonicalUgandaPhone, contracts, isValidUgandaPhone, networkOfNumber, PASSWORD_MIN } from '@filamu/shared';
+import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/Button.tsx';
 import { Input, PasswordInput } from '../../components/ui/Input.tsx';
 import { ApiError, api } from '../../lib/api.ts';
+import { fieldIssues, useFormFields } from '../../lib/form.ts';
 import { getDeviceId } from '../../lib/device-id.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSession, useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
+import { ConfirmPhone } from '../profile/ConfirmPhone.tsx';
 import { AuthLayout, FormAlert } from './AuthLayout.tsx';
 
 type Field = 'fullName' | 'email' | 'phone' | 'password';
@@ -46,30 +48,42 @@ function validate(values: Record<Field, string>): Errors {
   return errors;
 }
 
-/** Maps server field issues (`email`, `body.email`, …) onto the form's fields. */
-function issuesToErrors(error: ApiError): Errors {
-  const errors: Errors = {};
-  for (const issue of error.issues) {
-    const key = issue.path.split('.').pop() as Field | undefined;
-    if (key && FIELDS.includes(key) && !errors[key]) errors[key] = issue.message;
-  }
-  return errors;
-}
-
 export default function RegisterPage() {
   const navigate = useNavigate();
   const { status } = useSession();
-  const [values, setValues] = useState<Record<Field, string>>({ fullName: '', email: '', phone: '', password: '' });
-  const [errors, setErrors] = useState<Errors>({});
+  const { values, setErrors, field } = useFormFields<Record<Field, string>>({
+    fullName: '',
+    email: '',
+    phone: '',
+    password: '',
+  });
   const [failure, setFailure] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  /** After the account exists: the number to confirm, and whether its code is already on the way (a claim). */
+  const [confirming, setConfirming] = useState<{ phone: string; alreadySent: boolean } | null>(null);
+
+  if (confirming) {
+    const next = (title: string) => {
+      toast.success(title, 'You have been registered and logged in!');
+      void navigate('/subscription', { replace: true });
+    };
+    return (
+      <AuthLayout
+        title="Confirm your phone"
+        pageTitle="Confirm your phone"
+        subtitle="So password recovery codes reach you, and nobody else."
+      >
+        <ConfirmPhone
+          phone={confirming.phone}
+          alreadySent={confirming.alreadySent}
+          onDone={() => next('Phone number confirmed')}
+          onSkip={() => next('Registration Successful')}
+        />
+      </AuthLayout>
+    );
+  }
 
   if (!pending && (status === 'user' || status === 'agent')) return <Navigate to="/dashboard" replace />;
-
-  const set = (field: Field) => (e: ChangeEvent<HTMLInputElement>) => {
-    setValues((v) => ({ ...v, [field]: e.target.value }));
-    if (errors[field]) setErrors((prev) => ({ ...prev, [field]: undefined }));
-  };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -92,13 +106,20 @@ export default function RegisterPage() {
       queryClient.clear();
       queryClient.setQueryData(queryKeys.userProfile, result.user);
       useSessionStore.getState().signInUser(result.token, result.user);
-      toast.success('Registration Successful', 'You have been registered and logged in!');
-      void navigate('/subscription', { replace: true });
+      // Decision 0197: a short step to confirm the number, which the person may skip. Without a phone in the answer,
+      // the number was another account's unconfirmed one and its code is already on the way (decision 0199).
+      const phone = result.user.phone ?? canonicalUgandaPhone(values.phone.trim());
+      if (phone && result.user.phoneVerified === false) {
+        setConfirming({ phone, alreadySent: result.user.phone === null });
+      } else {
+        toast.success('Registration Successful', 'You have been registered and logged in!');
+        void navigate('/subscription', { replace: true });
+      }
     } catch (error) {
       // Stays pending on success so the 'already signed in' redirect cannot race the navigation.
       setPending(false);
       if (error instanceof ApiError) {
-        setErrors(issuesToErrors(error));
+        setErrors(fieldIssues(error, FIELDS));
         const message = error.message || 'An unexpected error occurred during registration. Please try again.';
         // Said once, above the form where the eye is; a toast would repeat it over Create Account.
         setFailure(message);
@@ -112,47 +133,23 @@ export default function RegisterPage() {
     <AuthLayout title="Create your account" pageTitle="Register" subtitle="Join Filamu and start your movie night.">
       {failure && <FormAlert title="Registration Error" message={failure} />}
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <Input
-          label="Full Name"
-          name="fullName"
-          autoComplete="name"
-          value={values.fullName}
-          onChange={set('fullName')}
-          error={errors.fullName}
-          required
-        />
-        <Input
-          label="Email"
-          name="email"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          value={values.email}
-          onChange={set('email')}
-          error={errors.email}
-          required
-        />
+        <Input label="Full Name" autoComplete="name" {...field('fullName')} required />
+        <Input label="Email" type="email" inputMode="email" autoComplete="email" {...field('email')} required />
         <Input
           label="Phone Number"
-          name="phone"
           type="tel"
           inputMode="tel"
           autoComplete="tel"
           placeholder="0772 123 456"
           hint={phoneHint(values.phone)}
-          value={values.phone}
-          onChange={set('phone')}
-          error={errors.phone}
+          {...field('phone')}
           required
         />
         <PasswordInput
           label="Password"
-          name="password"
           autoComplete="new-password"
           hint="At least 8 characters"
-          value={values.password}
-          onChange={set('password')}
-          error={errors.password}
+          {...field('password')}
           required
         />
         <Button type="submit" size="lg" className="w-full" loading={pending}>

@@ -2,12 +2,16 @@ import { ENGLISH_KEPT_RULE, KINAYUGANDA_FIRST } from '@filamu/shared';
 import { Link } from 'react-router';
 import { LockIcon } from '../../components/ui/icons.tsx';
 import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
-import { libraryHref } from './library-url.ts';
+import { libraryHref } from '../movie/library-url.ts';
+import { useSession } from '../../lib/session.ts';
 import { useKinayugandaProgress } from './queries.ts';
 
 /** Said once above the English section while Kinayuganda movies still lock English downloads, with the progress. */
 export function EnglishLockedNotice({ search }: { search: string }) {
   const progress = useKinayugandaProgress(true);
+  // Agents and admins have no plan: what a plan's end does to the rule does not concern them.
+  const { status, isAdmin } = useSession();
+  const hasPlan = status === 'user' && !isAdmin;
   const figures = progress.data;
   const percent = figures && figures.required > 0 ? (figures.completed / figures.required) * 100 : 0;
   return (
@@ -23,6 +27,14 @@ export function EnglishLockedNotice({ search }: { search: string }) {
             <p className="text-sm">
               {figures.completed} of {figures.required} Kinayuganda movies downloaded
             </p>
+            {figures.hiddenByParentalPin > 0 && (
+              <p className="mt-1 text-sm font-medium" data-testid="english-hidden-by-pin">
+                {figures.hiddenByParentalPin === 1
+                  ? '1 more is hidden by your parental PIN.'
+                  : `${figures.hiddenByParentalPin} more are hidden by your parental PIN.`}{' '}
+                Enter the PIN to see and download {figures.hiddenByParentalPin === 1 ? 'it' : 'them'}.
+              </p>
+            )}
             <ProgressBar
               className="mt-1.5 bg-amber-200 dark:bg-amber-900"
               percent={percent}
@@ -31,7 +43,7 @@ export function EnglishLockedNotice({ search }: { search: string }) {
             />
           </div>
         )}
-        <p className="mt-2 text-sm">{ENGLISH_KEPT_RULE}</p>
+        {hasPlan && <p className="mt-2 text-sm">{ENGLISH_KEPT_RULE}</p>}
         <Link
           to={libraryHref(search, 'Kinayuganda')}
           className="mt-2 inline-block text-sm font-semibold underline underline-offset-2"

@@ -1,11 +1,11 @@
-import type { UserMovie } from '@filamu/shared';
+import { formatRunningTime, type UserMovie } from '@filamu/shared';
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { DownloadButton } from './DownloadButton.tsx';
+import { DownloadButton } from '../downloads/DownloadButton.tsx';
 import { fromSizeText } from '../downloads/sizes.ts';
-import { formatGb, vjLabel } from './format.ts';
+import { formatGb, vjLabel } from '../movie/format.ts';
 import { RatingBadge } from '../../components/ui/RatingBadge.tsx';
-import { MovieThumbnail } from './MovieThumbnail.tsx';
+import { MovieThumbnail } from '../movie/MovieThumbnail.tsx';
 import { WatchNote } from '../watching/WatchNote.tsx';
 
 /** Where the detail page's "Back to Movies" returns: the library with the same search and section. */
@@ -17,7 +17,16 @@ export interface LibraryReturn {
  * A movie in the library grid. The title link stretches over the whole card (one link per card for screen
  * readers and keyboards); the download control sits above it, so the two never nest.
  */
-export function MovieCard({ movie, libraryUrl }: { movie: UserMovie; libraryUrl: string }) {
+export function MovieCard({
+  movie,
+  libraryUrl,
+  eager = false,
+}: {
+  movie: UserMovie;
+  libraryUrl: string;
+  /** On the first screen (the library's first cards): loaded at once, not lazily, as the page's largest picture. */
+  eager?: boolean;
+}) {
   const titleId = useId();
   const state: LibraryReturn = { libraryUrl };
   return (
@@ -27,7 +36,13 @@ export function MovieCard({ movie, libraryUrl }: { movie: UserMovie; libraryUrl:
         data-testid="movie-card"
         className="relative flex h-full flex-col overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm transition hover:shadow-md has-[.card-link:focus-visible]:outline-2 has-[.card-link:focus-visible]:outline-offset-2 has-[.card-link:focus-visible]:outline-brand-800 dark:has-[.card-link:focus-visible]:outline-brand-300 dark:border-stone-800 dark:bg-stone-900"
       >
-        <MovieThumbnail src={movie.thumbnail_url} srcSet={movie.thumbnail_srcset} sizes={CARD_SIZES} alt="" />
+        <MovieThumbnail
+          src={movie.thumbnail_url}
+          srcSet={movie.thumbnail_srcset}
+          sizes={CARD_SIZES}
+          alt=""
+          eager={eager}
+        />
         <div className="flex flex-1 flex-col p-3">
           <h3 id={titleId} className="line-clamp-2 text-sm font-bold leading-snug sm:text-base">
             <Link
@@ -43,6 +58,7 @@ export function MovieCard({ movie, libraryUrl }: { movie: UserMovie; libraryUrl:
             <span className="truncate">{vjLabel(movie.vj)}</span>
           </p>
           <p className="text-xs font-medium text-stone-700 dark:text-stone-300">
+            {movie.duration_seconds !== null && `${formatRunningTime(movie.duration_seconds)} · `}
             {fromSizeText(movie.sizes) ?? formatGb(movie.size)}
           </p>
           <WatchNote movieId={movie.id} className="mt-1" />

@@ -1,23 +1,24 @@
-import { formatDate, type UserMovie } from '@filamu/shared';
+import { formatDate, type UserMovie, formatRunningTime } from '@filamu/shared';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
-import { Button, LinkButton } from '../../components/ui/Button.tsx';
+import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { ArrowLeftIcon, FilmIcon } from '../../components/ui/icons.tsx';
+import { LoadFailure } from '../../components/ui/LoadFailure.tsx';
 import { RatingBadge } from '../../components/ui/RatingBadge.tsx';
-import { libraryHref } from './library-url.ts';
+import { libraryHref } from '../movie/library-url.ts';
 import { PageSpinner } from '../../components/ui/Spinner.tsx';
 import { isApiError } from '../../lib/api.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import { HiddenByPinNotice } from '../parental-pin/HiddenByPinNotice.tsx';
-import { DownloadButton, useMovieAction } from './DownloadButton.tsx';
-import { DownloadFacts } from './DownloadFacts.tsx';
+import { DownloadButton, useMovieAction } from '../downloads/DownloadButton.tsx';
+import { DownloadFacts } from '../downloads/DownloadFacts.tsx';
 import { fromSizeText } from '../downloads/sizes.ts';
-import { formatGb, vjName } from './format.ts';
+import { formatGb, vjName } from '../movie/format.ts';
 import type { LibraryReturn } from './MovieCard.tsx';
-import { MovieThumbnail } from './MovieThumbnail.tsx';
-import { useMovie } from './queries.ts';
+import { MovieThumbnail } from '../movie/MovieThumbnail.tsx';
+import { useMovie } from '../movie/queries.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
 
 /** The library the person came from (same search and section), or the whole library. */
@@ -100,8 +101,12 @@ function MovieDetails({ movie }: { movie: UserMovie }) {
           <Detail label="Category">{movie.category}</Detail>
           <Detail label="Added">{formatDate(movie.created_at)}</Detail>
           <Detail label="File size">{fromSizeText(movie.sizes) ?? formatGb(movie.size)}</Detail>
-          {/* "VJ" over "VJ Ice P" said VJ twice: the label says what a VJ does, the name keeps its own "VJ". */}
-          <Detail label="Translated by">
+          {movie.duration_seconds !== null && (
+            <Detail label="Running time">{formatRunningTime(movie.duration_seconds)}</Detail>
+          )}
+          {/* "VJ" over "VJ Ice P" said VJ twice: the label says what a VJ does, the name keeps its own "VJ". An
+              English film is not narrated: its name field is who released it (decision 0210). */}
+          <Detail label={movie.category === 'English' ? 'From' : 'Translated by'}>
             {movie.vj === 'N/A' ? (
               'No VJ'
             ) : (
@@ -177,12 +182,15 @@ export default function MovieDetailPage() {
     content = (
       <>
         <BackLink to={libraryUrl} />
-        <Card role="alert" className="mx-auto mt-10 max-w-lg text-center">
-          <p className="font-semibold text-red-700 dark:text-red-400">Failed to load movie details.</p>
-          <Button className="mt-4" onClick={() => void movie.refetch()} loading={movie.isFetching}>
-            Retry
-          </Button>
-        </Card>
+        <LoadFailure
+          look="card"
+          className="mx-auto mt-10 max-w-lg"
+          what="movie details"
+          error={movie.error}
+          reason="none"
+          onRetry={() => void movie.refetch()}
+          retrying={movie.isFetching}
+        />
       </>
     );
   }

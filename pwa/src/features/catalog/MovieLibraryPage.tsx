@@ -2,21 +2,23 @@ import { MOVIE_CATEGORY_NAMES, type MovieCategoryName, type UserMovieList } from
 import { useCallback, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
-import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { cn } from '../../components/ui/cn.ts';
-import { errorMessage } from '../../lib/api.ts';
-import { libraryHref, type LibraryRefine, parseCategory, parseRefine, parseSearch } from './library-url.ts';
+import { LoadFailure } from '../../components/ui/LoadFailure.tsx';
+import { libraryHref, type LibraryRefine, parseCategory, parseRefine, parseSearch } from '../movie/library-url.ts';
 import { HiddenByPinNotice } from '../parental-pin/HiddenByPinNotice.tsx';
 import { RefineControls } from './RefineControls.tsx';
 import { useOnline } from '../../lib/online.ts';
 import { MOVIE_GRID, MovieCardSkeleton } from './MovieCard.tsx';
 import { MovieSection, SECTIONS } from './MovieSection.tsx';
 import { EnglishKeptNotice, EnglishLockedNotice } from './EnglishNotices.tsx';
-import { useLibrary, type LibraryFilter } from './queries.ts';
+import { lastLibrary, useLibrary, type LibraryFilter } from './queries.ts';
 import { SearchBox } from './SearchBox.tsx';
-import { ContinueWatching } from '../watching/ContinueWatching.tsx';
+import { ContinueWatching } from '../downloads/ContinueWatching.tsx';
 import { useDocumentTitle } from '../../lib/page.ts';
+
+/** The first row of a phone's library: two cards side by side, loaded at once (the page's largest picture). */
+const FIRST_SCREEN_POSTERS = 2;
 
 /** Product §9: skeleton count. */
 const SKELETON_COUNT = 8;
@@ -91,7 +93,9 @@ export default function MovieLibraryPage() {
   const refine = { rating, vj, sort };
   const online = useOnline();
   const library = useLibrary(filter);
-  const list = library.data;
+  // A failed fetch (offline from a cold start) falls back to the library saved at the last visit online.
+  const saved = useMemo(() => (library.isError ? lastLibrary(filter) : undefined), [library.isError, filter]);
+  const list = library.data ?? saved;
   const searching = library.isPlaceholderData && online;
   const libraryUrl = libraryHref(search, category, refine);
   const sections = category ? [category] : MOVIE_CATEGORY_NAMES;
@@ -163,19 +167,19 @@ export default function MovieLibraryPage() {
           </div>
         )}
 
-        {library.isError && !list && (
-          <Card role="alert" className="mx-auto mt-10 max-w-lg text-center">
-            <p className="font-semibold text-red-700 dark:text-red-400">
-              Failed to load movies: {errorMessage(library.error, 'Please try again.')}
-            </p>
-            <Button className="mt-4" onClick={() => void library.refetch()} loading={library.isFetching}>
-              Retry
-            </Button>
-          </Card>
+        {library.isError && !list && online && (
+          <LoadFailure
+            look="card"
+            className="mx-auto mt-10 max-w-lg"
+            what="movies"
+            error={library.error}
+            onRetry={() => void library.refetch()}
+            retrying={library.isFetching}
+          />
         )}
 
         {list &&
-          sections.map((name) => (
+          sections.map((name, index) => (
             <MovieSection
               key={`${name}:${libraryUrl}`}
               category={name}
@@ -184,6 +188,7 @@ export default function MovieLibraryPage() {
               libraryUrl={libraryUrl}
               busy={searching}
               notice={name === 'English' ? englishNotice(list, search) : null}
+              eagerPosters={index === 0 ? FIRST_SCREEN_POSTERS : 0}
             />
           ))}
         {list && category && (

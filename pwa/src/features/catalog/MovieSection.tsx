@@ -2,7 +2,7 @@ import type { MovieCategoryName, UserMovie, UserMovieList } from '@filamu/shared
 import { useState, type ReactNode } from 'react';
 import { Badge } from '../../components/ui/Badge.tsx';
 import { Button } from '../../components/ui/Button.tsx';
-import { errorMessage } from '../../lib/api.ts';
+import { LoadFailure } from '../../components/ui/LoadFailure.tsx';
 import { MOVIE_GRID, MovieCard } from './MovieCard.tsx';
 import { useSectionMore, type LibraryFilter } from './queries.ts';
 
@@ -38,6 +38,7 @@ export function MovieSection({
   libraryUrl,
   busy,
   notice,
+  eagerPosters = 0,
 }: {
   category: MovieCategoryName;
   filter: LibraryFilter;
@@ -47,6 +48,8 @@ export function MovieSection({
   busy: boolean;
   /** Shown between the heading and the grid (the English lock explanation). */
   notice?: ReactNode;
+  /** How many leading posters are on the first screen (loaded at once instead of lazily). */
+  eagerPosters?: number;
 }) {
   const { heading, empty, slug } = SECTIONS[category];
   const [wantMore, setWantMore] = useState(false);
@@ -84,15 +87,13 @@ export function MovieSection({
         </p>
       ) : (
         <ul className={`mt-4 ${MOVIE_GRID}`}>
-          {movies.map((movie) => (
-            <MovieCard key={movie.id} movie={movie} libraryUrl={libraryUrl} />
+          {movies.map((movie, index) => (
+            <MovieCard key={movie.id} movie={movie} libraryUrl={libraryUrl} eager={index < eagerPosters} />
           ))}
         </ul>
       )}
       {more.isError && !loadingMore && (
-        <p role="alert" className="mt-4 text-center text-sm text-red-700 dark:text-red-400">
-          Failed to load movies: {errorMessage(more.error, 'Please try again.')}
-        </p>
+        <LoadFailure look="line" className="mt-4 text-center" what="movies" error={more.error} />
       )}
       {hasMore && (
         <div className="mt-6 flex justify-center">

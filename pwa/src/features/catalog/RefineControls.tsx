@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { cn } from '../../components/ui/cn.ts';
 import { fieldClasses } from '../../components/ui/Input.tsx';
-import { libraryHref, type LibraryRefine } from './library-url.ts';
+import { libraryHref, type LibraryRefine } from '../movie/library-url.ts';
 
 const selectClasses = cn(fieldClasses, 'border-stone-300 py-2 text-sm dark:border-stone-700');
 

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { fieldClasses } from '../../components/ui/Input.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { Icon } from '../../components/ui/icons.tsx';
-import { SEARCH_MAX } from './library-url.ts';
+import { SEARCH_MAX } from '../movie/library-url.ts';
 
 /** Wait after the last key press before searching: one request per pause in typing, not per letter. */
 const SEARCH_DEBOUNCE_MS = 300;

@@ -1,9 +1,11 @@
-import { contracts, type MovieCategoryName, type UserMovie, type UserMovieList } from '@filamu/shared';
+import { contracts, type MovieCategoryName, type UserMovieList } from '@filamu/shared';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
-import { queryClient, queryKeys } from '../../lib/query-client.ts';
+import { writeLocal } from '../../lib/local-storage.ts';
+import { queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
-import type { LibraryRefine } from './library-url.ts';
+import type { LibraryRefine } from '../movie/library-url.ts';
+import { movieKeys } from '../movie/queries.ts';
 import { STORAGE_KEYS } from '../../lib/storage-names.ts';
 
 /**
@@ -20,8 +22,7 @@ export interface LibraryFilter extends Required<LibraryRefine> {
 
 const libraryKey = (filter: LibraryFilter) =>
   [
-    ...queryKeys.movies,
-    'library',
+    ...movieKeys.library,
     { search: filter.search, category: filter.category, rating: filter.rating, vj: filter.vj, sort: filter.sort },
   ] as const;
 
@@ -31,14 +32,12 @@ const LAST_LIBRARY = STORAGE_KEYS.lastLibrary;
 function rememberLibrary(filter: LibraryFilter, list: UserMovieList): void {
   const owner = useSessionStore.getState().user?.id;
   if (!owner) return;
-  try {
-    localStorage.setItem(LAST_LIBRARY, JSON.stringify({ owner, key: JSON.stringify(libraryKey(filter)), list }));
-  } catch {
-    // A full or disabled storage only costs the offline copy.
-  }
+  // A full or disabled storage only costs the offline copy.
+  writeLocal(LAST_LIBRARY, JSON.stringify({ owner, key: JSON.stringify(libraryKey(filter)), list }));
 }
 
-function lastLibrary(filter: LibraryFilter): UserMovieList | undefined {
+/** Also what the page shows when the library cannot be fetched (a cold start offline, issue 16/22 §3). */
+export function lastLibrary(filter: LibraryFilter): UserMovieList | undefined {
   try {
     const saved = JSON.parse(localStorage.getItem(LAST_LIBRARY) ?? 'null') as {
       owner: string;
@@ -109,29 +108,5 @@ export function useKinayugandaProgress(enabled: boolean) {
     queryKey: [...queryKeys.movies, 'kinayuganda-progress'] as const,
     queryFn: () => api(contracts.downloads.kinayugandaStatus),
     enabled,
-  });
-}
-
-/** A movie already in a loaded library page, to show the detail page at once while it loads. */
-function cachedMovie(id: string): UserMovie | undefined {
-  const entries = queryClient.getQueriesData<UserMovieList | { pages: UserMovieList[] }>({
-    queryKey: [...queryKeys.movies, 'library'],
-  });
-  for (const [, data] of entries) {
-    if (!data) continue;
-    const pages = 'pages' in data ? data.pages : [data];
-    for (const page of pages) {
-      const movie = page.movies.find((m) => m.id === id);
-      if (movie) return movie;
-    }
-  }
-  return undefined;
-}
-
-export function useMovie(id: string) {
-  return useQuery({
-    queryKey: [...queryKeys.movies, 'detail', id] as const,
-    queryFn: async () => (await api(contracts.movies.userMovie, { params: { id } })).movie,
-    placeholderData: () => cachedMovie(id),
   });
 }

@@ -1,4 +1,3 @@
-import { daysRemaining } from '@filamu/shared';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
 import { CreditCardIcon, CrownIcon, DownloadIcon, FilmIcon, UserIcon } from '../../components/ui/icons.tsx';
 import { PageSpinner } from '../../components/ui/Spinner.tsx';
@@ -8,9 +7,10 @@ import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { useSession } from '../../lib/session.ts';
 import { accessOf, NO_PLAN_LABEL, STAFF_ACCESS_LABEL } from '../profile/access.ts';
+import { ConfirmPhoneNotice } from '../profile/ConfirmPhoneNotice.tsx';
 import { PushPrompt } from '../push/PushPrompt.tsx';
 import { WaitingPaymentCard } from '../payments/WaitingPaymentCard.tsx';
-import { ContinueWatching } from '../watching/ContinueWatching.tsx';
+import { ContinueWatching } from '../downloads/ContinueWatching.tsx';
 import { AccountStatusCard } from './AccountStatusCard.tsx';
 import { DownloadStatsCard } from './DownloadStatsCard.tsx';
 import { QuickCard } from './QuickCard.tsx';
@@ -35,8 +35,6 @@ export default function DashboardPage() {
         ? STAFF_ACCESS_LABEL
         : (user?.subscriptionPlan ?? NO_PLAN_LABEL);
   const endDate = user?.subscription_end_date ?? null;
-  // Counted here, not taken from the profile: a profile saved on the phone may be days old.
-  const days = endDate ? daysRemaining(new Date(endDate), new Date()) : (user?.daysRemaining ?? null);
 
   return (
     <div className="min-h-screen">
@@ -63,7 +61,8 @@ export default function DashboardPage() {
           ))}
 
         {user && !isAgent && <WaitingPaymentCard className="mt-6" />}
-        {(isAgent || user) && <SubscriptionStatusCard access={access} plan={plan} endDate={endDate} days={days} />}
+        {user && !isAgent && <ConfirmPhoneNotice user={user} className="mt-6" />}
+        {(isAgent || user) && <SubscriptionStatusCard access={access} plan={plan} endDate={endDate} />}
 
         <PushPrompt className="mt-6" />
 

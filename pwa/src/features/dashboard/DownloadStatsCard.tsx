@@ -6,11 +6,25 @@ import { api, errorMessage } from '../../lib/api.ts';
 import { isOfflineError } from '../../lib/offline.ts';
 import { queryKeys } from '../../lib/query-client.ts';
 import { Row } from './Row.tsx';
+import { useLocalDownloads, useStorageFigures } from '../downloads/hooks.ts';
 
 /** Product §2: agents get fixed empty stats and no stats call is made. */
 const AGENT_STATS: DownloadStats['summary'] = { totalMoviesDownloaded: 0, totalStorageUsed: 0, lastDownloadDate: null };
 
-/** Product §2 Download Stats: movies downloaded, storage used, last download (Never / 'N hours ago' / a date). */
+/** "2 movies · 140.7 KB": the finished films in this phone's storage and what its files hold. */
+function OnThisPhone() {
+  const local = useLocalDownloads();
+  const storage = useStorageFigures();
+  const films = local.filter((download) => download.state === 'complete').length;
+  if (films === 0) return <>No movies yet</>;
+  const movies = `${films} ${films === 1 ? 'movie' : 'movies'}`;
+  return <>{storage ? `${movies} · ${formatBytes(storage.usedByFilamu)}` : movies}</>;
+}
+
+/**
+ * Product §2 Download Stats. What this phone holds (read from the phone) is kept apart from the account's totals over
+ * every phone (the server's), so a new phone never seems to hold films it does not have (issue 16/22 §15).
+ */
 export function DownloadStatsCard({ isAgent }: { isAgent: boolean }) {
   const stats = useQuery({
     queryKey: queryKeys.downloadStats,
@@ -25,8 +39,13 @@ export function DownloadStatsCard({ isAgent }: { isAgent: boolean }) {
       <CardTitle id="download-stats">Download Stats</CardTitle>
       {summary ? (
         <dl className="mt-3 divide-y divide-stone-200 text-sm dark:divide-stone-800">
-          <Row label="Movies downloaded">{summary.totalMoviesDownloaded}</Row>
-          <Row label="Storage used">{formatBytes(summary.totalStorageUsed)}</Row>
+          <Row label="On this phone">
+            <OnThisPhone />
+          </Row>
+          <Row label="Downloaded, all your phones">
+            {summary.totalMoviesDownloaded} {summary.totalMoviesDownloaded === 1 ? 'movie' : 'movies'} ·{' '}
+            {formatBytes(summary.totalStorageUsed)}
+          </Row>
           <Row label="Last download">{formatLastDownload(summary.lastDownloadDate, new Date())}</Row>
         </dl>
       ) : offline ? (

@@ -1,16 +1,17 @@
-import { formatDate } from '@filamu/shared';
+import { formatDateTime } from '@filamu/shared';
 import { Badge } from '../../components/ui/Badge.tsx';
 import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { cn } from '../../components/ui/cn.ts';
-import { AGENT_PLAN_LABEL, DAYS_REMAINING_WARNING } from '../../lib/constants.ts';
+import { AGENT_PLAN_LABEL } from '../../lib/constants.ts';
 import { useWaitingPayment } from '../payments/queries.ts';
 import { STAFF_ACCESS_LABEL, type Access } from '../profile/access.ts';
+import { PlanTimeLeft } from '../profile/PlanTimeLeft.tsx';
 
 /** Full access without a subscription: what the card says instead of a plan (decision 0035). */
 const STAFF_WORDING: Record<'staff' | 'agent', { title: string; text: string }> = {
   staff: { title: `${STAFF_ACCESS_LABEL} — full library`, text: 'Admins download without a subscription.' },
-  // English waits for the Kinayuganda movies for agents too (api/src/features/downloads/entitlement.ts).
+  // English waits for the Kinayuganda movies for agents too (api/src/features/movies/entitlement.ts).
   agent: {
     title: AGENT_PLAN_LABEL,
     text: 'Every movie without a subscription; English opens once the Kinayuganda movies are downloaded.',
@@ -18,21 +19,18 @@ const STAFF_WORDING: Record<'staff' | 'agent', { title: string; text: string }> 
 };
 
 /**
- * product §2: plan, end date and days remaining (red at DAYS_REMAINING_WARNING or fewer); a Subscribe CTA for
- * people without a subscription. Staff and agents are told they have full access and offered nothing to buy.
+ * product §2: plan, its exact end (Kampala time) and the days and hours left (red in the last days); a Subscribe CTA
+ * for people without a subscription. Staff and agents are told they have full access and offered nothing to buy.
  */
 export function SubscriptionStatusCard({
   access,
   plan,
   endDate,
-  days,
 }: {
   access: Access;
   plan: string;
   endDate: string | null;
-  days: number | null;
 }) {
-  const warn = days !== null && days <= DAYS_REMAINING_WARNING;
   const free = access === 'free';
   // A payment waiting for the phone is finished or cancelled from its own card; a second purchase would be refused.
   const waiting = useWaitingPayment(free);
@@ -66,7 +64,9 @@ export function SubscriptionStatusCard({
             <p className="mt-1 flex flex-wrap items-center gap-2 break-words text-2xl font-extrabold">
               {plan} <Badge tone="success">Active</Badge>
             </p>
-            <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">Ends {formatDate(endDate)}</p>
+            <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">
+              Ends {formatDateTime(endDate)} (Kampala time)
+            </p>
           </>
         ) : (
           <>
@@ -77,10 +77,8 @@ export function SubscriptionStatusCard({
           </>
         )}
       </div>
-      {access === 'subscriber' && days !== null && (
-        <Badge tone={warn ? 'danger' : 'success'} className="self-start px-3 py-1 text-sm sm:self-center">
-          {days} {days === 1 ? 'day' : 'days'} remaining
-        </Badge>
+      {access === 'subscriber' && endDate && (
+        <PlanTimeLeft endDate={endDate} className="self-start px-3 py-1 text-sm sm:self-center" />
       )}
       {free && !waiting.data && (
         <LinkButton to="/subscription" size="lg" className="self-start sm:self-center">

@@ -3,6 +3,7 @@ import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { DownloadIcon, FilmIcon } from '../../components/ui/icons.tsx';
 import { PageSpinner } from '../../components/ui/Spinner.tsx';
+import { DataUsedCard } from './components/DataUsedCard.tsx';
 import { DownloadItem } from './components/DownloadItem.tsx';
 import { DownloadSettingsCard } from './components/DownloadSettingsCard.tsx';
 import { StorageSummary } from './components/StorageSummary.tsx';
@@ -22,13 +23,16 @@ export default function DownloadsPage() {
     <div className="min-h-screen">
       <AccountHeader />
       <main id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
+        {/* The title and its line belong together: the link to the library stands beside both, not between them. */}
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <h1 className="text-3xl font-extrabold tracking-tight">My Downloads</h1>
+          <div className="min-w-0">
+            <h1 className="text-3xl font-extrabold tracking-tight">My Downloads</h1>
+            <p className="mt-1 text-stone-600 dark:text-stone-400">Movies on this phone play without internet.</p>
+          </div>
           <LinkButton to="/movies" variant="outline" size="sm">
             <FilmIcon className="size-4" /> Browse Movies
           </LinkButton>
         </div>
-        <p className="mt-1 text-stone-600 dark:text-stone-400">Movies on this phone play without internet.</p>
 
         <div className="mt-6">
           <StorageSummary />
@@ -57,6 +61,8 @@ export default function DownloadsPage() {
 
         {/* Below the list: the offer comes after a finished download, and never stands between it and Play. */}
         <PushPrompt className="mt-6" />
+
+        <DataUsedCard />
 
         <DownloadSettingsCard />
       </main>

@@ -5,7 +5,7 @@ import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
 import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { RatingBadge } from '../../components/ui/RatingBadge.tsx';
-import { useMovie } from '../catalog/queries.ts';
+import { useMovie } from '../movie/queries.ts';
 import { ArrowLeftIcon, FilmIcon } from '../../components/ui/icons.tsx';
 import { PageSpinner } from '../../components/ui/Spinner.tsx';
 import type { LocalDownload } from './engine/record.ts';

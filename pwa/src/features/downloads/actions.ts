@@ -16,7 +16,7 @@ import { abortBackground, backgroundOptedIn, startInBackground } from './backgro
 import { spaceVerdict } from './estimates.ts';
 import { grantRefusal } from './refusals.ts';
 import { kick, useDownloadsStore } from './manager.ts';
-import { currentOwnerId } from './owner.ts';
+import { currentOwnerId } from '../../lib/owner.ts';
 
 function setChecking(movieId: string, on: boolean): void {
   useDownloadsStore.setState((s) => {

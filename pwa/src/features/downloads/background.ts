@@ -3,6 +3,7 @@ import {
   type BackgroundFetchRegistration,
   type WithBackgroundFetch,
 } from './engine/background-fetch-types.ts';
+import { LOCKS } from '../../lib/storage-names.ts';
 import { SpeedMeter } from '../../lib/transfer/speed-meter.ts';
 import type { LocalDownload } from './engine/record.ts';
 import { announce, dispatch, listDownloads } from './engine/store.ts';
@@ -89,6 +90,7 @@ function watch(record: LocalDownload, registration: BackgroundFetchRegistration)
           type: 'background-ended',
           paused: false,
           message: 'Background download did not start; continuing in the app.',
+          received: registration.downloaded,
         }).then(() => announce({ type: 'kick' })),
       );
     }
@@ -111,7 +113,14 @@ export async function reattachBackground(ownerId: string): Promise<void> {
   for (const record of records) {
     const registration = fetcher ? await fetcher.get(backgroundIdOf(record.key)) : undefined;
     if (registration && !registration.result) watch(record, registration);
-    else if (!registration) await dispatch(record.key, { type: 'background-ended', paused: false });
+    else if (!registration) {
+      // The service worker holds the download's lock while it stores a finished Background Fetch (whose registration
+      // is already gone): wait for it, so a movie being completed is not handed back to the in-app engine. After it,
+      // the ending does not apply to a complete record.
+      await navigator.locks.request(LOCKS.download(record.key), () =>
+        dispatch(record.key, { type: 'background-ended', paused: false }),
+      );
+    }
   }
   announce({ type: 'kick' });
 }

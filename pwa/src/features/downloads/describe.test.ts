@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayOrder, formatSpeed, formatTimeLeft, stateWords } from './describe.ts';
+import { dayWords, displayOrder, formatSpeed, monthWords, stateWords } from './describe.ts';
 import { newDownload, type LocalDownload } from './engine/record.ts';
 
 function record(movieId: string, patch: Partial<LocalDownload>): LocalDownload {
@@ -29,12 +29,8 @@ describe('downloads in words', () => {
     expect(stateWords({ state: 'needs-space', message: null })).toMatch(/^Not enough space/);
   });
 
-  it('gives speed and time left', () => {
+  it('gives the speed', () => {
     expect(formatSpeed(1536)).toBe('1.5 KB/s');
-    expect(formatTimeLeft(20)).toBe('Less than a minute left');
-    expect(formatTimeLeft(12 * 60)).toBe('12 min left');
-    expect(formatTimeLeft(65 * 60)).toBe('1 h 5 min left');
-    expect(formatTimeLeft(2 * 3600)).toBe('2 h left');
   });
 
   it('lists unfinished downloads first as queued, then finished ones newest first', () => {
@@ -45,5 +41,16 @@ describe('downloads in words', () => {
       record('first', { state: 'downloading', createdAt: 2 }),
     ]).map((r) => r.movieId);
     expect(order).toEqual(['first', 'second', 'new-done', 'old-done']);
+  });
+});
+
+describe('days and months of data used', () => {
+  it('says Today and Yesterday by Kampala’s clock, then the weekday and date', () => {
+    // 00:30 on Sunday 1 November 2026 in Kampala; still Saturday 31 October in UTC.
+    const now = Date.parse('2026-10-31T21:30:00Z');
+    expect(dayWords('2026-11-01', now)).toBe('Today');
+    expect(dayWords('2026-10-31', now)).toBe('Yesterday');
+    expect(dayWords('2026-10-30', now)).toBe('Fri 30 Oct');
+    expect(monthWords('2026-11')).toBe('November 2026');
   });
 });

@@ -1,4 +1,4 @@
-import { formatBytes } from '@filamu/shared';
+import { formatBytes, formatMonthYear, kampalaDate } from '@filamu/shared';
 import type { LocalDownload } from './engine/record.ts';
 
 /** The state of a download on this device, in words for the person. */
@@ -33,17 +33,6 @@ export function formatSpeed(bytesPerSecond: number): string {
   return `${formatBytes(bytesPerSecond)}/s`;
 }
 
-/** Time left at the current speed: `Less than a minute left`, `12 min left`, `1 h 5 min left`. */
-export function formatTimeLeft(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return '';
-  const minutes = Math.ceil(seconds / 60);
-  if (minutes <= 1) return 'Less than a minute left';
-  if (minutes < 60) return `${minutes} min left`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest ? `${hours} h ${rest} min left` : `${hours} h left`;
-}
-
 /** Unfinished downloads first (oldest first, as queued), then finished ones, newest first. */
 export function displayOrder(records: LocalDownload[]): LocalDownload[] {
   const finished = (r: LocalDownload) => r.state === 'complete';
@@ -51,4 +40,23 @@ export function displayOrder(records: LocalDownload[]): LocalDownload[] {
     if (finished(a) !== finished(b)) return finished(a) ? 1 : -1;
     return finished(a) ? (b.completedAt ?? 0) - (a.completedAt ?? 0) : a.createdAt - b.createdAt;
   });
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A Kampala day (`YYYY-MM-DD`) in a list of days: `Today`, `Yesterday`, else `Wed 25 Nov`. */
+export function dayWords(day: string, now: number): string {
+  const today = kampalaDate(new Date(now));
+  if (day === today) return 'Today';
+  if (day === kampalaDate(new Date(now - 86_400_000))) return 'Yesterday';
+  // Noon UTC of that date: its UTC getters give the calendar day itself, whatever the device's zone.
+  const date = new Date(`${day}T12:00:00Z`);
+  if (Number.isNaN(date.getTime())) return day;
+  return `${WEEKDAYS[date.getUTCDay()]} ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
+}
+
+/** A Kampala month (`YYYY-MM`) as `November 2026`. */
+export function monthWords(month: string): string {
+  return formatMonthYear(`${month}-15T12:00:00+03:00`);
 }

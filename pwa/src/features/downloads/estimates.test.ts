@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { formatSpeed } from '../movie/format.ts';
 import { estimateSeconds, SPACE_MARGIN_BYTES, spaceVerdict, TYPICAL_3G_BPS } from './estimates.ts';
+
+describe('TYPICAL_3G_BPS', () => {
+  it('assumes 0.5 MB/s before a speed is measured', () => {
+    expect(TYPICAL_3G_BPS).toBe(524_288);
+    expect(formatSpeed(TYPICAL_3G_BPS)).toBe('0.5 MB/s');
+  });
+});
 
 describe('estimateSeconds', () => {
   it('estimates seconds from bytes and speed', () => {

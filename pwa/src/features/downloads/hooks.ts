@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
+import type { DataDay } from './engine/data-days.ts';
 import { storageFigures, type StorageFigures } from './engine/opfs.ts';
+import { listDataDays, listen } from './engine/store.ts';
 import type { LocalDownload } from './engine/record.ts';
 import { useDownloadsStore, type LiveFigures } from './manager.ts';
 
@@ -38,4 +40,40 @@ export function useStorageFigures(refreshMs = 5000, version = 0): StorageFigures
     };
   }, [refreshMs, version]);
   return figures;
+}
+
+/** Read again at most this often while bytes arrive: a download commits every second or two. */
+const DATA_DAYS_REFRESH_MS = 3000;
+
+/**
+ * This person's data received per day on this phone and when it was read (the "today" it is shown against); null
+ * while it loads (and when nobody is signed in).
+ */
+export function useDataDays(): { rows: DataDay[]; readAt: number } | null {
+  const ownerId = useDownloadsStore((s) => s.ownerId);
+  const [days, setDays] = useState<{ rows: DataDay[]; readAt: number } | null>(null);
+  useEffect(() => {
+    if (!ownerId) return;
+    let alive = true;
+    let pending: number | undefined;
+    const load = () =>
+      void listDataDays(ownerId)
+        .catch(() => [])
+        .then((rows) => alive && setDays({ rows, readAt: Date.now() }));
+    load();
+    const stop = listen((message) => {
+      if (message.type !== 'changed' || !message.key.startsWith(`${ownerId}:`) || pending !== undefined) return;
+      pending = window.setTimeout(() => {
+        pending = undefined;
+        load();
+      }, DATA_DAYS_REFRESH_MS);
+    });
+    return () => {
+      alive = false;
+      window.clearTimeout(pending);
+      stop();
+      setDays(null);
+    };
+  }, [ownerId]);
+  return days;
 }

@@ -5,7 +5,7 @@ import { getDeviceId } from '../../lib/device-id.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
-import { type LocalDownload } from './engine/record.ts';
+import { RUNNABLE_STATES, type LocalDownload } from './engine/record.ts';
 import { offerNotifications } from '../push/push-client.ts';
 import { getDownload, listDownloads, listen, type ChannelMessage } from './engine/store.ts';
 import type { WorkerCommand } from './engine/worker-protocol.ts';
@@ -13,7 +13,7 @@ import { reattachBackground } from './background.ts';
 import { downloadSettings, onDownloadSettingsChange } from './settings.ts';
 import { syncSubtitles } from './subtitles.ts';
 import { rememberSpeed } from './speed-memory.ts';
-import { currentOwnerId } from './owner.ts';
+import { currentOwnerId } from '../../lib/owner.ts';
 
 /**
  * The page side of the download manager: mirrors this person's records from IndexedDB into a store the
@@ -50,6 +50,32 @@ function post(command: WorkerCommand): void {
   worker?.postMessage(command);
 }
 
+/**
+ * The engine worker starts only when there is something to do: a download to resume, a tap that asked for one, or a
+ * film the browser finished in the background (Background Fetch, every page closed) that the server has not yet been
+ * told of. Opening the app with nothing under way costs a cheap phone no worker, no engine chunk and no CPU at start.
+ */
+function ensureWorker(): void {
+  if (worker || !useDownloadsStore.getState().ownerId || typeof Worker === 'undefined') return;
+  worker = new Worker(new URL('./engine/worker.ts', import.meta.url), { type: 'module', name: 'filamu-downloads' });
+  sendAuth();
+}
+
+const hasWorkToDo = () =>
+  Object.values(useDownloadsStore.getState().records).some(
+    (record) =>
+      RUNNABLE_STATES.has(record.state) ||
+      record.state === 'verifying' ||
+      (record.state === 'complete' && !record.reportedComplete && !!record.downloadId),
+  );
+
+/** After the records changed (here or in another tab, which may close mid-download): start the engine if needed. */
+function startEngineIfNeeded(): void {
+  if (worker || !hasWorkToDo()) return;
+  ensureWorker();
+  post({ type: 'kick' });
+}
+
 function sendAuth(): void {
   const { token } = useSessionStore.getState();
   post({ type: 'auth', ownerId: currentOwnerId(), token, deviceId: getDeviceId() });
@@ -71,17 +97,17 @@ async function reload(key?: string): Promise<void> {
       return { records };
     });
     if (record?.state === 'complete' && before && before.state !== 'complete') onCompleted(record);
+    startEngineIfNeeded();
     return;
   }
   const records = await listDownloads(ownerId);
   useDownloadsStore.setState({ records: Object.fromEntries(records.map((r) => [r.movieId, r])), loaded: true });
+  startEngineIfNeeded();
 }
 
 function onCompleted(record: LocalDownload): void {
-  toast.success(
-    'Download Complete',
-    record.resumes > 0 ? `${record.title} · Resumed ${record.resumes} times` : `${record.title} is ready to watch.`,
-  );
+  // The drops it survived are the engine's business: the person learns the film is there (issue 16/22, polish).
+  toast.success('Download Complete', `${record.title} is ready to watch.`);
   offerNotifications();
   // While still online: the subtitles go with the film, for playing offline later.
   void syncSubtitles(record.key, record.movieId);
@@ -116,12 +142,18 @@ function onMessage(message: ChannelMessage): void {
   }
 }
 
-/** Wakes the engine: a command was recorded, or the network, the tab or the settings changed. */
+/** Wakes the engine after a command was recorded (a tap): starts it if it is not running yet. */
 export const kick = () => {
+  ensureWorker();
   post({ type: 'kick' });
 };
+/** The network, the tab or the settings changed: wakes a running engine, or one with downloads to resume. */
+const wake = () => {
+  if (worker) post({ type: 'kick' });
+  else startEngineIfNeeded();
+};
 const onVisible = () => {
-  if (document.visibilityState === 'visible') kick();
+  if (document.visibilityState === 'visible') wake();
 };
 
 /** Starts (or re-targets) the manager for the signed-in person; safe to call on every session change. */
@@ -135,13 +167,10 @@ export function startDownloadManager(): void {
   if (!stopListening) {
     stopListening = listen(onMessage);
     onDownloadSettingsChange(sendAuth);
-    window.addEventListener('online', kick);
+    window.addEventListener('online', wake);
     document.addEventListener('visibilitychange', onVisible);
-    window.addEventListener('pageshow', kick);
-  }
-  if (!worker && ownerId && typeof Worker !== 'undefined') {
-    worker = new Worker(new URL('./engine/worker.ts', import.meta.url), { type: 'module', name: 'filamu-downloads' });
+    window.addEventListener('pageshow', wake);
   }
   sendAuth();
-  kick();
+  wake();
 }

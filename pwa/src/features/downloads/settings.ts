@@ -1,6 +1,7 @@
 import { DOWNLOAD_SIZES, DataPriceSetting, type DownloadSize } from '@filamu/shared';
 import { useSyncExternalStore } from 'react';
 import type { SizePreference } from './sizes.ts';
+import { readLocal, writeLocal } from '../../lib/local-storage.ts';
 import { STORAGE_KEYS } from '../../lib/storage-names.ts';
 
 /**
@@ -13,6 +14,8 @@ export interface DownloadSettings {
   wifiOnly: boolean;
   /** "Always ask" (the default) or the size every download takes without asking. */
   defaultSize: SizePreference;
+  /** The size picked in the size choice last time on this phone: pre-selected next time (decision 0208). */
+  lastPickedSize: DownloadSize | null;
   /** "My bundle costs UGX … per GB": overrides the operator's price in the size choice; null = the operator's. */
   bundlePricePerGbUgx: number | null;
   /** "Delete after watching" (off unless turned on): leaving the player past 90 % removes the file (decision 0174). */
@@ -28,39 +31,29 @@ const KEYS: Record<Switches, string> = {
 };
 
 const SIZE_KEY = STORAGE_KEYS.defaultDownloadSize;
+const LAST_PICKED_KEY = STORAGE_KEYS.lastPickedDownloadSize;
 const PRICE_KEY = STORAGE_KEYS.bundlePricePerGb;
 
-function readString(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function readSize(): SizePreference {
-  const value = readString(SIZE_KEY);
-  return DOWNLOAD_SIZES.includes(value as DownloadSize) ? (value as DownloadSize) : 'ask';
+function readSize(key: string): DownloadSize | null {
+  const value = readLocal(key);
+  return DOWNLOAD_SIZES.includes(value as DownloadSize) ? (value as DownloadSize) : null;
 }
 
 function readPrice(): number | null {
-  const value = readString(PRICE_KEY);
+  const value = readLocal(PRICE_KEY);
   const parsed = DataPriceSetting.safeParse({ dataPricePerGbUgx: value === null ? NaN : Number(value) });
   return parsed.success ? parsed.data.dataPricePerGbUgx : null;
 }
 
 function read(name: Switches): boolean {
-  try {
-    return localStorage.getItem(KEYS[name]) === '1';
-  } catch {
-    return false;
-  }
+  return readLocal(KEYS[name]) === '1';
 }
 
 let current: DownloadSettings = {
   background: read('background'),
   wifiOnly: read('wifiOnly'),
-  defaultSize: readSize(),
+  defaultSize: readSize(SIZE_KEY) ?? 'ask',
+  lastPickedSize: readSize(LAST_PICKED_KEY),
   bundlePricePerGbUgx: readPrice(),
   deleteWatched: read('deleteWatched'),
 };
@@ -70,33 +63,29 @@ export function downloadSettings(): DownloadSettings {
   return current;
 }
 
-function store(key: string, value: string | null): void {
-  try {
-    if (value === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, value);
-  } catch {
-    /* storage unavailable: the choice lasts this visit */
-  }
-}
-
 function changed(patch: Partial<DownloadSettings>): void {
   current = { ...current, ...patch };
   listeners.forEach((listener) => listener());
 }
 
 export function setDownloadSetting(name: Switches, on: boolean): void {
-  store(KEYS[name], on ? '1' : null);
+  writeLocal(KEYS[name], on ? '1' : null);
   changed({ [name]: on });
 }
 
 export function setDefaultSize(size: SizePreference): void {
-  store(SIZE_KEY, size === 'ask' ? null : size);
+  writeLocal(SIZE_KEY, size === 'ask' ? null : size);
   changed({ defaultSize: size });
+}
+
+export function setLastPickedSize(size: DownloadSize): void {
+  writeLocal(LAST_PICKED_KEY, size);
+  changed({ lastPickedSize: size });
 }
 
 /** Null goes back to the operator's price. */
 export function setBundlePrice(pricePerGbUgx: number | null): void {
-  store(PRICE_KEY, pricePerGbUgx === null ? null : String(pricePerGbUgx));
+  writeLocal(PRICE_KEY, pricePerGbUgx === null ? null : String(pricePerGbUgx));
   changed({ bundlePricePerGbUgx: pricePerGbUgx });
 }
 

@@ -1,6 +1,6 @@
 import type { MovieSize } from '@filamu/shared';
 import { describe, expect, it } from 'vitest';
-import { costText, fromSizeText, preselectSize, refetchShare, usedDataText } from './sizes.ts';
+import { costText, fromSizeText, preselectSize, refetchShare, sizeDetail, usedDataText } from './sizes.ts';
 
 const MB = 1024 ** 2;
 const small: MovieSize = { size: 'small', bytes: 290 * MB, height: 360 };
@@ -12,7 +12,11 @@ describe('costText', () => {
     const plain = (text: string) => text.replaceAll('\u00a0', ' ');
     expect(plain(costText(290e6, 6000))).toBe('≈ UGX 1,700 of data');
     expect(plain(costText(1.5e9, 6000))).toBe('≈ UGX 9,000 of data');
-    expect(plain(costText(10e6, 6000))).toBe('≈ UGX 100 of data');
+    expect(plain(costText(20e6, 6000))).toBe('≈ UGX 100 of data');
+    // Below the floor the words say so, so 90 KB and 7 MB never read the same.
+    expect(plain(costText(90_000, 6000))).toBe('under UGX 100 of data');
+    expect(plain(costText(7.3e6, 6000))).toBe('under UGX 100 of data');
+    expect(plain(costText(10e6, 6000))).toBe('under UGX 100 of data');
     // …and the estimate never wraps between the sign, the currency and the amount.
     expect(costText(290e6, 6000)).toBe('≈\u00a0UGX\u00a01,700 of data');
   });
@@ -29,26 +33,33 @@ describe('fromSizeText', () => {
 describe('preselectSize', () => {
   const all = [small, standard, original];
 
-  it('pre-selects the original when nothing says to save data', () => {
-    expect(preselectSize(all, 'ask', null, false)).toBe('original');
-    expect(preselectSize(all, 'ask', { type: 'wifi', saveData: false }, false)).toBe('original');
+  it('pre-selects the smallest size when the person has not picked one, whatever the connection', () => {
+    expect(preselectSize(all, 'ask', null)).toBe('small');
+    expect(preselectSize([standard, original], 'ask', null)).toBe('standard');
   });
 
-  it('pre-selects Small with Data Saver, or on mobile data without Wi-Fi only', () => {
-    expect(preselectSize(all, 'ask', { saveData: true }, false)).toBe('small');
-    expect(preselectSize(all, 'ask', { type: 'cellular' }, false)).toBe('small');
-    expect(preselectSize(all, 'ask', { type: 'cellular' }, true)).toBe('original');
+  it('pre-selects the size the person picked last time, or the nearest smaller one the movie has', () => {
+    expect(preselectSize(all, 'ask', 'original')).toBe('original');
+    expect(preselectSize(all, 'ask', 'hd')).toBe('standard');
+    expect(preselectSize([standard, original], 'ask', 'small')).toBe('standard');
   });
 
-  it('uses the default size, or the nearest smaller one the movie has', () => {
-    expect(preselectSize(all, 'standard', { saveData: true }, false)).toBe('standard');
-    expect(preselectSize(all, 'hd', null, false)).toBe('standard');
-    expect(preselectSize([standard, original], 'small', null, false)).toBe('standard');
-    expect(preselectSize([original], 'small', { saveData: true }, false)).toBe('original');
+  it('uses the default size over the last pick, or the nearest smaller one the movie has', () => {
+    expect(preselectSize(all, 'standard', 'original')).toBe('standard');
+    expect(preselectSize(all, 'hd', null)).toBe('standard');
+    expect(preselectSize([standard, original], 'small', null)).toBe('standard');
+    expect(preselectSize([original], 'small', null)).toBe('original');
   });
 
   it('has nothing to pick from an empty list', () => {
-    expect(preselectSize([], 'ask', null, false)).toBeNull();
+    expect(preselectSize([], 'ask', null)).toBeNull();
+  });
+});
+
+describe('sizeDetail', () => {
+  it('gives a rendition its height and says what the Original is', () => {
+    expect(sizeDetail(small)).toBe('360p');
+    expect(sizeDetail(original)).toBe('The uploaded file, largest');
   });
 });
 

@@ -1,4 +1,11 @@
-import { dataCostUgx, DOWNLOAD_SIZES, formatBytes, type DownloadSize, type MovieSize } from '@filamu/shared';
+import {
+  DATA_COST_FLOOR_UGX,
+  dataCostUgx,
+  DOWNLOAD_SIZES,
+  formatBytes,
+  type DownloadSize,
+  type MovieSize,
+} from '@filamu/shared';
 
 /** The words of the size choice before a download and of what a finished one cost (issue 10/14 §4–§6). */
 
@@ -10,8 +17,13 @@ function formatUgx(amount: number): string {
   return `UGX${NBSP}${Math.round(amount).toLocaleString('en-US')}`;
 }
 
-/** `≈ UGX 1,700 of data`: an estimate at the person's price per GB. */
+/**
+ * `≈ UGX 1,700 of data`: an estimate at the person's price per GB. Below the estimate's floor it says `under UGX 100`,
+ * so a 90 KB file and a 7 MB file never read the same (decision 0208).
+ */
 export function costText(bytes: number, pricePerGbUgx: number): string {
+  if ((bytes / 1e9) * pricePerGbUgx < DATA_COST_FLOOR_UGX)
+    return `under${NBSP}${formatUgx(DATA_COST_FLOOR_UGX)} of data`;
   return `≈${NBSP}${formatUgx(dataCostUgx(bytes, pricePerGbUgx))} of data`;
 }
 
@@ -27,39 +39,39 @@ export function fromSizeText(sizes: readonly MovieSize[]): string | null {
   return smallest ? `from ${formatBytes(smallest.bytes)}` : null;
 }
 
-/** What the browser says about the connection, as far as the size choice cares. */
-export interface ConnectionHints {
-  saveData?: boolean;
-  type?: string;
-}
-
 /** The person's size settings on this phone: `ask` (the default) or a size to use without asking. */
 export type SizePreference = 'ask' | DownloadSize;
 
+/** The size on offer nearest to `wanted` without being bigger; the smallest when none is. */
+function nearestAtMost(sizes: readonly MovieSize[], wanted: DownloadSize): DownloadSize {
+  const offered = new Set(sizes.map((s) => s.size));
+  if (offered.has(wanted)) return wanted;
+  const order = DOWNLOAD_SIZES.indexOf(wanted);
+  const below = [...DOWNLOAD_SIZES.slice(0, order)].reverse().find((s) => offered.has(s));
+  return below ?? smallestSize(sizes)!.size;
+}
+
 /**
- * The size to use (or pre-select) among those on offer: the person's default size when set (or, when this movie
- * lacks it, the nearest smaller one, then the smallest); otherwise Small when the person saves data — Data Saver on,
- * or on mobile data without "Wi-Fi only" — and else the original, what the app downloaded before sizes existed
- * (decision 0138). Null when nothing is on offer.
+ * The size to use (or pre-select) among those on offer: the person's default size when set; else the size they
+ * picked last time on this phone; else the smallest. A size the movie lacks falls to the nearest smaller one. Every
+ * connection a Ugandan has is paid data — Wi-Fi, a MiFi, a friend's hotspot — so nothing here assumes data is free
+ * (decision 0208, replacing the Wi-Fi rule of 0138). Null when nothing is on offer.
  */
 export function preselectSize(
   sizes: readonly MovieSize[],
   preference: SizePreference,
-  connection: ConnectionHints | null,
-  wifiOnly: boolean,
+  lastPicked: DownloadSize | null,
 ): DownloadSize | null {
   if (sizes.length === 0) return null;
-  const offered = new Set(sizes.map((s) => s.size));
-  const smallest = smallestSize(sizes)!.size;
-  if (preference !== 'ask') {
-    if (offered.has(preference)) return preference;
-    const order = DOWNLOAD_SIZES.indexOf(preference);
-    const below = [...DOWNLOAD_SIZES.slice(0, order)].reverse().find((s) => offered.has(s));
-    return below ?? smallest;
-  }
-  const savesData = connection?.saveData === true || (connection?.type === 'cellular' && !wifiOnly);
-  if (savesData) return smallest;
-  return offered.has('original') ? 'original' : sizes[sizes.length - 1]!.size;
+  if (preference !== 'ask') return nearestAtMost(sizes, preference);
+  if (lastPicked) return nearestAtMost(sizes, lastPicked);
+  return smallestSize(sizes)!.size;
+}
+
+/** The line under a size: its picture height, or what the Original is (it can be 720p too, at four times HD). */
+export function sizeDetail(size: MovieSize): string | null {
+  if (size.size === 'original') return 'The uploaded file, largest';
+  return size.height ? `${size.height}p` : null;
 }
 
 /** The share of a download fetched twice (drops, resumes): (fetched − total) / total, never below 0. */

@@ -1,3 +1,4 @@
+import { PREVIEW_PATH } from '@filamu/shared';
 import { useCallback, useEffect, useState, useSyncExternalStore, type FocusEvent } from 'react';
 import { LinkButton } from '../../components/ui/Button.tsx';
 import { cn } from '../../components/ui/cn.ts';
@@ -200,6 +201,15 @@ export function Hero() {
           <div className="mt-8 flex flex-wrap gap-3">
             <HeroActions />
           </div>
+          {/* A document of its own, rendered by the server (decision 0215): a plain link, not client routing. */}
+          <p className="mt-6">
+            <a
+              href={PREVIEW_PATH}
+              className="rounded-lg text-base font-semibold text-white underline underline-offset-4 hover:decoration-2 focus-visible:outline-white"
+            >
+              See the movies and prices
+            </a>
+          </p>
         </div>
         <div className="hidden h-72 md:block">
           <HeroArt />

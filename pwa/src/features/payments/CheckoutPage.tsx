@@ -3,9 +3,9 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
-import { Button, LinkButton } from '../../components/ui/Button.tsx';
-import { Card } from '../../components/ui/Card.tsx';
+import { LinkButton } from '../../components/ui/Button.tsx';
 import { ArrowLeftIcon } from '../../components/ui/icons.tsx';
+import { LoadFailure } from '../../components/ui/LoadFailure.tsx';
 import { PageSpinner } from '../../components/ui/Spinner.tsx';
 import { api, errorMessage, isApiError } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
@@ -59,20 +59,19 @@ function Order({ planId }: { planId: string | undefined }) {
   if (plans.isPending) return <PageSpinner label="Loading your order" />;
   if (plans.isError) {
     return (
-      <Card role="alert" className="text-center">
-        <p className="font-semibold text-red-700 dark:text-red-400">Failed to load subscription plans</p>
-        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-          {errorMessage(plans.error, 'Please try again.')}
-        </p>
-        <div className="mt-4 flex flex-wrap justify-center gap-3">
-          <Button onClick={() => void plans.refetch()} loading={plans.isFetching}>
-            Retry
-          </Button>
+      <LoadFailure
+        look="card"
+        what="subscription plans"
+        error={plans.error}
+        reason="below"
+        onRetry={() => void plans.refetch()}
+        retrying={plans.isFetching}
+        actions={
           <LinkButton to="/subscription" variant="outline">
             Back to plans
           </LinkButton>
-        </div>
-      </Card>
+        }
+      />
     );
   }
   return (

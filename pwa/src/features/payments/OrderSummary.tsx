@@ -60,7 +60,7 @@ export function OrderSummary({
           {accessLine(plan)}
         </p>
         <ShortPlanWarning plan={plan} id="plan-short-warning" className="mt-3" />
-        <EnglishRuleNote full id="plan-english-rule" className="mt-4" />
+        {plan.includes_english && <EnglishRuleNote full id="plan-english-rule" className="mt-4" />}
       </Card>
 
       <Card className="min-w-0 lg:col-span-2" aria-labelledby="order-summary">

@@ -49,6 +49,7 @@ function PaymentFlow({ initial }: { initial: StoredPayment }) {
           onPay={wizard.pay}
           onSwitch={wizard.switchNetwork}
           initialPhone={payment.phone}
+          unapprovedPhone={payment.unapprovedPhone}
         />
       )}
       {phase === 'processing' && (

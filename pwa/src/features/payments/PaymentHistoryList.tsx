@@ -1,10 +1,10 @@
 import { formatDate, formatUgx, MOBILE_MONEY, type PaymentStatus } from '@filamu/shared';
 import { Badge, type BadgeTone } from '../../components/ui/Badge.tsx';
-import { Button, LinkButton } from '../../components/ui/Button.tsx';
+import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { CreditCardIcon } from '../../components/ui/icons.tsx';
+import { LoadFailure } from '../../components/ui/LoadFailure.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
-import { errorMessage } from '../../lib/api.ts';
 import { usePaymentHistory } from './queries.ts';
 
 const STATUS: Record<PaymentStatus, { label: string; tone: BadgeTone }> = {
@@ -27,14 +27,13 @@ export function PaymentHistoryList() {
         </div>
       )}
       {history.isError && (
-        <div role="alert" className="mt-4 text-sm">
-          <p className="text-red-700 dark:text-red-400">
-            Failed to load payment history: {errorMessage(history.error, 'Please try again.')}
-          </p>
-          <Button size="sm" variant="outline" className="mt-3" onClick={() => void history.refetch()}>
-            Retry
-          </Button>
-        </div>
+        <LoadFailure
+          look="line"
+          className="mt-4"
+          what="payment history"
+          error={history.error}
+          onRetry={() => void history.refetch()}
+        />
       )}
       {history.data && history.data.length === 0 && (
         <div className="flex flex-col items-center py-8 text-center">

@@ -63,7 +63,7 @@ export function PlanCard({
             </li>
           ))}
         </ul>
-        <EnglishRuleNote id={ruleId} className="mt-4" />
+        {plan.includes_english && <EnglishRuleNote id={ruleId} className="mt-4" />}
         {note && (
           <p
             id={noteId}
@@ -84,7 +84,9 @@ export function PlanCard({
           onClick={onSubscribe}
           disabled={!forSale || disabled}
           loading={preparing}
-          aria-describedby={[headingId, warned && warningId, note && noteId, ruleId].filter(Boolean).join(' ')}
+          aria-describedby={[headingId, warned && warningId, note && noteId, plan.includes_english && ruleId]
+            .filter(Boolean)
+            .join(' ')}
         >
           {preparing ? 'Preparing...' : offerLabel(change)}
         </Button>

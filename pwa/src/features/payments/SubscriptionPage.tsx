@@ -2,10 +2,9 @@ import { formatDate, type CustomerPlan } from '@filamu/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
-import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { DownloadIcon, SmartphoneIcon, SparklesIcon } from '../../components/ui/icons.tsx';
-import { errorMessage } from '../../lib/api.ts';
+import { LoadFailure } from '../../components/ui/LoadFailure.tsx';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { heldSubscription, planOffer } from './plan-offer.ts';
@@ -57,15 +56,15 @@ function PlanList() {
   }
   if (plans.isError) {
     return (
-      <Card role="alert" className="mx-auto max-w-lg text-center">
-        <p className="font-semibold text-red-700 dark:text-red-400">Failed to load subscription plans</p>
-        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-          {errorMessage(plans.error, 'Please try again.')}
-        </p>
-        <Button className="mt-4" onClick={() => void plans.refetch()} loading={plans.isFetching}>
-          Retry
-        </Button>
-      </Card>
+      <LoadFailure
+        look="card"
+        className="mx-auto max-w-lg"
+        what="subscription plans"
+        error={plans.error}
+        reason="below"
+        onRetry={() => void plans.refetch()}
+        retrying={plans.isFetching}
+      />
     );
   }
   if (plans.data.length === 0) {

@@ -19,6 +19,7 @@ function nationalPhone(phone: string | null): string {
 
 /** The flow's hand-over for a waiting payment; the plan as sold, or as much of it as the payment remembers. */
 function flowState(payment: WaitingPayment, plans: CustomerPlan[] | undefined, charged: boolean): StoredPayment {
+  const phone = payment.phone ? nationalPhone(payment.phone).replace(/ /g, '') : undefined;
   const plan = plans?.find((p) => p.id === payment.plan_id) ?? {
     id: payment.plan_id,
     plan_name: payment.plan_name,
@@ -31,6 +32,7 @@ function flowState(payment: WaitingPayment, plans: CustomerPlan[] | undefined, c
     // Already bought: no cut-off or warning to tell any more.
     sale_ends_at: payment.expires_at,
     warn_from: payment.expires_at,
+    includes_english: false,
   };
   return {
     plan,
@@ -39,7 +41,9 @@ function flowState(payment: WaitingPayment, plans: CustomerPlan[] | undefined, c
     reference: payment.reference,
     charged,
     mno: payment.mno ?? undefined,
-    phone: payment.phone ? nationalPhone(payment.phone).replace(/ /g, '') : undefined,
+    phone,
+    // Not charged again here means "Use another number": the waiting number did not approve.
+    unapprovedPhone: charged ? undefined : phone,
   };
 }
 

@@ -17,6 +17,8 @@ export interface StoredPayment extends PaymentFlowState {
   mno?: string;
   /** The number the last prompt went to (national spelling), offered again by "send the prompt again". */
   phone?: string;
+  /** "Use another number": the number that did not approve, named on the phone step and never pre-filled. */
+  unapprovedPhone?: string;
 }
 
 const KEY = STORAGE_KEYS.payment;

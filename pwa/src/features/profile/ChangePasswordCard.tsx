@@ -1,10 +1,11 @@
 import { contracts } from '@filamu/shared';
 import { useMutation } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { PasswordInput } from '../../components/ui/Input.tsx';
 import { api, isApiError } from '../../lib/api.ts';
+import { fieldIssues, useFormFields } from '../../lib/form.ts';
 import { toast } from '../../lib/toast.ts';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
@@ -33,21 +34,10 @@ function validate(values: Record<Field, string>): { fields: Errors; form: string
  * the form; success is a toast.
  */
 export function ChangePasswordCard({ kind = 'user' }: { kind?: 'user' | 'agent' }) {
-  const [values, setValues] = useState<Record<Field, string>>({
-    currentPassword: '',
-    newPassword: '',
-    confirmPassword: '',
-  });
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-
-  const show = (fields: Errors, form: string | null) => {
-    setErrors(fields);
-    setFormError(form);
-    const first = FIELDS.find((field) => fields[field]);
-    if (first) (formRef.current?.elements.namedItem(first) as HTMLElement | null)?.focus();
-  };
+  const { values, setValues, field, formRef, formError, show } = useFormFields<Record<Field, string>>(
+    { currentPassword: '', newPassword: '', confirmPassword: '' },
+    FIELDS,
+  );
 
   const change = useMutation({
     mutationFn: () => {
@@ -62,11 +52,7 @@ export function ChangePasswordCard({ kind = 'user' }: { kind?: 'user' | 'agent' 
       toast.success('Password changed', result.message);
     },
     onError: (error) => {
-      const fields: Errors = {};
-      for (const issue of isApiError(error) ? error.issues : []) {
-        const field = issue.path.split('.').pop() as Field;
-        if (FIELDS.includes(field) && !fields[field]) fields[field] = issue.message;
-      }
+      const fields = fieldIssues(error, FIELDS);
       const message = isApiError(error) && error.message ? error.message : 'Please try again.';
       show(fields, Object.keys(fields).length > 0 ? null : `Failed to change password: ${message}`);
     },
@@ -78,16 +64,6 @@ export function ChangePasswordCard({ kind = 'user' }: { kind?: 'user' | 'agent' 
     show(found.fields, found.form);
     if (!found.form && Object.keys(found.fields).length === 0) change.mutate();
   };
-
-  const field = (name: Field) => ({
-    name,
-    value: values[name],
-    error: errors[name],
-    onChange: (e: { target: { value: string } }) => {
-      setValues((v) => ({ ...v, [name]: e.target.value }));
-      if (errors[name]) setErrors((prev) => ({ ...prev, [name]: undefined }));
-    },
-  });
 
   return (
     <Card>

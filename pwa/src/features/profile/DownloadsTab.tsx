@@ -6,7 +6,8 @@ import { Badge, type BadgeTone } from '../../components/ui/Badge.tsx';
 import { Button, LinkButton } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { DownloadIcon, PlayIcon } from '../../components/ui/icons.tsx';
-import { api, errorMessage } from '../../lib/api.ts';
+import { LoadFailure } from '../../components/ui/LoadFailure.tsx';
+import { api } from '../../lib/api.ts';
 import { isOfflineError } from '../../lib/offline.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { RedownloadDialog } from '../downloads/components/RedownloadDialog.tsx';
@@ -129,32 +130,41 @@ export function DownloadsTab() {
 
   if (!downloads) {
     const offline = history.fetchStatus === 'paused' || isOfflineError(history.error);
-    return (
-      <Card className="py-8 text-center">
-        {history.isPending && !offline ? (
+    if (history.isPending && !offline) {
+      return (
+        <Card className="py-8 text-center">
           <p className="text-stone-600 dark:text-stone-400">Loading downloads...</p>
-        ) : (
-          <div role={offline ? 'status' : 'alert'}>
-            <p className={offline ? 'font-semibold' : 'font-semibold text-red-700 dark:text-red-400'}>
-              {offline
-                ? 'Your download history loads when you are back online.'
-                : `Failed to load downloads: ${errorMessage(history.error, 'Please try again.')}`}
-            </p>
-            <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-              Movies on this phone play offline from{' '}
-              <Link to="/downloads" className={linkClass}>
-                My Downloads
-              </Link>
-              .
-            </p>
-            {!offline && (
-              <Button size="sm" variant="outline" className="mt-4" onClick={() => void history.refetch()}>
-                Retry
-              </Button>
-            )}
-          </div>
-        )}
-      </Card>
+        </Card>
+      );
+    }
+    const elsewhere = (
+      <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+        Movies on this phone play offline from{' '}
+        <Link to="/downloads" className={linkClass}>
+          My Downloads
+        </Link>
+        .
+      </p>
+    );
+    if (offline) {
+      return (
+        <Card role="status" className="py-8 text-center">
+          <p className="font-semibold">Your download history loads when you are back online.</p>
+          {elsewhere}
+        </Card>
+      );
+    }
+    return (
+      <LoadFailure
+        look="card"
+        className="py-8"
+        what="downloads"
+        error={history.error}
+        onRetry={() => void history.refetch()}
+        retrying={history.isFetching}
+      >
+        {elsewhere}
+      </LoadFailure>
     );
   }
 

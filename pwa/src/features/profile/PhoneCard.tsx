@@ -5,23 +5,21 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { Input, PasswordInput } from '../../components/ui/Input.tsx';
 import { api, isApiError } from '../../lib/api.ts';
+import { fieldIssues, useFormFields } from '../../lib/form.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
+import { ConfirmPhone } from './ConfirmPhone.tsx';
 
 type Field = 'newPhone' | 'currentPassword' | 'code';
 type Errors = Partial<Record<Field, string>>;
 const FIELDS: Field[] = ['newPhone', 'currentPassword', 'code'];
-type Step = 'show' | 'number' | 'code';
+type Step = 'show' | 'number' | 'code' | 'confirm';
 
 /** Server refusals onto their fields; a 409 is always about the number. */
 function serverErrors(error: unknown): { fields: Errors; form: string | null } {
   if (!isApiError(error)) return { fields: {}, form: 'Please try again.' };
-  const fields: Errors = {};
-  for (const issue of error.issues) {
-    const field = issue.path.split('.').pop() as Field;
-    if (FIELDS.includes(field) && !fields[field]) fields[field] = issue.message;
-  }
+  const fields = fieldIssues(error, FIELDS);
   if (error.code === 'conflict' && !fields.newPhone) fields.newPhone = error.message;
   return { fields, form: Object.keys(fields).length > 0 ? null : error.message || 'Please try again.' };
 }
@@ -32,29 +30,24 @@ function serverErrors(error: unknown): { fields: Errors; form: string | null } {
  */
 export function PhoneCard({ user }: { user: UserProfile }) {
   const [step, setStep] = useState<Step>('show');
-  const [values, setValues] = useState<Record<Field, string>>({ newPhone: '', currentPassword: '', code: '' });
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  // Only a server that says so: an older profile without the field asks nothing (decision 0197).
+  const unconfirmed = Boolean(user.phone) && user.phoneVerified === false;
+  const { values, setValues, field, formRef, formError, show } = useFormFields<Record<Field, string>>(
+    { newPhone: '', currentPassword: '', code: '' },
+    FIELDS,
+  );
   const [sentTo, setSentTo] = useState('');
-  const formRef = useRef<HTMLFormElement>(null);
   const cardRef = useRef<HTMLDivElement>(null);
 
   // Focus follows the step: the first field of a form, or the button once back to reading.
   useEffect(() => {
     if (step === 'number') (formRef.current?.elements.namedItem('newPhone') as HTMLElement | null)?.focus();
     if (step === 'code') (formRef.current?.elements.namedItem('code') as HTMLElement | null)?.focus();
-  }, [step]);
+  }, [step, formRef]);
 
-  const show = (fields: Errors, form: string | null) => {
-    setErrors(fields);
-    setFormError(form);
-    const first = FIELDS.find((field) => fields[field]);
-    if (first) (formRef.current?.elements.namedItem(first) as HTMLElement | null)?.focus();
-  };
   const reset = () => {
     setValues({ newPhone: '', currentPassword: '', code: '' });
-    setErrors({});
-    setFormError(null);
+    show({}, null);
     setStep('show');
     setTimeout(() => cardRef.current?.querySelector<HTMLElement>('button[name=changePhone]')?.focus());
   };
@@ -98,7 +91,7 @@ export function PhoneCard({ user }: { user: UserProfile }) {
       const fields: Errors = {};
       const phone = UgandaPhone.safeParse(values.newPhone);
       if (!phone.success) fields.newPhone = phone.error.issues[0]?.message;
-      else if (phone.data === user.phone) fields.newPhone = 'That is already your number.';
+      else if (phone.data === user.phone && !unconfirmed) fields.newPhone = 'That is already your number.';
       if (!values.currentPassword) fields.currentPassword = 'Enter your password.';
       show(fields, null);
       if (Object.keys(fields).length === 0) ask.mutate();
@@ -109,16 +102,6 @@ export function PhoneCard({ user }: { user: UserProfile }) {
     }
   };
 
-  const field = (name: Field) => ({
-    name,
-    value: values[name],
-    error: errors[name],
-    onChange: (e: { target: { value: string } }) => {
-      setValues((v) => ({ ...v, [name]: e.target.value }));
-      if (errors[name]) setErrors((prev) => ({ ...prev, [name]: undefined }));
-    },
-  });
-
   return (
     <Card>
       <div ref={cardRef}>
@@ -127,10 +110,35 @@ export function PhoneCard({ user }: { user: UserProfile }) {
           {user.phone ? displayUgandaPhone(user.phone) : 'No number yet'}
         </p>
         <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">Sign-in and password recovery codes use it.</p>
-        {step === 'show' ? (
-          <Button name="changePhone" className="mt-4" variant="outline" onClick={() => setStep('number')}>
-            Change number
-          </Button>
+        {unconfirmed && (
+          <p className="mt-2 text-sm font-medium text-amber-800 dark:text-amber-300">
+            Not confirmed yet: recovery codes are not sent to it until you confirm it.
+          </p>
+        )}
+        {step === 'confirm' && user.phone ? (
+          <div className="mt-4">
+            <ConfirmPhone
+              phone={user.phone}
+              onDone={() => {
+                toast.success('Phone number confirmed');
+                reset();
+              }}
+            />
+            <Button variant="ghost" className="mt-2" onClick={reset}>
+              Cancel
+            </Button>
+          </div>
+        ) : step === 'show' ? (
+          <div className="mt-4 flex flex-wrap gap-3">
+            {unconfirmed && (
+              <Button name="confirmPhone" onClick={() => setStep('confirm')}>
+                Confirm your phone number
+              </Button>
+            )}
+            <Button name="changePhone" variant="outline" onClick={() => setStep('number')}>
+              Change number
+            </Button>
+          </div>
         ) : (
           <form
             ref={formRef}

@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { Input, PasswordInput } from '../../components/ui/Input.tsx';
 import { api, isApiError } from '../../lib/api.ts';
+import { fieldIssues, useFormFields } from '../../lib/form.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
@@ -45,11 +46,7 @@ function changesFrom(values: Values, user: UserProfile): UpdateProfileRequest {
 /** Server refusals onto the fields they concern; anything else is a message for the whole form. */
 function serverErrors(error: unknown): { fields: Errors; form: string | null } {
   if (!isApiError(error)) return { fields: {}, form: 'Please try again.' };
-  const fields: Errors = {};
-  for (const issue of error.issues) {
-    const field = issue.path.split('.').pop() as Field;
-    if (FIELDS.includes(field) && !fields[field]) fields[field] = issue.message;
-  }
+  const fields = fieldIssues(error, FIELDS);
   // Only the email is unique, so a conflict is always about it ("An account with this email already exists.").
   if (error.code === 'conflict' && !fields.email) fields.email = error.message;
   const onFields = Object.keys(fields).length > 0;
@@ -60,35 +57,27 @@ function focusControl(form: HTMLFormElement | null, name: string): void {
   (form?.elements.namedItem(name) as HTMLElement | null)?.focus();
 }
 
-/** Moves focus to the first field with an error, so its message is read out; false when there is none. */
-function focusFirstError(form: HTMLFormElement | null, errors: Errors): boolean {
-  const field = FIELDS.find((name) => errors[name]);
-  if (field) focusControl(form, field);
-  return !!field;
-}
-
 /**
  * Profile → Profile (product §2, §4): read-only until Edit Profile, then Save Changes or Cancel. Errors appear
  * where the person is looking — on the field, or beside the buttons — not in a toast as well.
  */
 export function ProfileTab({ user }: { user: UserProfile }) {
   const [editing, setEditing] = useState(false);
-  const [values, setValues] = useState<Values>({ fullName: user.fullName, email: user.email, currentPassword: '' });
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
+  const { values, setValues, field, formRef, formError, show } = useFormFields<Values>(
+    { fullName: user.fullName, email: user.email, currentPassword: '' },
+    FIELDS,
+  );
   // Where focus goes once the switch between reading and editing has rendered (the field is enabled, the button is back).
   const focusNext = useRef<'fullName' | 'edit' | null>(null);
 
   useEffect(() => {
     if (focusNext.current) focusControl(formRef.current, focusNext.current);
     focusNext.current = null;
-  }, [editing]);
+  }, [editing, formRef]);
 
   const stopEditing = (next: UserProfile) => {
     setValues({ fullName: next.fullName, email: next.email, currentPassword: '' });
-    setErrors({});
-    setFormError(null);
+    show({}, null);
     focusNext.current = 'edit';
     setEditing(false);
   };
@@ -103,9 +92,7 @@ export function ProfileTab({ user }: { user: UserProfile }) {
     },
     onError: (error) => {
       const found = serverErrors(error);
-      setErrors(found.fields);
-      setFormError(found.form);
-      focusFirstError(formRef.current, found.fields);
+      show(found.fields, found.form);
     },
   });
 
@@ -119,9 +106,7 @@ export function ProfileTab({ user }: { user: UserProfile }) {
     event.preventDefault();
     if (!editing) return;
     const found = validate(values, user);
-    setErrors(found);
-    setFormError(null);
-    if (focusFirstError(formRef.current, found)) return;
+    if (show(found, null)) return;
     const changes = changesFrom(values, user);
     if (Object.keys(changes).length === 0) {
       toast.info('No changes');
@@ -129,11 +114,6 @@ export function ProfileTab({ user }: { user: UserProfile }) {
       return;
     }
     update.mutate(changes);
-  };
-
-  const set = (field: Field) => (value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
   };
 
   return (
@@ -146,37 +126,22 @@ export function ProfileTab({ user }: { user: UserProfile }) {
         noValidate
         aria-busy={update.isPending || undefined}
       >
-        <Input
-          label="Full Name"
-          name="fullName"
-          autoComplete="name"
-          value={values.fullName}
-          onChange={(e) => set('fullName')(e.target.value)}
-          error={errors.fullName}
-          disabled={!editing}
-          required
-        />
+        <Input label="Full Name" autoComplete="name" {...field('fullName')} disabled={!editing} required />
         <Input
           label="Email"
-          name="email"
           type="email"
           inputMode="email"
           autoComplete="email"
-          value={values.email}
-          onChange={(e) => set('email')(e.target.value)}
-          error={errors.email}
+          {...field('email')}
           disabled={!editing}
           required
         />
         {editing && emailChanged(values, user) && (
           <PasswordInput
             label="Current Password"
-            name="currentPassword"
             autoComplete="current-password"
             hint="Needed to change your email"
-            value={values.currentPassword}
-            onChange={(e) => set('currentPassword')(e.target.value)}
-            error={errors.currentPassword}
+            {...field('currentPassword')}
             required
           />
         )}

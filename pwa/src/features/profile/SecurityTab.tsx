@@ -5,13 +5,18 @@ import { NotificationsCard } from '../push/NotificationsCard.tsx';
 import { ChangePasswordCard } from './ChangePasswordCard.tsx';
 import { DeviceCard } from './DeviceCard.tsx';
 
-/** Where a forgotten password's code would go (decision 0148): the registered number by SMS, or the email. */
+/** Where a forgotten password's code would go (decision 0148): the confirmed number by SMS (0197), or the email. */
 function RecoveryCard({ user }: { user: UserProfile }) {
   return (
     <Card>
       <CardTitle>Password recovery</CardTitle>
       <p className="mt-2 text-sm text-stone-700 dark:text-stone-300" data-testid="recovery-phone">
-        {user.phone ? (
+        {user.phone && user.phoneVerified === false ? (
+          <>
+            Recovery codes go to <span className="font-medium tabular-nums">{displayUgandaPhone(user.phone)}</span> once
+            you confirm it on the Profile tab; until then, only by email.
+          </>
+        ) : user.phone ? (
           <>
             Recovery codes go to <span className="font-medium tabular-nums">{displayUgandaPhone(user.phone)}</span> by
             SMS.

@@ -1,12 +1,12 @@
-import { formatDate, type UserProfile } from '@filamu/shared';
+import { formatDateTime, type UserProfile } from '@filamu/shared';
 import { Badge } from '../../components/ui/Badge.tsx';
 import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
-import { DAYS_REMAINING_WARNING } from '../../lib/constants.ts';
 import { PaymentHistoryList } from '../payments/PaymentHistoryList.tsx';
 import { accessOf, NO_PLAN_LABEL, STAFF_ACCESS_LABEL } from './access.ts';
 import { NO_PLAN_FACTS, planBenefits, STAFF_BENEFITS } from './benefits.ts';
 import { BenefitList } from './BenefitList.tsx';
+import { PlanTimeLeft } from './PlanTimeLeft.tsx';
 
 /** The list under the plan: staff rules, the plan's own features, or what an account without a plan can do. */
 function benefitsOf(user: UserProfile, access: ReturnType<typeof accessOf>) {
@@ -34,7 +34,6 @@ function Term({ children }: { children: string }) {
 export function SubscriptionTab({ user }: { user: UserProfile }) {
   const access = accessOf(user, false);
   const benefits = benefitsOf(user, access);
-  const days = user.daysRemaining;
   return (
     <div className="space-y-6">
       <Card>
@@ -56,15 +55,13 @@ export function SubscriptionTab({ user }: { user: UserProfile }) {
             <>
               <div>
                 <Term>End date</Term>
-                <dd className="mt-1 font-semibold">{formatDate(user.subscription_end_date)}</dd>
+                <dd className="mt-1 font-semibold">{formatDateTime(user.subscription_end_date)} (Kampala time)</dd>
               </div>
-              {days !== null && (
+              {user.subscription_end_date && (
                 <div>
-                  <Term>Days remaining</Term>
+                  <Term>Time left</Term>
                   <dd className="mt-1">
-                    <Badge tone={days <= DAYS_REMAINING_WARNING ? 'danger' : 'success'}>
-                      {days} {days === 1 ? 'day' : 'days'}
-                    </Badge>
+                    <PlanTimeLeft endDate={user.subscription_end_date} />
                   </dd>
                 </div>
               )}

@@ -1,7 +1,7 @@
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
+import { LoadFailure } from '../../components/ui/LoadFailure.tsx';
 import { Tabs } from '../../components/ui/Tabs.tsx';
 import { Badge } from '../../components/ui/Badge.tsx';
-import { errorMessage } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { membershipLabel } from './access.ts';
@@ -23,11 +23,7 @@ export function UserProfileView() {
       <main id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
         <h1 className="text-3xl font-extrabold tracking-tight">My Profile</h1>
         {profile.isPending && <p className="mt-6 text-stone-600 dark:text-stone-400">Loading profile...</p>}
-        {profile.isError && !user && (
-          <p role="alert" className="mt-6 text-red-700 dark:text-red-400">
-            Failed to load profile: {errorMessage(profile.error, 'Please try again.')}
-          </p>
-        )}
+        {profile.isError && !user && <LoadFailure look="line" className="mt-6" what="profile" error={profile.error} />}
         {user && (
           <>
             <div className="mt-2 flex min-w-0 flex-wrap items-center gap-x-3 gap-y-2">

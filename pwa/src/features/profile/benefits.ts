@@ -1,5 +1,5 @@
 /**
- * What each kind of account gets, said as the download rules decide it (api/src/features/downloads/entitlement.ts,
+ * What each kind of account gets, said as the download rules decide it (api/src/features/movies/entitlement.ts,
  * docs/decisions/0185): a movie downloads once, English opens after the entitled Kinayuganda movies, staff and
  * agents need no subscription. A subscriber's list is their plan's own features (the profile's
  * `subscriptionPlanFeatures`); PLAN_RULES are what every plan comes with, shown when a saved profile predates them.

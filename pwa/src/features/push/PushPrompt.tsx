@@ -20,7 +20,10 @@ export function PushPrompt({ className }: { className?: string }) {
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const titleId = useId();
-  const permission = answered ?? (hydrated && pushSupported() ? Notification.permission : null);
+  // The permission as it stood when the offer appeared: a change made elsewhere meanwhile (another tab, the browser's
+  // settings) must not pull the card away from under the person's finger; Turn on reads it afresh.
+  const [shownWith] = useState(() => (pushSupported() ? Notification.permission : null));
+  const permission = answered ?? (hydrated ? shownWith : null);
 
   // Open while the browser asks and after a failure (the permission may be granted by then): the person sees why.
   if (status !== 'user' || !eligible || notNow || (permission !== 'default' && !busy && !failed)) return null;

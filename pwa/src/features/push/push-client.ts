@@ -1,6 +1,7 @@
 import { contracts } from '@filamu/shared';
 import { create } from 'zustand';
 import { api } from '../../lib/api.ts';
+import { writeLocal } from '../../lib/local-storage.ts';
 import { STORAGE_KEYS } from '../../lib/storage-names.ts';
 
 /**
@@ -29,11 +30,8 @@ export const usePushOffer = create<Remembered>(() => read());
 
 function remember(change: Partial<Remembered>): void {
   usePushOffer.setState(change);
-  try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(usePushOffer.getState()));
-  } catch {
-    // Private mode or a full disk: the offer is simply made again next time.
-  }
+  // Refused by the phone: the offer is simply made again next time.
+  writeLocal(STORAGE_KEY, JSON.stringify(usePushOffer.getState()));
 }
 
 /** A first download finished or a payment was confirmed: notifications may be offered from now on. */

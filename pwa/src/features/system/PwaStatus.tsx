@@ -1,12 +1,17 @@
+import { useLocation } from 'react-router';
 import { Button } from '../../components/ui/Button.tsx';
 import { SparklesIcon, WifiOffIcon } from '../../components/ui/icons.tsx';
 import { useOnline } from '../../lib/online.ts';
 import { usePwaStore } from '../../lib/pwa.ts';
 
+/** Pages that say themselves what being offline means there: one offline message a page, not two. */
+const OWN_OFFLINE_NOTICE = new Set(['/movies']);
+
 /** 'You are offline' banner while the browser reports no connection. */
 export function OfflineBanner() {
   const online = useOnline();
-  if (online) return null;
+  const { pathname } = useLocation();
+  if (online || OWN_OFFLINE_NOTICE.has(pathname)) return null;
   return (
     <div
       role="status"

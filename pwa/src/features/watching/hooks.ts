@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useSessionStore } from '../../lib/session.ts';
-import { currentOwnerId } from '../downloads/owner.ts';
+import { currentOwnerId } from '../../lib/owner.ts';
 import type { LocalPosition } from './store.ts';
 import { loadPositions, startWatchingSync, useWatchingStore } from './sync.ts';
 

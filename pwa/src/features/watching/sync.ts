@@ -2,7 +2,7 @@ import { contracts, type WatchPosition } from '@filamu/shared';
 import { create } from 'zustand';
 import { api, isApiError } from '../../lib/api.ts';
 import { useSessionStore } from '../../lib/session.ts';
-import { currentOwnerId } from '../downloads/owner.ts';
+import { currentOwnerId } from '../../lib/owner.ts';
 import { listPositions, mergePosition, positionKey, type LocalPosition } from './store.ts';
 
 /**

@@ -5,7 +5,7 @@ import { GatewayError } from './errors.ts';
 import { normaliseUgandaPhone, sameAmount } from './formatting.ts';
 import { UGANDA_MNO, type GatewayExchange, type PaymentGateway } from './port.ts';
 import { createDpoSandbox, DPO_SANDBOX_COMPANY_TOKEN, type DpoSandbox, type DpoSandboxOptions } from './sandbox.ts';
-import { closedPort, listen, listenSilent, MovableClock, type Running } from './testing.ts';
+import { closedPort, listen, listenSilent, MovableClock, type Running } from '../../../lib/loopback.testing.ts';
 import type { Database } from '../../../db/client.ts';
 import { dpoSandboxTransactions } from '../../../db/schema.ts';
 import { freshDatabase } from '../../../../test/harness.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testDatabases, type TestApp } from '../../../../test/harness.ts';
 import { SANDBOX_MOUNT } from '../gateway.ts';
 import { DPO_SANDBOX_COMPANY_TOKEN, DPO_SANDBOX_MAX_BODY_BYTES } from './sandbox.ts';
-import { listen, type Running } from './testing.ts';
+import { listen, type Running } from '../../../lib/loopback.testing.ts';
 import { parseApi3g, readStatus, text } from './xml.ts';
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../db/client.ts';
 import { freshDatabase, testDatabases } from '../../../../test/harness.ts';
 import { createDpoSandbox, type DpoSandbox } from './sandbox.ts';
-import { listen, MovableClock, type Running } from './testing.ts';
+import { listen, MovableClock, type Running } from '../../../lib/loopback.testing.ts';
 import { parseApi3g, readStatus, text } from './xml.ts';
 
 /** The sandbox spoken to in raw XML over HTTP, the way DPO would be: error codes and shapes from dpo-protocol. */

@@ -1,15 +1,14 @@
 import type { AdminAgent } from '@filamu/shared';
-import { useRef, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Input } from '../../../components/ui/Input.tsx';
 import { isApiError } from '../../../lib/api.ts';
+import { fieldIssues, useFormFields } from '../../../lib/form.ts';
 import { toast } from '../../../lib/toast.ts';
 import { FormDialog } from '../components/FormDialog.tsx';
 import { SelectField } from '../components/SelectField.tsx';
 import {
   AGENT_FIELDS,
-  type AgentErrors,
-  type AgentField,
   type AgentValues,
   CHANNEL_HINT,
   CHANNEL_LABELS,
@@ -60,28 +59,17 @@ function AgentForm({
   onCreated: (credentials: ShownCredentials) => void;
 }) {
   const editing = agent !== undefined;
-  const [values, setValues] = useState<AgentValues>(() => (agent ? agentValues(agent) : emptyAgent()));
-  const [errors, setErrors] = useState<AgentErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
+  const { values, setValues, field, formRef, formError, show } = useFormFields<AgentValues>(
+    () => (agent ? agentValues(agent) : emptyAgent()),
+    AGENT_FIELDS,
+  );
   const create = useCreateAgent();
   const update = useUpdateAgent();
   const busy = create.isPending || update.isPending;
 
-  const show = (fields: AgentErrors, form: string | null) => {
-    setErrors(fields);
-    setFormError(form);
-    const first = AGENT_FIELDS.find((field) => fields[field]);
-    if (first) (formRef.current?.elements.namedItem(first) as HTMLElement | null)?.focus();
-  };
-
   /** Field issues from a 400 go beside their fields; anything else is one line under the form. */
   const failed = (verb: string) => (error: unknown) => {
-    const fields: AgentErrors = {};
-    for (const issue of isApiError(error) ? error.issues : []) {
-      const field = issue.path.split('.').pop() as AgentField;
-      if (AGENT_FIELDS.includes(field) && !fields[field]) fields[field] = issue.message;
-    }
+    const fields = fieldIssues(error, AGENT_FIELDS);
     const message = isApiError(error) && error.message ? error.message : 'Please try again.';
     show(fields, `Failed to ${verb} agent: ${message}`);
   };
@@ -125,16 +113,6 @@ function AgentForm({
       },
     );
   };
-
-  const field = (name: AgentField) => ({
-    name,
-    value: values[name],
-    error: errors[name],
-    onChange: (e: { target: { value: string } }) => {
-      setValues((v) => ({ ...v, [name]: e.target.value }));
-      if (errors[name]) setErrors((prev) => ({ ...prev, [name]: undefined }));
-    },
-  });
 
   return (
     <form ref={formRef} onSubmit={submit} noValidate className="space-y-4">

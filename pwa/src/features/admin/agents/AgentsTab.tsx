@@ -1,8 +1,9 @@
-import { type AdminAgent, formatDate } from '@filamu/shared';
+import { type AdminAgent, formatDate, phoneForPeople } from '@filamu/shared';
 import { useState } from 'react';
 import { Badge } from '../../../components/ui/Badge.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog.tsx';
+import { LoadFailure } from '../../../components/ui/LoadFailure.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { toast, useToastStore } from '../../../lib/toast.ts';
 import { DataTable, type Column } from '../components/DataTable.tsx';
@@ -10,7 +11,6 @@ import { TabHeading } from '../components/TabHeading.tsx';
 import { AgentDialog, type AgentDialogState, ChannelSelect } from './AgentDialog.tsx';
 import type { Channel } from './agent-form.ts';
 import { useAgents, useDeleteAgent, useResetAgentPassword, useUpdateAgent } from './queries.ts';
-import { LoadFailure } from '../components/LoadFailure.tsx';
 
 /** Product §8: the new password stays on screen for 10 seconds. */
 const RESET_TOAST_MS = 10_000;
@@ -98,7 +98,7 @@ export default function AgentsTab() {
       sortValue: (a) => a.email,
       cell: (a) => <span className="break-all">{a.email}</span>,
     },
-    { id: 'phone', header: 'Phone', cell: (a) => a.phone ?? '—' },
+    { id: 'phone', header: 'Phone', cell: (a) => <span className="whitespace-nowrap">{phoneForPeople(a.phone)}</span> },
     {
       id: 'created',
       header: 'Created',

@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import { LoadFailure } from '../../../components/ui/LoadFailure.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
 import { TabHeading } from '../components/TabHeading.tsx';
 import { AnalyticsCards } from './Cards.tsx';
@@ -7,7 +8,6 @@ import { RangePicker } from './RangePicker.tsx';
 import { parseRange, type Range } from './range.ts';
 import { TopDownloads } from './TopDownloads.tsx';
 import { TrendCharts } from './TrendCharts.tsx';
-import { LoadFailure } from '../components/LoadFailure.tsx';
 
 /** Product §2 Analytics (issue 10): the cards, daily/weekly charts for 7/30/90 days (`?days=`) and Top Downloaded. */
 export default function AnalyticsTab() {

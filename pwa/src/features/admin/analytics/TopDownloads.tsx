@@ -1,8 +1,8 @@
 import { Card, CardTitle } from '../../../components/ui/Card.tsx';
+import { LoadFailure } from '../../../components/ui/LoadFailure.tsx';
 import { DataTable, type Column } from '../components/DataTable.tsx';
 import { formatCount } from './format.ts';
 import { useTopDownloads } from './queries.ts';
-import { LoadFailure } from '../components/LoadFailure.tsx';
 
 interface Row {
   rank: number;

@@ -42,22 +42,31 @@ function Content({ m }: { m: OutboundMessage }) {
   );
 }
 
+/** "Grace Nakato" over "0772 123 456": a number never breaks inside, an address breaks only where it must. */
+function Recipient({ m }: { m: OutboundMessage }) {
+  const address = recipient(m.channel, m.to);
+  return (
+    <div className="min-w-36">
+      {m.recipient_name && <div className="font-medium break-words">{m.recipient_name}</div>}
+      <div className={m.channel === 'sms' ? 'whitespace-nowrap' : 'break-words'}>{address}</div>
+    </div>
+  );
+}
+
 function ErrorText({ m }: { m: OutboundMessage }) {
   return m.error ? <span className="break-words text-red-800 dark:text-red-300">{m.error}</span> : <span>—</span>;
 }
 
-/** Desktop: a real table (caption, headers) for screen readers. */
-export function MessagesTable({
-  rows,
-  loading,
-  empty,
-  onResend,
-}: {
+/** The table and the cards show the same rows the same way. */
+interface MessageListProps {
   rows: OutboundMessage[];
   loading: boolean;
   empty: string;
   onResend: (m: OutboundMessage) => void;
-}) {
+}
+
+/** Desktop: a real table (caption, headers) for screen readers. */
+export function MessagesTable({ rows, loading, empty, onResend }: MessageListProps) {
   const columns: Column<OutboundMessage>[] = [
     {
       id: 'time',
@@ -65,7 +74,7 @@ export function MessagesTable({
       cell: (m) => <span className="whitespace-nowrap">{formatDateTime(m.created_at)}</span>,
     },
     { id: 'channel', header: 'Channel', cell: (m) => CHANNEL_LABEL[m.channel] },
-    { id: 'to', header: 'To', cell: (m) => <span className="break-all">{recipient(m.channel, m.to)}</span> },
+    { id: 'to', header: 'To', cell: (m) => <Recipient m={m} /> },
     { id: 'message', header: 'Message', cell: (m) => <Content m={m} /> },
     { id: 'status', header: 'Status', cell: (m) => <StatusBadge m={m} /> },
     {
@@ -89,17 +98,7 @@ export function MessagesTable({
 }
 
 /** Phones: one card per message, nothing wider than the screen. */
-export function MessageCards({
-  rows,
-  loading,
-  empty,
-  onResend,
-}: {
-  rows: OutboundMessage[];
-  loading: boolean;
-  empty: string;
-  onResend: (m: OutboundMessage) => void;
-}) {
+export function MessageCards({ rows, loading, empty, onResend }: MessageListProps) {
   if (rows.length === 0) {
     return (
       <p className={`rounded-2xl border border-stone-200 p-5 text-center dark:border-stone-800 ${muted}`}>
@@ -115,8 +114,9 @@ export function MessageCards({
           className="space-y-2 rounded-2xl border border-stone-200 bg-white p-4 text-sm dark:border-stone-800 dark:bg-stone-900"
         >
           <div className="flex flex-wrap items-center justify-between gap-2">
-            <span className="font-semibold break-all">
-              {CHANNEL_LABEL[m.channel]} to {recipient(m.channel, m.to)}
+            <span className="font-semibold break-words">
+              {CHANNEL_LABEL[m.channel]} to {m.recipient_name ? `${m.recipient_name}, ` : ''}
+              {recipient(m.channel, m.to)}
             </span>
             <StatusBadge m={m} />
           </div>

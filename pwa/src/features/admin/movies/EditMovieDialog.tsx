@@ -1,5 +1,6 @@
 import {
   type AdminMovie,
+  type SubtitleSummary,
   CERTIFICATE_DATE_INVALID,
   MOVIE_TITLE_REQUIRED,
   RATING_REQUIRED,
@@ -7,15 +8,19 @@ import {
   VJ_REQUIRED,
 } from '@filamu/shared';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { LoadFailure } from '../../../components/ui/LoadFailure.tsx';
 import { Modal, ModalTitle } from '../../../components/ui/Modal.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
+import { TextArea } from '../../../components/ui/TextArea.tsx';
 import { FieldLabel, fieldClasses, Input } from '../../../components/ui/Input.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { toast } from '../../../lib/toast.ts';
 import { ListThumbnail } from './ListThumbnail.tsx';
+import { PlanChecklist } from './PlanChecklist.tsx';
 import { RatingFields, type RatingDraft } from './RatingFields.tsx';
-import { useActivePlans, useUpdateMovie, uploadPoster } from './queries.ts';
+import { saveSubtitleChanges, SubtitleSaveError, useActivePlans, useUpdateMovie, uploadPoster } from './queries.ts';
+import { hasSubtitleChanges, NO_SUBTITLE_CHANGES, type SubtitleChanges } from './subtitle-changes.ts';
 import { SubtitlesSection } from './SubtitlesSection.tsx';
 
 type Category = 'English' | 'Kinayuganda';
@@ -94,6 +99,9 @@ function EditForm({ movie, onClose }: { movie: AdminMovie; onClose: () => void }
   const [tried, setTried] = useState(false);
   const [saving, setSaving] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
+  // The server's subtitles, and the changes to them that wait for Save (Cancel drops them with the form).
+  const [subtitles, setSubtitles] = useState<SubtitleSummary[]>(movie.subtitles);
+  const [subtitleChanges, setSubtitleChanges] = useState<SubtitleChanges>(NO_SUBTITLE_CHANGES);
   const set = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
   const today = new Date().toISOString().slice(0, 10);
   const problems = problemsOf(draft, today);
@@ -124,13 +132,26 @@ function EditForm({ movie, onClose }: { movie: AdminMovie; onClose: () => void }
     setServerError(null);
     try {
       const body = changesOf(movie, draft);
+      const subtitlesChanged = hasSubtitleChanges(subtitleChanges);
+      if (Object.keys(body).length === 0 && !poster && !subtitlesChanged) return onClose();
+      // Subtitles first: the server reads each file and may refuse one; then nothing else is saved yet, and the
+      // files it took are shown as attached while the refused one stays staged to fix or drop.
+      if (subtitlesChanged) {
+        await saveSubtitleChanges(movie.id, subtitleChanges, (remaining, now) => {
+          setSubtitleChanges(remaining);
+          setSubtitles(now);
+        });
+      }
       if (poster) body.thumbnailS3Key = await uploadPoster(poster);
-      if (Object.keys(body).length === 0) return onClose();
-      await update.mutateAsync({ id: movie.id, body });
+      if (Object.keys(body).length > 0) await update.mutateAsync({ id: movie.id, body });
       toast.success(`"${draft.title.trim()}" was saved.`);
       onClose();
     } catch (error) {
-      setServerError(errorMessage(error, 'The movie could not be saved. Please try again.'));
+      setServerError(
+        error instanceof SubtitleSaveError
+          ? error.message
+          : errorMessage(error, 'The movie could not be saved. Please try again.'),
+      );
     } finally {
       setSaving(false);
     }
@@ -180,22 +201,13 @@ function EditForm({ movie, onClose }: { movie: AdminMovie; onClose: () => void }
           {notice}
         </p>
       )}
-      <div>
-        <label
-          htmlFor={`${id}-description`}
-          className="mb-1.5 block text-sm font-medium text-stone-800 dark:text-stone-200"
-        >
-          Description
-        </label>
-        <textarea
-          id={`${id}-description`}
-          rows={3}
-          maxLength={5000}
-          value={draft.description}
-          onChange={(e) => set({ description: e.target.value })}
-          className={cn(fieldClasses, 'border-stone-300 dark:border-stone-700')}
-        />
-      </div>
+      <TextArea
+        label="Description"
+        rows={3}
+        maxLength={5000}
+        value={draft.description}
+        onChange={(e) => set({ description: e.target.value })}
+      />
       <RatingFields value={draft} onChange={set} errors={shown} />
       <div>
         <FieldLabel htmlFor={`${id}-poster`} label="Replace poster" />
@@ -229,31 +241,14 @@ function EditForm({ movie, onClose }: { movie: AdminMovie; onClose: () => void }
         {plans.isPending ? (
           <p className="text-sm text-stone-600 dark:text-stone-400">Loading plans…</p>
         ) : plans.isError ? (
-          <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-            Failed to load plans: {errorMessage(plans.error, 'please try again.')}
-          </p>
+          <LoadFailure look="line" what="plans" error={plans.error} fallback="please try again." />
         ) : (
-          <ul className="max-h-40 space-y-1 overflow-y-auto rounded-xl border border-stone-300 p-2 dark:border-stone-700">
-            {plans.data.map((plan) => (
-              <li key={plan.id}>
-                <label className="flex min-h-11 cursor-pointer items-center gap-3 rounded-lg px-2 hover:bg-stone-100 dark:hover:bg-stone-800">
-                  <input
-                    type="checkbox"
-                    className="size-4 accent-brand-700 dark:accent-brand-400"
-                    checked={draft.planIds.includes(plan.id)}
-                    onChange={(e) =>
-                      set({
-                        planIds: e.target.checked
-                          ? [...draft.planIds, plan.id]
-                          : draft.planIds.filter((p) => p !== plan.id),
-                      })
-                    }
-                  />
-                  <span className="text-sm">{plan.plan_name}</span>
-                </label>
-              </li>
-            ))}
-          </ul>
+          <PlanChecklist
+            className="max-h-40"
+            plans={plans.data}
+            chosen={draft.planIds}
+            onChange={(planIds) => set({ planIds })}
+          />
         )}
         {draft.planIds.length === 0 && (
           <p className="mt-1.5 text-sm text-amber-800 dark:text-amber-300">
@@ -261,7 +256,7 @@ function EditForm({ movie, onClose }: { movie: AdminMovie; onClose: () => void }
           </p>
         )}
       </fieldset>
-      <SubtitlesSection movie={movie} />
+      <SubtitlesSection attached={subtitles} changes={subtitleChanges} onChange={setSubtitleChanges} />
       {serverError && (
         <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
           {serverError}

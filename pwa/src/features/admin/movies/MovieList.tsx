@@ -4,6 +4,7 @@ import { Badge } from '../../../components/ui/Badge.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog.tsx';
 import { Input } from '../../../components/ui/Input.tsx';
+import { LoadFailure } from '../../../components/ui/LoadFailure.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { toast } from '../../../lib/toast.ts';
 import { DataTable, type Column } from '../components/DataTable.tsx';
@@ -129,7 +130,8 @@ export function MovieList() {
       id: 'actions',
       header: 'Actions',
       cell: (movie) => (
-        <div className="flex flex-wrap gap-2">
+        // Stacked: three buttons side by side spilled out of the column at 1280 px.
+        <div className="flex min-w-28 flex-col items-stretch gap-2">
           <Button size="sm" variant="outline" onClick={() => setEditing(movie)} aria-label={`Edit ${movie.title}`}>
             Edit
           </Button>
@@ -175,15 +177,13 @@ export function MovieList() {
         </p>
       )}
       {movies.isError ? (
-        <div
-          role="alert"
-          className="rounded-2xl border border-red-300 p-4 text-red-800 dark:border-red-800 dark:text-red-300"
-        >
-          <p>Failed to load movies: {errorMessage(movies.error, 'Unknown error')}</p>
-          <Button size="sm" variant="outline" className="mt-3" onClick={() => void movies.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadFailure
+          what="movies"
+          error={movies.error}
+          fallback="Unknown error"
+          onRetry={() => void movies.refetch()}
+          retryLabel="Try again"
+        />
       ) : (
         <DataTable
           columns={columns}

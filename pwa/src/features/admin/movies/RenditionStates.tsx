@@ -1,4 +1,4 @@
-import { DOWNLOAD_SIZE_LABELS, type AdminMovie } from '@filamu/shared';
+import { DOWNLOAD_SIZE_LABELS, formatBytes, type AdminMovie } from '@filamu/shared';
 import { Button } from '../../../components/ui/Button.tsx';
 import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
 import { cn } from '../../../components/ui/cn.ts';
@@ -66,6 +66,13 @@ export function RenditionStates({ movie }: { movie: AdminMovie }) {
           </li>
         );
       })}
+      {/* The uploaded file is a size people can pick too: listed so the column says everything on offer. */}
+      <li>
+        <p className={cn('break-words', TONE.ready)}>
+          <span className="font-semibold text-stone-900 dark:text-stone-100">{DOWNLOAD_SIZE_LABELS.original}:</span>{' '}
+          Ready · {formatBytes(movie.size)}
+        </p>
+      </li>
     </ul>
   );
 }

@@ -1,89 +1,122 @@
 import {
-  type AdminMovie,
   formatBytes,
   SUBTITLE_LANGUAGES,
   SUBTITLE_MAX_BYTES,
+  subtitleLabelOf,
   type SubtitleSummary,
 } from '@filamu/shared';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
+import { Badge } from '../../../components/ui/Badge.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { FieldLabel, fieldClasses, Input } from '../../../components/ui/Input.tsx';
-import { errorMessage } from '../../../lib/api.ts';
-import { toast } from '../../../lib/toast.ts';
-import { useDeleteSubtitles, usePutSubtitles } from './queries.ts';
+import {
+  stageAdd,
+  stageRemoval,
+  subtitleRows,
+  undoRemoval,
+  type SubtitleChanges,
+  type SubtitleRow,
+  type SubtitleRowStatus,
+} from './subtitle-changes.ts';
 import { subtitleFileProblem } from './subtitle-file.ts';
 
 const OTHER = 'other';
 
+const STATUS_WORDS: Record<Exclude<SubtitleRowStatus, 'saved'>, string> = {
+  add: 'Added when you save',
+  replace: 'Replaces the current file when you save',
+  remove: 'Removed when you save',
+};
+
+/** One language in the list: as saved, or what Save will do to it, with the button that takes it back. */
+function SubtitleItem({ row, onRemove, onUndo }: { row: SubtitleRow; onRemove: () => void; onUndo: () => void }) {
+  return (
+    <li className="flex min-h-11 flex-wrap items-center justify-between gap-2 rounded-lg bg-stone-100 px-3 py-1 dark:bg-stone-800">
+      <span className={cn('min-w-0 break-words text-sm', row.status === 'remove' && 'line-through')}>
+        {row.label} <span className="text-stone-600 dark:text-stone-400">({row.language})</span>
+        {row.fileName && <> · {row.fileName}</>} · {formatBytes(row.bytes)}
+      </span>
+      {row.status !== 'saved' && <Badge tone="info">{STATUS_WORDS[row.status]}</Badge>}
+      {row.status === 'replace' || row.status === 'remove' ? (
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={onUndo}
+          aria-label={`Undo, keep the current ${row.label} subtitles`}
+        >
+          Undo
+        </Button>
+      ) : (
+        <Button size="sm" variant="outline" onClick={onRemove} aria-label={`Remove ${row.label} subtitles`}>
+          Remove
+        </Button>
+      )}
+    </li>
+  );
+}
+
 /**
- * The edit dialog's Subtitles: the languages attached (size, Remove) and Add subtitles (a language and an .srt or .vtt
- * file). Each change is saved at once, apart from the form's Save; the list follows the server's answers.
+ * The edit dialog's Subtitles: the languages attached (size, Remove) and a language with an .srt or .vtt file to add.
+ * Choosing a file or pressing Remove only stages the change: the dialog's "Save changes" sends it, Cancel drops it.
  */
-export function SubtitlesSection({ movie }: { movie: AdminMovie }) {
+export function SubtitlesSection({
+  attached,
+  changes,
+  onChange,
+}: {
+  attached: SubtitleSummary[];
+  changes: SubtitleChanges;
+  onChange: (changes: SubtitleChanges) => void;
+}) {
   const id = useId();
-  const fileRef = useRef<HTMLInputElement>(null);
-  const put = usePutSubtitles();
-  const remove = useDeleteSubtitles();
-  const [attached, setAttached] = useState<SubtitleSummary[]>(movie.subtitles);
   const [choice, setChoice] = useState<string>(SUBTITLE_LANGUAGES[0].code);
   const [otherCode, setOtherCode] = useState('');
-  const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [staged, setStaged] = useState<string | null>(null);
   const language = (choice === OTHER ? otherCode : choice).trim().toLowerCase();
-  const replacing = attached.some((s) => s.language === language);
+  const rows = subtitleRows(attached, changes);
 
-  const add = async () => {
+  const choose = async (input: HTMLInputElement) => {
+    const file = input.files?.[0] ?? null;
+    // The same file can be chosen again (for another language, or after Undo).
+    input.value = '';
+    if (!file) return;
     const local = subtitleFileProblem(file, language);
     setProblem(local);
-    if (local || !file) return;
-    try {
-      const saved = await put.mutateAsync({ id: movie.id, language, text: await file.text() });
-      setAttached(saved.movie.subtitles);
-      setFile(null);
-      if (fileRef.current) fileRef.current.value = '';
-      toast.success(`${replacing ? 'Replaced' : 'Added'} subtitles for "${movie.title}".`);
-    } catch (error) {
-      setProblem(errorMessage(error, 'The subtitles could not be saved. Please try again.'));
-    }
-  };
-
-  const drop = async (subtitle: SubtitleSummary) => {
-    setProblem(null);
-    try {
-      const saved = await remove.mutateAsync({ id: movie.id, language: subtitle.language });
-      setAttached(saved.movie.subtitles);
-    } catch (error) {
-      setProblem(errorMessage(error, 'The subtitles could not be removed. Please try again.'));
-    }
+    setStaged(null);
+    if (local) return;
+    const text = await file.text();
+    const replacing = attached.some((s) => s.language === language);
+    onChange(stageAdd(changes, { language, fileName: file.name, bytes: file.size, text }));
+    const label = subtitleLabelOf(language);
+    setStaged(`${label} subtitles ${replacing ? 'will be replaced' : 'will be added'} when you save.`);
   };
 
   return (
     <fieldset className="space-y-3">
       <legend className="mb-1.5 text-sm font-medium text-stone-800 dark:text-stone-200">Subtitles</legend>
-      {attached.length === 0 ? (
+      {rows.length === 0 ? (
         <p className="text-sm text-stone-600 dark:text-stone-400">No subtitles yet.</p>
       ) : (
         <ul aria-label="Attached subtitles" className="space-y-1">
-          {attached.map((subtitle) => (
-            <li
-              key={subtitle.language}
-              className="flex min-h-11 flex-wrap items-center justify-between gap-2 rounded-lg bg-stone-100 px-3 py-1 dark:bg-stone-800"
-            >
-              <span className="min-w-0 break-words text-sm">
-                {subtitle.label} <span className="text-stone-600 dark:text-stone-400">({subtitle.language})</span> ·{' '}
-                {formatBytes(subtitle.bytes)}
-              </span>
-              <Button
-                size="sm"
-                variant="outline"
-                loading={remove.isPending && remove.variables?.language === subtitle.language}
-                onClick={() => void drop(subtitle)}
-                aria-label={`Remove ${subtitle.label} subtitles`}
-              >
-                Remove
-              </Button>
-            </li>
+          {rows.map((row) => (
+            <SubtitleItem
+              key={row.language}
+              row={row}
+              onRemove={() => {
+                setStaged(null);
+                onChange(stageRemoval(changes, row.language, row.status === 'saved'));
+              }}
+              onUndo={() => {
+                setStaged(null);
+                onChange(
+                  row.status === 'remove'
+                    ? undoRemoval(changes, row.language)
+                    : stageRemoval(changes, row.language, false),
+                );
+              }}
+            />
           ))}
         </ul>
       )}
@@ -117,16 +150,16 @@ export function SubtitlesSection({ movie }: { movie: AdminMovie }) {
       <div>
         <FieldLabel htmlFor={`${id}-file`} label="File (.srt or .vtt)" />
         <input
-          ref={fileRef}
           id={`${id}-file`}
           type="file"
           accept=".srt,.vtt,text/vtt,application/x-subrip"
           aria-describedby={`${id}-file-hint`}
-          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          onChange={(e) => void choose(e.currentTarget)}
           className="block w-full min-w-0 text-sm text-stone-800 file:mr-3 file:min-h-11 file:rounded-xl file:border-0 file:bg-stone-100 file:px-4 file:font-semibold file:text-stone-900 hover:file:bg-stone-200 dark:text-stone-200 dark:file:bg-stone-800 dark:file:text-stone-100 dark:hover:file:bg-stone-700"
         />
         <p id={`${id}-file-hint`} className="mt-1.5 text-sm text-stone-600 dark:text-stone-400">
-          SRT or WebVTT, UTF-8, at most {SUBTITLE_MAX_BYTES / 1024} KB. SRT is converted to WebVTT.
+          Choose the language, then the file: it is attached when you press Save changes. SRT or WebVTT, UTF-8, at most{' '}
+          {SUBTITLE_MAX_BYTES / 1024} KB; SRT is converted to WebVTT.
         </p>
       </div>
       {problem && (
@@ -134,9 +167,9 @@ export function SubtitlesSection({ movie }: { movie: AdminMovie }) {
           {problem}
         </p>
       )}
-      <Button variant="secondary" loading={put.isPending} onClick={() => void add()}>
-        {replacing ? 'Replace subtitles' : 'Add subtitles'}
-      </Button>
+      <p role="status" className="text-sm text-stone-700 dark:text-stone-300">
+        {staged}
+      </p>
     </fieldset>
   );
 }

@@ -2,15 +2,17 @@ import type { MovieRating } from '@filamu/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Card } from '../../../components/ui/Card.tsx';
+import { LoadFailure } from '../../../components/ui/LoadFailure.tsx';
 import { Tabs } from '../../../components/ui/Tabs.tsx';
-import { cn } from '../../../components/ui/cn.ts';
-import { fieldClasses, Input, FieldLabel } from '../../../components/ui/Input.tsx';
+import { TextArea } from '../../../components/ui/TextArea.tsx';
+import { Input, FieldLabel } from '../../../components/ui/Input.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../../lib/api.ts';
-import { useActivePlans } from './queries.ts';
+import { PlanChecklist } from './PlanChecklist.tsx';
+import { useActivePlans, useAdminMovies } from './queries.ts';
 import { RatingFields, type RatingDraft } from './RatingFields.tsx';
 import { enqueueUpload } from './upload/manager.ts';
-import { uploadProblems } from './validation.ts';
+import { plansWithWholeCategory, uploadProblems } from './validation.ts';
 
 type Category = 'English' | 'Kinayuganda';
 const CATEGORIES: { category: Category; label: string }[] = [
@@ -18,7 +20,10 @@ const CATEGORIES: { category: Category; label: string }[] = [
   { category: 'Kinayuganda', label: 'Upload Kinayuganda' },
 ];
 
-/** The two upload sub-tabs (product §2): English needs a VJ and has a description; Kinayuganda has neither rule. */
+/**
+ * The two upload sub-tabs (product §2). Both take a description (a person choosing a film reads it, decision 0210);
+ * the name field means the VJ who narrates a Kinayuganda film (optional) and who released an English one (required).
+ */
 export function UploadForms() {
   return (
     <Card>
@@ -35,12 +40,23 @@ export function UploadForms() {
 function UploadForm({ category }: { category: Category }) {
   const id = useId();
   const plans = useActivePlans();
+  const library = useAdminMovies();
   const [title, setTitle] = useState('');
   const [vj, setVj] = useState('');
   const [description, setDescription] = useState('');
   const [movie, setMovie] = useState<File | null>(null);
   const [thumbnail, setThumbnail] = useState<File | null>(null);
-  const [planIds, setPlanIds] = useState<string[]>([]);
+  const whole =
+    plans.data && library.data
+      ? plansWithWholeCategory(
+          library.data,
+          plans.data.map((plan) => plan.id),
+          category,
+        )
+      : [];
+  // Null until the admin ticks or unticks: then the plans holding the whole category stay ticked by default.
+  const [chosenPlanIds, setPlanIds] = useState<string[] | null>(null);
+  const planIds = chosenPlanIds ?? whole;
   const noRating: RatingDraft = { rating: '', certificateNumber: '', certificateDate: '' };
   const [rating, setRating] = useState<RatingDraft>(noRating);
   /** Bumped to clear the file inputs after a submit (a file input cannot be set from script). */
@@ -48,7 +64,7 @@ function UploadForm({ category }: { category: Category }) {
   const [submitError, setSubmitError] = useState<string | null>(null);
   const english = category === 'English';
   // Untouched, the form lists what is still needed; only once something is entered does a gap count as an error.
-  const started = !!(title || vj || description || movie || thumbnail || planIds.length || rating.rating);
+  const started = !!(title || vj || description || movie || thumbnail || chosenPlanIds?.length || rating.rating);
   const problems = uploadProblems(
     { category, title, vj, rating: rating.rating, movie, thumbnail, planIds },
     { started },
@@ -62,7 +78,7 @@ function UploadForm({ category }: { category: Category }) {
         {
           title: title.trim(),
           vj: vj.trim(),
-          description: english ? description.trim() : '',
+          description: description.trim(),
           category,
           rating: rating.rating as MovieRating,
           certificateNumber: rating.certificateNumber,
@@ -77,7 +93,7 @@ function UploadForm({ category }: { category: Category }) {
       setDescription('');
       setMovie(null);
       setThumbnail(null);
-      setPlanIds([]);
+      setPlanIds(null);
       setRating(noRating);
       setSubmitError(null);
       setFormKey((k) => k + 1);
@@ -86,38 +102,28 @@ function UploadForm({ category }: { category: Category }) {
     }
   };
 
-  const togglePlan = (planId: string, checked: boolean) =>
-    setPlanIds((ids) => (checked ? [...ids, planId] : ids.filter((existing) => existing !== planId)));
-
   return (
     <form key={formKey} onSubmit={submit} noValidate className="grid gap-5 lg:grid-cols-2">
       <div className="space-y-4">
         <Input label="Movie title" required value={title} onChange={(e) => setTitle(e.target.value)} />
         <Input
-          label="VJ/Uploader"
+          label={english ? 'VJ/Uploader' : 'VJ'}
           required={english}
-          hint={english ? undefined : 'Optional for Kinayuganda movies.'}
+          hint={
+            english
+              ? 'Who released it, such as the studio. The movie page shows it as “From”.'
+              : 'Optional. The VJ who narrates it in Luganda, such as VJ Junior.'
+          }
           value={vj}
           onChange={(e) => setVj(e.target.value)}
         />
-        {english && (
-          <div>
-            <label
-              htmlFor={`${id}-description`}
-              className="mb-1.5 block text-sm font-medium text-stone-800 dark:text-stone-200"
-            >
-              Description
-            </label>
-            <textarea
-              id={`${id}-description`}
-              rows={3}
-              maxLength={5000}
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-              className={cn(fieldClasses, 'border-stone-300 dark:border-stone-700')}
-            />
-          </div>
-        )}
+        <TextArea
+          label="Description"
+          rows={3}
+          maxLength={5000}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+        />
         <RatingFields value={rating} onChange={(change) => setRating((r) => ({ ...r, ...change }))} />
         <FileField
           label="Movie file"
@@ -144,34 +150,31 @@ function UploadForm({ category }: { category: Category }) {
           {plans.isPending ? (
             <Spinner className="size-5 text-brand-700 dark:text-brand-400" label="Loading plans" />
           ) : plans.isError ? (
-            <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-              Failed to load subscription plans: {errorMessage(plans.error, 'please reload the page.')}
-            </p>
+            <LoadFailure look="line" what="subscription plans" error={plans.error} fallback="please reload the page." />
           ) : plans.data.length === 0 ? (
             <p className="text-sm text-stone-600 dark:text-stone-400">
               There are no active plans. Create or activate one in the Plans tab first.
             </p>
           ) : (
-            <ul className="max-h-48 space-y-1 overflow-y-auto rounded-xl border border-stone-300 p-2 dark:border-stone-700">
-              {plans.data.map((plan) => (
-                <li key={plan.id}>
-                  <label className="flex min-h-11 cursor-pointer items-center gap-3 rounded-lg px-2 hover:bg-stone-100 dark:hover:bg-stone-800">
-                    <input
-                      type="checkbox"
-                      className="size-4 accent-brand-700 dark:accent-brand-400"
-                      checked={planIds.includes(plan.id)}
-                      onChange={(e) => togglePlan(plan.id, e.target.checked)}
-                    />
-                    <span className="text-sm">
-                      {plan.plan_name}{' '}
-                      <span className="text-stone-600 dark:text-stone-400">
-                        · UGX {plan.price_ugx.toLocaleString('en-US')}
-                      </span>
+            <PlanChecklist
+              className="max-h-48"
+              plans={plans.data}
+              chosen={planIds}
+              onChange={setPlanIds}
+              describe={(plan) => (
+                <>
+                  {plan.plan_name}{' '}
+                  <span className="text-stone-600 dark:text-stone-400">
+                    · UGX {plan.price_ugx.toLocaleString('en-US')}
+                  </span>
+                  {whole.includes(plan.id) && (
+                    <span className="block text-xs text-stone-600 dark:text-stone-400">
+                      Has every {category} movie so far
                     </span>
-                  </label>
-                </li>
-              ))}
-            </ul>
+                  )}
+                </>
+              )}
+            />
           )}
         </fieldset>
         <div className="mt-auto space-y-2">
@@ -179,8 +182,9 @@ function UploadForm({ category }: { category: Category }) {
             Upload Movie
           </Button>
           <div id={`${id}-problems`} aria-live="polite" className="text-sm text-stone-700 dark:text-stone-300">
-            {problems.length > 0 && !started && <p className="font-medium">Still needed:</p>}
-            {problems.length > 0 && (
+            {/* Untouched, nothing is missing yet: one line says how to start instead of a list of gaps. */}
+            {problems.length > 0 && !started && <p>Fill in the fields marked * to upload.</p>}
+            {problems.length > 0 && started && (
               <ul className="list-inside list-disc space-y-0.5">
                 {problems.map((problem) => (
                   <li key={problem}>{problem}</li>

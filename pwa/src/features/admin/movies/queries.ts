@@ -1,8 +1,16 @@
-import { contracts, type AdminMovie, type RenditionKind, type UpdateMovieRequest } from '@filamu/shared';
+import {
+  contracts,
+  subtitleLabelOf,
+  type AdminMovie,
+  type RenditionKind,
+  type SubtitleSummary,
+  type UpdateMovieRequest,
+} from '@filamu/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api.ts';
+import { api, errorMessage } from '../../../lib/api.ts';
 import { queryClient, queryKeys } from '../../../lib/query-client.ts';
 import { anyEncoding } from './renditions.ts';
+import type { SubtitleChanges } from './subtitle-changes.ts';
 
 /** The Movies tab's server data; after every change both the admin list and the library refresh (product §7). */
 
@@ -88,19 +96,45 @@ export async function uploadPoster(file: File): Promise<string> {
   return link.s3Key;
 }
 
-/** Attaches (or replaces) a language's subtitles; the server converts and checks the text (decision 0172). */
-export function usePutSubtitles() {
-  return useMutation({
-    mutationFn: ({ id, language, text }: { id: string; language: string; text: string }) =>
-      api(contracts.subtitles.adminPutSubtitles, { params: { id, language }, body: { text } }),
-    onSuccess: refresh,
-  });
-}
+/** A staged subtitle change the server refused: the message names the language and the file. */
+export class SubtitleSaveError extends Error {}
 
-export function useDeleteSubtitles() {
-  return useMutation({
-    mutationFn: ({ id, language }: { id: string; language: string }) =>
-      api(contracts.subtitles.adminDeleteSubtitles, { params: { id, language } }),
-    onSuccess: refresh,
-  });
+/**
+ * Applies the edit dialog's staged subtitle changes, one at a time: the server converts and checks each file
+ * (decision 0172). `onSaved` hears each one that went through, with what is still to do and the movie's subtitles
+ * now, so a refused file leaves the rest staged and the list true.
+ */
+export async function saveSubtitleChanges(
+  movieId: string,
+  changes: SubtitleChanges,
+  onSaved: (remaining: SubtitleChanges, subtitles: SubtitleSummary[]) => void,
+): Promise<void> {
+  let remaining = changes;
+  try {
+    for (const add of changes.adds) {
+      const saved = await api(contracts.subtitles.adminPutSubtitles, {
+        params: { id: movieId, language: add.language },
+        body: { text: add.text },
+      }).catch((error: unknown) => {
+        const why = errorMessage(error, 'It could not be saved. Please try again.');
+        throw new SubtitleSaveError(
+          `${subtitleLabelOf(add.language)} subtitles (${add.fileName}) were not saved: ${why}`,
+        );
+      });
+      remaining = { ...remaining, adds: remaining.adds.filter((a) => a !== add) };
+      onSaved(remaining, saved.movie.subtitles);
+    }
+    for (const language of changes.removals) {
+      const saved = await api(contracts.subtitles.adminDeleteSubtitles, { params: { id: movieId, language } }).catch(
+        (error: unknown) => {
+          const why = errorMessage(error, 'Please try again.');
+          throw new SubtitleSaveError(`${subtitleLabelOf(language)} subtitles were not removed: ${why}`);
+        },
+      );
+      remaining = { ...remaining, removals: remaining.removals.filter((l) => l !== language) };
+      onSaved(remaining, saved.movie.subtitles);
+    }
+  } finally {
+    if (remaining !== changes) await refresh();
+  }
 }

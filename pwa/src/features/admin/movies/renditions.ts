@@ -1,5 +1,5 @@
 import { DOWNLOAD_SIZE_LABELS, formatBytes, type AdminMovie, type AdminRendition } from '@filamu/shared';
-import { formatTimeLeft } from '../../downloads/describe.ts';
+import { formatTimeLeft } from '../../../lib/eta.ts';
 
 /** The console's words for a rendition's state (issue 10/14 §6). */
 export function renditionText(rendition: AdminRendition): string {

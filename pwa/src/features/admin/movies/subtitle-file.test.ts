@@ -10,6 +10,7 @@ describe('the Subtitles section checks before sending', () => {
 
   it('asks for a language, a file, the right kind and size', () => {
     expect(subtitleFileProblem({ name: 'film.srt', size: 10 }, '')).toContain('language code');
+    expect(subtitleFileProblem({ name: 'film.srt', size: 10 }, 'luganda please')).toContain('language code such as');
     expect(subtitleFileProblem(null, 'en')).toBe('Choose an .srt or .vtt file.');
     expect(subtitleFileProblem({ name: 'film.ass', size: 10 }, 'en')).toBe('Choose an .srt or .vtt file.');
     expect(subtitleFileProblem({ name: 'film.srt', size: SUBTITLE_MAX_BYTES + 1 }, 'en')).toContain('at most 512 KB');

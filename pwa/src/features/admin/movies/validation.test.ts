@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   attachedToPlans,
   MOVIE_NOT_VIDEO,
+  plansWithWholeCategory,
   THUMBNAIL_NOT_IMAGE,
   uploadProblems,
   type UploadDraft,
@@ -51,5 +52,22 @@ describe('upload form rules (product §5)', () => {
   it('counts plans in words', () => {
     expect(attachedToPlans(1)).toBe('attached to 1 plan');
     expect(attachedToPlans(3)).toBe('attached to 3 plans');
+  });
+});
+
+describe('plansWithWholeCategory', () => {
+  const library = [
+    { category: 'Kinayuganda', plan_ids: ['all', 'some'] },
+    { category: 'Kinayuganda', plan_ids: ['all'] },
+    { category: 'English', plan_ids: ['some'] },
+  ];
+
+  it('names the plans holding every movie of the category, so the next upload joins them', () => {
+    expect(plansWithWholeCategory(library, ['all', 'some', 'none'], 'Kinayuganda')).toEqual(['all']);
+    expect(plansWithWholeCategory(library, ['all', 'some', 'none'], 'English')).toEqual(['some']);
+  });
+
+  it('names none while the category has no movie yet', () => {
+    expect(plansWithWholeCategory([], ['all'], 'English')).toEqual([]);
   });
 });

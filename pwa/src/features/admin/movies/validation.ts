@@ -34,3 +34,18 @@ export function uploadProblems(draft: UploadDraft, { started = true }: { started
   if (draft.planIds.length === 0) problems.push(PLAN_REQUIRED);
   return problems;
 }
+
+/**
+ * Plans that hold every live movie of `category` so far: a plan sold as "all Kinayuganda movies" would miss the
+ * next upload unless the admin ticks it, so the upload form ticks these first and says why (decision 0211). None
+ * while the category has no movie yet.
+ */
+export function plansWithWholeCategory(
+  movies: readonly { category: string; plan_ids: readonly string[] }[],
+  planIds: readonly string[],
+  category: string,
+): string[] {
+  const inCategory = movies.filter((movie) => movie.category === category);
+  if (inCategory.length === 0) return [];
+  return planIds.filter((planId) => inCategory.every((movie) => movie.plan_ids.includes(planId)));
+}

@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../../components/ui/Card.tsx';
 import { Input } from '../../../components/ui/Input.tsx';
 import { api, errorMessage } from '../../../lib/api.ts';
+import { readDataPrice } from '../../../lib/data-price.ts';
 import { queryClient, queryKeys } from '../../../lib/query-client.ts';
 import { toast } from '../../../lib/toast.ts';
 
@@ -37,14 +38,13 @@ export function DataPriceCard() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const text = value.trim().replaceAll(',', '');
-    const parsed = DataPriceSetting.safeParse({ dataPricePerGbUgx: text === '' ? undefined : Number(text) });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Enter the price of 1 GB of data in UGX.');
+    const typed = readDataPrice(value);
+    if (typed.error !== undefined) {
+      setError(typed.error);
       return;
     }
     setError(null);
-    save.mutate(parsed.data);
+    save.mutate({ dataPricePerGbUgx: typed.price });
   };
 
   return (

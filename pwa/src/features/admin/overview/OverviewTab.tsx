@@ -1,5 +1,6 @@
 import { formatUgx } from '@filamu/shared';
 import { CreditCardIcon, DownloadIcon, FilmIcon, SparklesIcon, UserIcon } from '../../../components/ui/icons.tsx';
+import { LoadFailure } from '../../../components/ui/LoadFailure.tsx';
 import { DEFAULT_RANGE } from '../analytics/range.ts';
 import { formatCount } from '../analytics/format.ts';
 import { usePlatformAnalytics } from '../analytics/queries.ts';
@@ -7,8 +8,8 @@ import { StatCard } from '../components/StatCard.tsx';
 import { TabHeading } from '../components/TabHeading.tsx';
 import { DataPriceCard } from './DataPriceCard.tsx';
 import { RecentMovies } from './RecentMovies.tsx';
+import { SmsBudgetCard } from './SmsBudgetCard.tsx';
 import { SmsGatewayCard } from './SmsGatewayCard.tsx';
-import { LoadFailure } from '../components/LoadFailure.tsx';
 
 /**
  * product §2 Overview: money first (revenue today and this month on Kampala's calendar, payments waiting for a review
@@ -89,6 +90,9 @@ export default function OverviewTab() {
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <DataPriceCard />
         <SmsGatewayCard />
+        <div className="lg:col-span-2">
+          <SmsBudgetCard />
+        </div>
       </div>
     </>
   );

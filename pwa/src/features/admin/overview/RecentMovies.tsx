@@ -1,7 +1,6 @@
 import { Badge } from '../../../components/ui/Badge.tsx';
-import { Button } from '../../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../../components/ui/Card.tsx';
-import { errorMessage } from '../../../lib/api.ts';
+import { LoadFailure } from '../../../components/ui/LoadFailure.tsx';
 import { uploadDate } from '../movies/thumbnail.ts';
 import { useRecentMovies } from './queries.ts';
 
@@ -13,14 +12,13 @@ export function RecentMovies() {
     <Card role="region" aria-labelledby="recent-movies" aria-busy={movies.isPending || undefined}>
       <CardTitle id="recent-movies">Recent Movies</CardTitle>
       {movies.isError ? (
-        <div role="alert" className="mt-3">
-          <p className="text-red-700 dark:text-red-400">
-            Failed to load movies: {errorMessage(movies.error, 'Please try again.')}
-          </p>
-          <Button size="sm" variant="outline" className="mt-3" onClick={() => void movies.refetch()}>
-            Retry
-          </Button>
-        </div>
+        <LoadFailure
+          look="line"
+          className="mt-3"
+          what="movies"
+          error={movies.error}
+          onRetry={() => void movies.refetch()}
+        />
       ) : movies.isPending ? (
         <div className="mt-3 space-y-3" aria-hidden="true">
           {[0, 1, 2, 3, 4].map((i) => (

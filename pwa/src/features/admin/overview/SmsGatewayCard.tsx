@@ -1,11 +1,12 @@
 import { Card, CardTitle } from '../../../components/ui/Card.tsx';
+import { gatewayMoney } from '../messages/presentation.ts';
 import { useSmsGateway } from '../messages/queries.ts';
 
 /** The SMS gateway's balance as it reports it (decision 0157), or "unavailable" when it does not say. */
 export function SmsGatewayCard() {
   const gateway = useSmsGateway();
   const data = gateway.data;
-  const balance = data?.state === 'ok' ? data.balance : 'Unavailable';
+  const balance = data?.state === 'ok' && data.balance ? gatewayMoney(data.balance) : 'Unavailable';
   return (
     <Card>
       <CardTitle>SMS gateway</CardTitle>

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Input } from '../../../components/ui/Input.tsx';
-import { errorMessage } from '../../../lib/api.ts';
+import { LoadFailure } from '../../../components/ui/LoadFailure.tsx';
 import { DataTable } from '../components/DataTable.tsx';
 import { TabHeading } from '../components/TabHeading.tsx';
 import { paymentColumns } from './columns.tsx';
@@ -83,15 +83,13 @@ export default function PaymentsTab() {
       </div>
 
       {error && !data ? (
-        <div
-          role="alert"
-          className="flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-red-300 bg-red-50 p-4 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
-        >
-          <p>Failed to load payments: {errorMessage(error, 'Check your connection and try again.')}</p>
-          <Button variant="outline" size="sm" onClick={() => refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadFailure
+          what="payments"
+          error={error}
+          fallback="Check your connection and try again."
+          onRetry={() => void refetch()}
+          retryLabel="Try again"
+        />
       ) : (
         <>
           <DataTable

@@ -1,4 +1,4 @@
-import { contracts, formatUgx, REVIEW_NOTE_MAX, type AdminPayment } from '@filamu/shared';
+import { contracts, formatUgx, REVIEW_NOTE_MAX, type AdminPayment, phoneForPeople } from '@filamu/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
@@ -80,7 +80,7 @@ function ResolveForm({ payment, onClose }: { payment: AdminPayment; onClose: () 
         <dd>{payment.planName}</dd>
         <dt className="text-stone-600 dark:text-stone-400">Phone</dt>
         <dd>
-          {payment.phone ?? '—'} {payment.mno ? `(${MNO_LABEL[payment.mno] ?? payment.mno})` : ''}
+          {phoneForPeople(payment.phone)} {payment.mno ? `(${MNO_LABEL[payment.mno] ?? payment.mno})` : ''}
         </dd>
         <dt className="text-stone-600 dark:text-stone-400">Reference</dt>
         <dd className="font-mono">{payment.reference}</dd>

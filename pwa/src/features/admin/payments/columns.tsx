@@ -1,4 +1,4 @@
-import { formatUgx, type AdminPayment } from '@filamu/shared';
+import { formatUgx, type AdminPayment, phoneForPeople } from '@filamu/shared';
 import { Button } from '../../../components/ui/Button.tsx';
 import type { Column } from '../components/DataTable.tsx';
 import { formatDateTime, MNO_LABEL, reportedAmount } from './presentation.ts';
@@ -78,7 +78,7 @@ export function paymentColumns(onResolve: (payment: AdminPayment) => void): Colu
       header: 'Phone · MNO',
       cell: (p) => (
         <div className="whitespace-nowrap">
-          <div>{p.phone ?? '—'}</div>
+          <div className="whitespace-nowrap">{phoneForPeople(p.phone)}</div>
           {p.mno && <div className={muted}>{MNO_LABEL[p.mno] ?? p.mno}</div>}
         </div>
       ),

@@ -3,8 +3,8 @@ import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Badge } from '../../../components/ui/Badge.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Input } from '../../../components/ui/Input.tsx';
+import { LoadFailure } from '../../../components/ui/LoadFailure.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
-import { errorMessage } from '../../../lib/api.ts';
 import { SHOWN_MOVIES, searchMovies, withCategory } from './plan-movies.ts';
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
@@ -85,14 +85,14 @@ export function MovieChooser({
           <Spinner className="size-6 text-brand-700 dark:text-brand-400" label="Loading movies" />
         </div>
       ) : error && !movies ? (
-        <div role="alert" className="mt-3 flex flex-wrap items-center gap-3">
-          <p className="text-sm font-medium text-red-700 dark:text-red-400">
-            Failed to load the movies: {errorMessage(error, 'Please check your connection.')}
-          </p>
-          <Button size="sm" variant="outline" onClick={onRetry}>
-            Retry
-          </Button>
-        </div>
+        <LoadFailure
+          look="line"
+          className="mt-3"
+          what="the movies"
+          error={error}
+          fallback="Please check your connection."
+          onRetry={onRetry}
+        />
       ) : movies && movies.length === 0 ? (
         <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">
           The library has no movies yet. Upload some on the Movies tab, then choose them here.

@@ -4,10 +4,11 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { Card } from '../../../components/ui/Card.tsx';
 import { Input } from '../../../components/ui/Input.tsx';
 import { errorMessage, isApiError } from '../../../lib/api.ts';
+import { focusFirstError } from '../../../lib/form.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useAdminMovies } from '../movies/queries.ts';
 import { ExpiryField } from './ExpiryField.tsx';
-import { TextArea } from './FormControls.tsx';
+import { TextArea } from '../../../components/ui/TextArea.tsx';
 import { LabelledSwitch } from '../../../components/ui/Switch.tsx';
 import { MovieChooser } from './MovieChooser.tsx';
 import {
@@ -78,8 +79,7 @@ export function PlanForm({ plan, onFinished }: { plan: AdminPlan | null; onFinis
   const showErrors = (fields: PlanFormErrors, form: string | null) => {
     setErrors(fields);
     setFormError(form);
-    const first = PLAN_FIELDS.find((field) => fields[field]);
-    if (first) (formRef.current?.elements.namedItem(first) as HTMLElement | null)?.focus();
+    focusFirstError(formRef.current, PLAN_FIELDS, fields);
   };
 
   const chooseMovies = (next: Set<string>) => {

@@ -2,9 +2,9 @@ import { formatKampalaLocal, formatUgx, type AdminPlan } from '@filamu/shared';
 import { useId } from 'react';
 import { Badge } from '../../../components/ui/Badge.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
+import { LoadFailure } from '../../../components/ui/LoadFailure.tsx';
 import { Spinner } from '../../../components/ui/Spinner.tsx';
-import { errorMessage } from '../../../lib/api.ts';
-import { unsellable } from './plan-movies.ts';
+import { saleState, unsellable } from './plan-movies.ts';
 
 function PlanItem({
   plan,
@@ -20,6 +20,7 @@ function PlanItem({
   const subscribers = plan.subscriber_count;
   const movies = plan.movie_count;
   const inactive = movies - plan.active_movie_count;
+  const sale = saleState(plan, new Date());
   return (
     <li
       className={`p-4 ${editing ? 'bg-brand-50 dark:bg-brand-950/40' : ''}`}
@@ -45,6 +46,8 @@ function PlanItem({
           <div className="mt-2 flex flex-wrap gap-1.5">
             <Badge tone={plan.is_active ? 'success' : 'danger'}>{plan.is_active ? 'Active' : 'Inactive'}</Badge>
             <Badge tone={plan.is_visible ? 'info' : 'neutral'}>{plan.is_visible ? 'Visible' : 'Hidden'}</Badge>
+            {sale.kind === 'sale-closed' && <Badge tone="danger">{sale.text}</Badge>}
+            {sale.kind === 'ended' && <Badge tone="neutral">Ended</Badge>}
             <Badge tone="brand">Order: {plan.display_order}</Badge>
             {unsellable(plan) && (
               <Badge tone="danger">{movies === 0 ? 'No movies' : 'No active movies'} — cannot be sold</Badge>
@@ -111,14 +114,14 @@ export function PlanList({
           <Spinner className="size-6 text-brand-700 dark:text-brand-400" label="Loading plans" />
         </div>
       ) : error && !plans ? (
-        <div role="alert" className="flex flex-wrap items-center gap-3 p-5">
-          <p className="text-sm font-medium text-red-700 dark:text-red-400">
-            Failed to load subscription plans: {errorMessage(error, 'Please check your connection.')}
-          </p>
-          <Button size="sm" variant="outline" onClick={onRetry}>
-            Retry
-          </Button>
-        </div>
+        <LoadFailure
+          look="line"
+          className="p-5"
+          what="subscription plans"
+          error={error}
+          fallback="Please check your connection."
+          onRetry={onRetry}
+        />
       ) : sorted.length === 0 ? (
         <p className="p-10 text-center text-stone-600 dark:text-stone-400">
           No subscription plans found. Add one above!

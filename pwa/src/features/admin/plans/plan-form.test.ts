@@ -26,6 +26,7 @@ const plan: AdminPlan = {
   display_order: 2,
   global_expiry_date: '2027-12-31T12:30',
   expires_at: '2027-12-31T09:30:00.000Z',
+  sale_ends_at: '2027-12-31T03:30:00.000Z',
   subscriber_count: 0,
   movie_count: 1,
   active_movie_count: 1,

@@ -1,6 +1,14 @@
 import type { AdminMovie } from '@filamu/shared';
 import { describe, expect, it } from 'vitest';
-import { activeChosen, movieIdsOfPlan, sameIds, searchMovies, unsellable, withCategory } from './plan-movies.ts';
+import {
+  activeChosen,
+  movieIdsOfPlan,
+  saleState,
+  sameIds,
+  searchMovies,
+  unsellable,
+  withCategory,
+} from './plan-movies.ts';
 
 const movie = (id: string, overrides: Partial<AdminMovie> = {}): AdminMovie => ({
   id,
@@ -16,6 +24,7 @@ const movie = (id: string, overrides: Partial<AdminMovie> = {}): AdminMovie => (
   size: 1000,
   sizes: [{ size: 'original', bytes: 1000, height: null }],
   subtitles: [],
+  duration_seconds: null,
   created_at: '2026-11-01T00:00:00.000Z',
   s3_key: `movies/${id}.mp4`,
   is_active: true,
@@ -64,5 +73,18 @@ describe('the plan form’s movie chooser', () => {
     expect(unsellable({ ...plan, active_movie_count: 3 })).toBe(false);
     expect(unsellable({ ...plan, is_visible: false })).toBe(false);
     expect(unsellable({ ...plan, is_active: false })).toBe(false);
+  });
+});
+
+describe('saleState', () => {
+  const plan = { expires_at: '2026-11-27T12:00:00.000Z', sale_ends_at: '2026-11-27T06:00:00.000Z' };
+
+  it('is on sale before the cut-off, closed inside it (saying why), and ended after the end', () => {
+    expect(saleState(plan, new Date('2026-11-27T05:59:00Z'))).toEqual({ kind: 'on-sale' });
+    expect(saleState(plan, new Date('2026-11-27T06:00:00Z'))).toEqual({
+      kind: 'sale-closed',
+      text: 'Sale closed (ends in under 6 hours)',
+    });
+    expect(saleState(plan, new Date('2026-11-27T12:00:00Z'))).toEqual({ kind: 'ended' });
   });
 });

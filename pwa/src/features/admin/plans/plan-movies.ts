@@ -38,3 +38,22 @@ export function activeChosen(selected: Set<string>, movies: AdminMovie[]): numbe
 export function unsellable(plan: Pick<AdminPlan, 'is_active' | 'is_visible' | 'active_movie_count'>): boolean {
   return plan.is_active && plan.is_visible && plan.active_movie_count === 0;
 }
+
+/**
+ * What customers see of a plan by the clock: on sale, past its sale cut-off (active and visible, yet offered to
+ * nobody), or ended. `Sale closed (ends in under 6 hours)` says why a plan created late is invisible to customers.
+ */
+export function saleState(
+  plan: Pick<AdminPlan, 'expires_at' | 'sale_ends_at'>,
+  now: Date,
+): { kind: 'on-sale' } | { kind: 'sale-closed'; text: string } | { kind: 'ended' } {
+  const end = Date.parse(plan.expires_at);
+  const saleEnd = Date.parse(plan.sale_ends_at);
+  if (now.getTime() >= end) return { kind: 'ended' };
+  if (now.getTime() < saleEnd) return { kind: 'on-sale' };
+  const cutoffHours = Math.round((end - saleEnd) / 3_600_000);
+  return {
+    kind: 'sale-closed',
+    text: `Sale closed (ends in under ${cutoffHours} hour${cutoffHours === 1 ? '' : 's'})`,
+  };
+}

@@ -3,12 +3,14 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/Badge.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
+import { LoadFailure } from '../../../components/ui/LoadFailure.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { toast } from '../../../lib/toast.ts';
 import { FormDialog } from '../components/FormDialog.tsx';
 import { choosablePlans, planOptionLabel } from './plan-options.ts';
 import { useAdminPlans, useManageSubscription } from './queries.ts';
 import { SelectField } from '../components/SelectField.tsx';
+import { subscriberLine } from './subscriber-line.ts';
 
 type Action = 'activate_extend' | 'deactivate';
 
@@ -25,7 +27,7 @@ export function ManageSubscriptionDialog({
       open={subscriber !== null}
       onClose={onClose}
       title="Manage Subscription"
-      description={subscriber ? `${subscriber.full_name || 'No Name Provided'} · ${subscriber.email}` : undefined}
+      description={subscriberLine(subscriber)}
     >
       {/* Keyed so each subscriber starts from a clean form. */}
       {subscriber && <ManageForm key={subscriber.id} subscriber={subscriber} onClose={onClose} />}
@@ -110,12 +112,12 @@ function ManageForm({ subscriber, onClose }: { subscriber: Subscriber; onClose: 
             ))}
           </SelectField>
           {plans.isError && (
-            <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-              Failed to load subscription plans: {errorMessage(plans.error, 'Please try again.')}{' '}
-              <button type="button" className="underline" onClick={() => void plans.refetch()}>
-                Retry
-              </button>
-            </p>
+            <LoadFailure
+              look="line"
+              what="subscription plans"
+              error={plans.error}
+              onRetry={() => void plans.refetch()}
+            />
           )}
           {plans.isSuccess && options.length === 0 && (
             <p className="text-sm text-stone-700 dark:text-stone-300">

@@ -1,19 +1,20 @@
-import { type Subscriber, formatDate } from '@filamu/shared';
+import { type Subscriber, formatDate, phoneForPeople } from '@filamu/shared';
 import { useEffect, useState } from 'react';
 import { Badge } from '../../../components/ui/Badge.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog.tsx';
 import { Input } from '../../../components/ui/Input.tsx';
+import { LoadFailure } from '../../../components/ui/LoadFailure.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { toast } from '../../../lib/toast.ts';
 import { DataTable, type Column } from '../components/DataTable.tsx';
 import { TabHeading } from '../components/TabHeading.tsx';
 import { GrantRedownloadDialog } from './GrantRedownloadDialog.tsx';
+import { HistoryDialog } from './HistoryDialog.tsx';
 import { ManageSubscriptionDialog } from './ManageSubscriptionDialog.tsx';
 import { Pager } from './Pager.tsx';
 import { ResetPasswordDialog } from './ResetPasswordDialog.tsx';
 import { SUBSCRIBERS_PAGE_SIZE, useDeleteSubscriber, useSubscribers } from './queries.ts';
-import { LoadFailure } from '../components/LoadFailure.tsx';
 
 /** Waits for typing to pause before searching, so each keystroke is not a request. */
 function useDebounced(value: string, ms: number): string {
@@ -37,6 +38,7 @@ export default function SubscribersTab() {
   const [deleting, setDeleting] = useState<Subscriber | null>(null);
   const [granting, setGranting] = useState<Subscriber | null>(null);
   const [resetting, setResetting] = useState<Subscriber | null>(null);
+  const [reading, setReading] = useState<Subscriber | null>(null);
   const list = useSubscribers(search, page);
   const remove = useDeleteSubscriber();
 
@@ -70,7 +72,7 @@ export default function SubscribersTab() {
         ),
     },
     { id: 'email', header: 'Email', cell: (s) => <span className="break-all">{s.email}</span> },
-    { id: 'phone', header: 'Phone', cell: (s) => s.phone ?? '—' },
+    { id: 'phone', header: 'Phone', cell: (s) => <span className="whitespace-nowrap">{phoneForPeople(s.phone)}</span> },
     {
       id: 'status',
       header: 'Status',
@@ -124,6 +126,9 @@ export default function SubscribersTab() {
             >
               Reset Password
             </Button>
+            <Button size="sm" variant="outline" onClick={() => setReading(s)} aria-label={`History of ${s.email}`}>
+              History
+            </Button>
             <Button size="sm" variant="outline" onClick={() => setDeleting(s)} aria-label={`Delete ${s.email}`}>
               Delete
             </Button>
@@ -136,7 +141,7 @@ export default function SubscribersTab() {
     <>
       <TabHeading
         title="Subscribers"
-        description="Every account with its subscription. Put someone on a plan, end a subscription, grant a re-download of a lost movie, reset a password, or remove an account."
+        description="Every account with its subscription. Put someone on a plan, end a subscription, grant a re-download of a lost movie, reset a password, read what support did for someone, or remove an account."
       />
       <div className="mb-4 flex flex-wrap items-end justify-between gap-4">
         <Input
@@ -171,6 +176,7 @@ export default function SubscribersTab() {
       <ManageSubscriptionDialog subscriber={managing} onClose={() => setManaging(null)} />
       <GrantRedownloadDialog subscriber={granting} onClose={() => setGranting(null)} />
       <ResetPasswordDialog subscriber={resetting} onClose={() => setResetting(null)} />
+      <HistoryDialog subscriber={reading} onClose={() => setReading(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete subscriber?"

@@ -13,6 +13,7 @@ const plan = (over: Partial<AdminPlan>): AdminPlan => ({
   display_order: 0,
   global_expiry_date: '2026-12-31T23:59',
   expires_at: '2026-12-31T20:59:00.000Z',
+  sale_ends_at: '2026-12-31T14:59:00.000Z',
   subscriber_count: 0,
   movie_count: 1,
   active_movie_count: 1,

@@ -1,4 +1,4 @@
-import { contracts, type ManageSubscriptionRequest } from '@filamu/shared';
+import { contracts, type GrantRedownloadRequest, type ManageSubscriptionRequest } from '@filamu/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-client.ts';
@@ -48,19 +48,44 @@ export function useManageSubscription() {
   });
 }
 
-/** One extra re-download for a person who lost a movie (decision 0122). */
+/** What support reads before granting a re-download: the person's month and recent movies (decision 0214). */
+export function useSupportContext(id: string | null) {
+  return useQuery({
+    queryKey: [...queryKeys.adminSubscribers, 'support-context', id],
+    queryFn: ({ signal }) => api(contracts.subscribers.subscriberSupportContext, { params: { id: id! } }, { signal }),
+    enabled: id !== null,
+    // Asked for as the dialog opens: what the person did a minute ago counts.
+    staleTime: 0,
+  });
+}
+
+/** The person's history of support actions, newest first (decision 0214). */
+export function useSupportHistory(id: string | null) {
+  return useQuery({
+    queryKey: [...queryKeys.adminSubscribers, 'history', id],
+    queryFn: ({ signal }) => api(contracts.subscribers.subscriberHistory, { params: { id: id! } }, { signal }),
+    enabled: id !== null,
+    staleTime: 0,
+  });
+}
+
+/** One extra re-download for a person who lost a movie (decision 0122), with support's note (decision 0214). */
 export function useGrantRedownload() {
   const invalidate = useInvalidateSubscribers();
   return useMutation({
-    mutationFn: (id: string) => api(contracts.subscribers.grantRedownload, { params: { id } }),
+    mutationFn: ({ id, body }: { id: string; body: GrantRedownloadRequest }) =>
+      api(contracts.subscribers.grantRedownload, { params: { id }, body }),
     onSuccess: invalidate,
   });
 }
 
-/** A generated password, answered once; the person's sessions end (decision 0155). */
+/** A generated password, answered once and texted to a proven phone; the person's sessions end (decisions 0155, 0214). */
 export function useResetSubscriberPassword() {
+  const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api(contracts.subscribers.resetSubscriberPassword, { params: { id } }),
+    // Only the history changed: the list stays as it is.
+    onSuccess: (_result, id) => client.invalidateQueries({ queryKey: [...queryKeys.adminSubscribers, 'history', id] }),
   });
 }
 

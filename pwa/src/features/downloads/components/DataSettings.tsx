@@ -1,7 +1,9 @@
-import { DataPriceSetting, DOWNLOAD_SIZE_LABELS, DOWNLOAD_SIZES, type DownloadSize } from '@filamu/shared';
+import { DOWNLOAD_SIZE_LABELS, DOWNLOAD_SIZES, type DownloadSize } from '@filamu/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { fieldClasses, Input } from '../../../components/ui/Input.tsx';
+import { readDataPrice } from '../../../lib/data-price.ts';
+import { typedNumber } from '../../../lib/form.ts';
 import { useOperatorDataPrice } from '../data-price.ts';
 import { setBundlePrice, setDefaultSize, useDownloadSettings } from '../settings.ts';
 import type { SizePreference } from '../sizes.ts';
@@ -18,21 +20,20 @@ export function DataSettings() {
   const savePrice = (event: FormEvent) => {
     event.preventDefault();
     setSaved(null);
-    const text = price.trim().replaceAll(',', '');
-    if (text === '') {
+    if (typedNumber(price) === undefined) {
       setBundlePrice(null);
       setError(null);
       setSaved(`Sizes are priced at UGX ${operatorPrice.toLocaleString('en-US')} per GB.`);
       return;
     }
-    const parsed = DataPriceSetting.safeParse({ dataPricePerGbUgx: Number(text) });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Enter the price of 1 GB of data in UGX.');
+    const typed = readDataPrice(price);
+    if (typed.error !== undefined) {
+      setError(typed.error);
       return;
     }
     setError(null);
-    setBundlePrice(parsed.data.dataPricePerGbUgx);
-    setSaved(`Saved: UGX ${parsed.data.dataPricePerGbUgx.toLocaleString('en-US')} per GB.`);
+    setBundlePrice(typed.price);
+    setSaved(`Saved: UGX ${typed.price.toLocaleString('en-US')} per GB.`);
   };
 
   return (

@@ -1,10 +1,11 @@
 import { DOWNLOAD_SIZE_LABELS, formatBytes } from '@filamu/shared';
 import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
-import { MovieThumbnail } from '../../catalog/MovieThumbnail.tsx';
+import { MovieThumbnail } from '../../movie/MovieThumbnail.tsx';
 import { PinLockNote } from '../../parental-pin/PinLockNote.tsx';
 import { WatchNote } from '../../watching/WatchNote.tsx';
 import { cn } from '../../../components/ui/cn.ts';
-import { formatSpeed, formatTimeLeft, stateWords } from '../describe.ts';
+import { formatTimeLeft } from '../../../lib/eta.ts';
+import { formatSpeed, stateWords } from '../describe.ts';
 import type { LocalDownload } from '../engine/record.ts';
 import { useLiveFigures } from '../hooks.ts';
 import { percentOf } from '../movie-action.ts';
@@ -51,21 +52,26 @@ export function DownloadItem({ record }: { record: LocalDownload }) {
           </div>
         </div>
 
-        <ProgressBar
-          percent={percent}
-          labelledBy={titleId}
-          valueText={`${percent}%, ${formatBytes(received)} of ${formatBytes(record.size)}`}
-          tone={complete ? 'success' : 'brand'}
-          className="mt-3"
-        />
-        <p className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-sm tabular-nums text-stone-600 dark:text-stone-400">
-          <span className="font-semibold text-stone-900 dark:text-stone-100">{percent}%</span>
-          <span>
-            {formatBytes(received)} of {formatBytes(record.size)}
-          </span>
-          {speed > 0 && <span>{formatSpeed(speed)}</span>}
-          {speed > 0 && <span>{formatTimeLeft((record.size - received) / speed)}</span>}
-        </p>
+        {/* A finished film needs no bar: the card stays short, so more of them fit a small phone. */}
+        {!complete && (
+          <>
+            <ProgressBar
+              percent={percent}
+              labelledBy={titleId}
+              valueText={`${percent}%, ${formatBytes(received)} of ${formatBytes(record.size)}`}
+              tone="brand"
+              className="mt-3"
+            />
+            <p className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-sm tabular-nums text-stone-600 dark:text-stone-400">
+              <span className="font-semibold text-stone-900 dark:text-stone-100">{percent}%</span>
+              <span>
+                {formatBytes(received)} of {formatBytes(record.size)}
+              </span>
+              {speed > 0 && <span>{formatSpeed(speed)}</span>}
+              {speed > 0 && <span>{formatTimeLeft((record.size - received) / speed)}</span>}
+            </p>
+          </>
+        )}
         {complete && (
           <p data-testid="data-used" className="mt-1 text-sm text-stone-600 dark:text-stone-400">
             {record.sizeChoice ? `${DOWNLOAD_SIZE_LABELS[record.sizeChoice]} · ` : ''}

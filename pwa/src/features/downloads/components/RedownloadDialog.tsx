@@ -1,4 +1,4 @@
-import { contracts } from '@filamu/shared';
+import { contracts, type DownloadSize } from '@filamu/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -8,10 +8,17 @@ import { api, errorMessage } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-client.ts';
 import { type DownloadableMovie, startDownload } from '../actions.ts';
 import { noRedownloadsLeft, redownloadCost } from '../redownload-words.ts';
+import { useDataPrice } from '../data-price.ts';
+import { useStorageFigures } from '../hooks.ts';
+import { setLastPickedSize, useDownloadSettings } from '../settings.ts';
+import { measuredSpeed } from '../speed-memory.ts';
+import { preselectSize } from '../sizes.ts';
+import { SizeOptions } from './SizeOptions.tsx';
 
 /**
  * Download again, for a movie downloaded before whose file is not on this phone: says what it uses before it starts
- * (or, with none left, when they renew and that support can help). The server decides; this only asks first.
+ * (or, with none left, when they renew and that support can help), with the sizes and their price in data as for a
+ * first download (issue 16/22 §5). The server decides; this only asks first.
  */
 export function RedownloadDialog({
   movie,
@@ -31,11 +38,25 @@ export function RedownloadDialog({
   });
   const cost = allowance.data ? redownloadCost(allowance.data) : null;
   const noneLeft = allowance.data !== undefined && cost === null;
+  // A history entry does not know the sizes on offer: the movie's page does, asked once the dialog opens.
+  const details = useQuery({
+    queryKey: [...queryKeys.movies, 'detail', movie.id] as const,
+    queryFn: async () => (await api(contracts.movies.userMovie, { params: { id: movie.id } })).movie,
+    enabled: open && cost !== null && movie.sizes === undefined,
+  });
+  const sizes = movie.sizes ?? details.data?.sizes ?? [];
+  const settings = useDownloadSettings();
+  const price = useDataPrice();
+  const storage = useStorageFigures(5000);
+  const [speed] = useState(() => measuredSpeed());
+  const [picked, setPicked] = useState<DownloadSize | null>(null);
+  const chosen = picked ?? preselectSize(sizes, 'ask', settings.lastPickedSize);
 
   const confirm = async () => {
     setBusy(true);
     try {
-      await startDownload(movie, { redownload: true });
+      if (chosen) setLastPickedSize(chosen);
+      await startDownload({ ...movie, sizes }, { redownload: true, size: chosen ?? undefined });
     } finally {
       setBusy(false);
       onClose();
@@ -54,6 +75,17 @@ export function RedownloadDialog({
           </p>
         )}
         {cost && <p className="font-semibold text-stone-900 dark:text-stone-100">{cost}</p>}
+        {cost && sizes.length > 1 && (
+          <SizeOptions
+            movieId={movie.id}
+            sizes={sizes}
+            chosen={chosen}
+            onPick={setPicked}
+            price={price}
+            free={storage?.free ?? null}
+            speed={speed}
+          />
+        )}
         {noneLeft && (
           <p>
             {noRedownloadsLeft(allowance.data)}{' '}

@@ -2,22 +2,21 @@ import { DOWNLOAD_SIZE_LABELS, formatBytes, type DownloadSize, type UserMovie } 
 import { useState } from 'react';
 import { Modal, ModalDescription, ModalTitle } from '../../../components/ui/Modal.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
-import { cn } from '../../../components/ui/cn.ts';
 import { useDataPrice } from '../data-price.ts';
-import { formatTimeLeft } from '../describe.ts';
-import { estimateSeconds, spaceVerdict } from '../estimates.ts';
+import { spaceVerdict } from '../estimates.ts';
 import { useStorageFigures } from '../hooks.ts';
 import { startDownload } from '../actions.ts';
 import { measuredSpeed } from '../speed-memory.ts';
-import { connectionInfo, setDefaultSize, useDownloadSettings } from '../settings.ts';
-import { costText, preselectSize } from '../sizes.ts';
+import { setDefaultSize, setLastPickedSize, useDownloadSettings } from '../settings.ts';
+import { preselectSize } from '../sizes.ts';
 import { FreeUpSpace } from './FreeUpSpace.tsx';
+import { SizeOptions } from './SizeOptions.tsx';
 
 /**
  * Download Now asks which size first (issue 10/14 §4): each size with its bytes, what it costs in data at the
  * person's price, the time at the speed this phone last measured (when it measured one) and whether it fits in the
  * space left — a warning, never a refusal (decision 0139), with watched movies to delete when it may not fit
- * (decision 0174). Data Saver, or mobile data without "Wi-Fi only", pre-selects Small.
+ * (decision 0174). The smallest size is pre-selected, or the one picked here last time (decision 0208).
  */
 export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; open: boolean; onClose: () => void }) {
   const settings = useDownloadSettings();
@@ -29,7 +28,7 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
   const [speed] = useState(() => measuredSpeed());
   const [picked, setPicked] = useState<DownloadSize | null>(null);
   const [remember, setRemember] = useState(false);
-  const chosen = picked ?? preselectSize(movie.sizes, 'ask', connectionInfo(), settings.wifiOnly);
+  const chosen = picked ?? preselectSize(movie.sizes, 'ask', settings.lastPickedSize);
   const chosenSize = movie.sizes.find((s) => s.size === chosen);
   const free = storage?.free ?? null;
   const tooBig = chosenSize ? spaceVerdict(chosenSize.bytes, 0, free).fits === false : false;
@@ -38,6 +37,7 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
   const confirm = () => {
     if (!chosen) return;
     if (remember) setDefaultSize(chosen);
+    setLastPickedSize(chosen);
     onClose();
     void startDownload(movie, { size: chosen, spaceWarned: true });
   };
@@ -55,52 +55,15 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
           This movie cannot be downloaded right now. Please try again later.
         </p>
       ) : (
-        <fieldset className="mt-4">
-          <legend className="sr-only">Size</legend>
-          <ul className="space-y-2">
-            {movie.sizes.map((s) => {
-              const fits = spaceVerdict(s.bytes, 0, free).fits;
-              const seconds = speed ? estimateSeconds(s.bytes, speed) : null;
-              const id = `size-${movie.id}-${s.size}`;
-              return (
-                <li key={s.size}>
-                  <label
-                    htmlFor={id}
-                    className={cn(
-                      'flex cursor-pointer items-start gap-3 rounded-xl border p-3',
-                      'border-stone-200 has-checked:border-brand-700 has-checked:bg-brand-50',
-                      'dark:border-stone-700 dark:has-checked:border-brand-400 dark:has-checked:bg-brand-950/40',
-                    )}
-                  >
-                    <input
-                      id={id}
-                      type="radio"
-                      name={`size-${movie.id}`}
-                      value={s.size}
-                      checked={chosen === s.size}
-                      onChange={() => setPicked(s.size)}
-                      className="mt-1 size-4 shrink-0 accent-brand-700"
-                    />
-                    <span className="min-w-0">
-                      <span className="block font-semibold">
-                        {DOWNLOAD_SIZE_LABELS[s.size]} · {formatBytes(s.bytes)} · {costText(s.bytes, price)}
-                      </span>
-                      <span className="block text-sm text-stone-600 dark:text-stone-400">
-                        {[
-                          s.height ? `${s.height}p` : null,
-                          seconds !== null ? formatTimeLeft(seconds).replace(/ left$/, ' to download') : null,
-                          fits === false ? 'may not fit on this phone' : null,
-                        ]
-                          .filter(Boolean)
-                          .join(' · ') || null}
-                      </span>
-                    </span>
-                  </label>
-                </li>
-              );
-            })}
-          </ul>
-        </fieldset>
+        <SizeOptions
+          movieId={movie.id}
+          sizes={movie.sizes}
+          chosen={chosen}
+          onPick={setPicked}
+          price={price}
+          free={free}
+          speed={speed}
+        />
       )}
       {speed !== null && (
         <p className="mt-2 text-xs text-stone-600 dark:text-stone-400">

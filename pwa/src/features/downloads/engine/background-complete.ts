@@ -38,7 +38,8 @@ export async function onBackgroundSuccess(event: BackgroundFetchUpdateUIEvent): 
       type: 'committed',
       committed: size,
       etag: response.headers.get('ETag'),
-      bytesFromNetwork: size,
+      // The browser fetched the whole file, on top of whatever the in-app engine fetched before it took over.
+      bytesFromNetwork: record.bytesFromNetwork + size,
     });
     await dispatch(key, { type: 'bytes-done' });
     await dispatch(key, { type: 'verified' });
@@ -54,6 +55,7 @@ export async function onBackgroundFail(event: BackgroundFetchEvent, paused: bool
     type: 'background-ended',
     paused,
     message: paused ? undefined : 'Continuing in the app: open Filamu to finish this download.',
+    received: event.registration.downloaded,
   });
   if (!paused && 'updateUI' in event) {
     await (event as BackgroundFetchUpdateUIEvent).updateUI({ title: 'Open Filamu to finish the download' });

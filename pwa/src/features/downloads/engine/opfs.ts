@@ -44,8 +44,35 @@ export interface StorageFigures {
   free: number | null;
 }
 
+/** The sum of the movie files this app holds (finished and partial), read from the files themselves. */
+async function movieFilesBytes(): Promise<number> {
+  let total = 0;
+  for await (const handle of (await folder()).values()) {
+    if (handle.kind !== 'file') continue;
+    try {
+      total += (await (handle as FileSystemFileHandle).getFile()).size;
+    } catch {
+      /* removed or held by the engine this instant: counted at the next look */
+    }
+  }
+  return total;
+}
+
+/**
+ * "Used by Filamu" is the app's own sum of its files: the browser's `usage` counts caches and padding, and was seen
+ * reporting just under 4 GB on a phone holding one 90 KB film. The browser's figures decide only the free space,
+ * and a usage above the quota is not believed (decision 0209).
+ */
 export async function storageFigures(): Promise<StorageFigures> {
-  if (!navigator.storage?.estimate) return { usedByFilamu: 0, free: null };
+  const usedByFilamu = await movieFilesBytes().catch(() => 0);
+  if (!navigator.storage?.estimate) return { usedByFilamu, free: null };
   const { usage = 0, quota } = await navigator.storage.estimate();
-  return { usedByFilamu: usage, free: quota === undefined ? null : Math.max(0, quota - usage) };
+  return { usedByFilamu, free: freeSpace(usage, quota) };
+}
+
+/** What is left for the app; null when the browser gives no believable figure. */
+export function freeSpace(usage: number, quota: number | undefined): number | null {
+  if (quota === undefined || !Number.isFinite(quota) || quota <= 0 || !Number.isFinite(usage) || usage < 0) return null;
+  if (usage > quota) return null;
+  return quota - usage;
 }

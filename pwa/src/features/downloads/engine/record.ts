@@ -101,8 +101,11 @@ export type DownloadEvent =
   | { type: 'reported' }
   /** The browser's Background Fetch took the transfer over (it continues with the app closed). */
   | { type: 'background-started' }
-  /** Background Fetch gave up (or was stopped): the in-app engine starts over — its bytes are not ours to keep. */
-  | { type: 'background-ended'; paused: boolean; message?: string }
+  /**
+   * Background Fetch gave up (or was stopped): the in-app engine starts over — its bytes are not ours to keep, but
+   * `received` of them came over the network all the same (data spent, decision 0216).
+   */
+  | { type: 'background-ended'; paused: boolean; message?: string; received?: number }
   | { type: 'hard-error'; message: string }
   | { type: 'refused'; message: string };
 
@@ -188,6 +191,7 @@ export function transition(record: LocalDownload, event: DownloadEvent, now: num
       return next({
         engine: 'ranged',
         committed: 0,
+        bytesFromNetwork: record.bytesFromNetwork + Math.max(0, event.received ?? 0),
         state: event.paused ? 'paused' : 'queued',
         message: event.message ?? null,
       });
@@ -207,18 +211,11 @@ export function recordKey(ownerId: string, movieId: string): string {
   return `${ownerId}:${movieId}`;
 }
 
-export interface NewDownloadInput {
-  ownerId: string;
-  movieId: string;
-  title: string;
-  category: 'Kinayuganda' | 'English';
-  rating?: MovieRating;
-  vj: string;
-  thumbnailUrl: string | null;
-  size: number;
-  sizeChoice?: DownloadSize;
-  fileName: string;
-}
+/** Who downloads which movie, as the catalogue describes it: a new record starts from this, the rest is its transfer's. */
+export type NewDownloadInput = Pick<
+  LocalDownload,
+  'ownerId' | 'movieId' | 'title' | 'category' | 'rating' | 'vj' | 'thumbnailUrl' | 'size' | 'sizeChoice' | 'fileName'
+>;
 
 export function newDownload(input: NewDownloadInput, now: number): LocalDownload {
   return {

@@ -1,4 +1,6 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { bytesReceived, withBytes, dataDayKey, type DataDay } from './data-days.ts';
+import { kampalaDate } from '@filamu/shared';
 import { transition, type DownloadEvent, type LocalDownload } from './record.ts';
 import { CHANNELS, DATABASES } from '../../../lib/storage-names.ts';
 
@@ -11,6 +13,8 @@ interface DownloadsDb extends DBSchema {
   downloads: { key: string; value: LocalDownload; indexes: { 'by-owner': string } };
   /** A download's subtitle files (decision 0173), under the download's key; kept apart so records stay small. */
   subtitles: { key: string; value: StoredSubtitles };
+  /** Data received per person and Kampala day (decision 0216), outliving the downloads it was spent on. */
+  dataDays: { key: string; value: DataDay; indexes: { 'by-owner': string } };
 }
 
 /** One subtitle language as the player needs it offline: the WebVTT text itself. */
@@ -29,8 +33,8 @@ export interface StoredSubtitles {
 }
 
 const DB_NAME = DATABASES.downloads;
-/** 1: download records; 2: their subtitles. */
-const DB_VERSION = 2;
+/** 1: download records; 2: their subtitles; 3: data received per day. */
+const DB_VERSION = 3;
 const CHANNEL = CHANNELS.downloads;
 
 export type ChannelMessage =
@@ -54,6 +58,7 @@ function openDownloadsDb(): Promise<IDBPDatabase<DownloadsDb>> {
         store.createIndex('by-owner', 'ownerId');
       }
       if (oldVersion < 2) db.createObjectStore('subtitles', { keyPath: 'key' });
+      if (oldVersion < 3) db.createObjectStore('dataDays', { keyPath: 'key' }).createIndex('by-owner', 'ownerId');
     },
     // A newer version opened in another tab (or the updated worker) waits for this connection: let it go, and open
     // again (at the newer version) on the next use.
@@ -122,14 +127,23 @@ export async function putDownload(record: LocalDownload): Promise<void> {
 export async function dispatch(key: string, event: DownloadEvent): Promise<LocalDownload | undefined> {
   const db = await openDownloadsDb();
   // Offsets are written only after the bytes are flushed; 'strict' keeps the record as durable as the bytes.
-  const tx = db.transaction('downloads', 'readwrite', { durability: 'strict' });
-  const current = await tx.store.get(key);
+  // The day's data total moves in the same transaction as the bytes it counts: neither is ever written without the other.
+  const tx = db.transaction(['downloads', 'dataDays'], 'readwrite', { durability: 'strict' });
+  const downloads = tx.objectStore('downloads');
+  const current = await downloads.get(key);
   if (!current) {
     await tx.done;
     return undefined;
   }
-  const next = transition(current, event, Date.now());
-  if (next !== current) await tx.store.put(next);
+  const now = Date.now();
+  const next = transition(current, event, now);
+  if (next !== current) await downloads.put(next);
+  const received = bytesReceived(current, next);
+  if (received > 0) {
+    const days = tx.objectStore('dataDays');
+    const row = await days.get(dataDayKey(current.ownerId, kampalaDate(new Date(now))));
+    await days.put(withBytes(row, current.ownerId, now, received));
+  }
   await tx.done;
   if (next !== current) announce({ type: 'changed', key });
   return next;
@@ -151,4 +165,9 @@ export async function putSubtitles(record: StoredSubtitles): Promise<void> {
 
 export async function deleteSubtitles(key: string): Promise<void> {
   await (await openDownloadsDb()).delete('subtitles', key);
+}
+
+/** A person's data received per Kampala day on this phone, any order. */
+export async function listDataDays(ownerId: string): Promise<DataDay[]> {
+  return (await openDownloadsDb()).getAllFromIndex('dataDays', 'by-owner', ownerId);
 }

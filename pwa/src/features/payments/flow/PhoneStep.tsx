@@ -45,6 +45,7 @@ export function PhoneStep({
   onPay,
   onSwitch,
   initialPhone,
+  unapprovedPhone,
 }: {
   network: MobileNetwork;
   price: string;
@@ -57,12 +58,16 @@ export function PhoneStep({
   onPay: (phone: string) => void;
   /** Pays with the other network instead, keeping the number typed. */
   onSwitch: (network: MobileNetwork) => void;
-  /** The number the last prompt went to, when the payer comes back to use another. */
+  /** The number the last prompt went to, when the payer comes back to the step. */
   initialPhone?: string;
+  /** "Use another number": the number that did not approve. The field starts empty and says so. */
+  unapprovedPhone?: string;
 }) {
   const info = MOBILE_MONEY[network];
   const registered = useSession().user?.phone;
-  const [phone, setPhone] = useState(() => initialPhone ?? registeredNumberFor(registered, network));
+  const [phone, setPhone] = useState(() =>
+    unapprovedPhone ? '' : (initialPhone ?? registeredNumberFor(registered, network)),
+  );
   const [invalid, setInvalid] = useState<string | null>(null);
   const [switched, setSwitched] = useState(false);
   const id = useId();
@@ -102,6 +107,14 @@ export function PhoneStep({
         <li>{ussdFallback(info)}</li>
         <li>Ensure you have sufficient balance on your {info.name} account.</li>
       </ul>
+      {unapprovedPhone && (
+        <p
+          data-testid="unapproved-number"
+          className="mt-4 rounded-xl bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950/40 dark:text-amber-100"
+        >
+          {displayUgandaPhone(unapprovedPhone)} didn't approve this payment. Enter another number to pay from.
+        </p>
+      )}
       <form onSubmit={submit} className="mt-5 space-y-4" noValidate>
         <div>
           <Input

@@ -1,4 +1,4 @@
-/** The sandbox's outcomes, decided by a number's last digit (as the README's payments sandbox table says). */
+/** The sandbox's outcomes, decided by a number's last digit (as the payments sandbox table in docs/configuration.md says). */
 const OUTCOMES: Array<{ digit: string; outcome: string }> = [
   { digit: '1', outcome: 'declined' },
   { digit: '2', outcome: 'never paid, then expired' },

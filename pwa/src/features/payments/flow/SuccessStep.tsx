@@ -25,7 +25,7 @@ export function SuccessStep({
         Your <span className="font-semibold">{planName}</span> plan is now active.
       </p>
       <p className="mt-1 flex items-center justify-center gap-1.5 text-sm text-stone-600 dark:text-stone-400">
-        <MailIcon className="size-4 shrink-0" /> A receipt has been sent to your email.
+        <MailIcon className="size-4 shrink-0" /> A receipt is on its way by SMS and email.
       </p>
       {reference && (
         <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">

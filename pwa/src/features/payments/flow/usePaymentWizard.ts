@@ -231,6 +231,7 @@ export function usePaymentWizard(initial: StoredPayment) {
     cancel: () => void cancel(),
     otherNumber: () => {
       setWaitError(null);
+      save({ ...payment, unapprovedPhone: payment.phone });
       setPhase('phone-input');
     },
     /** The number typed belongs to the other network: pay with that one, staying on the phone step. */

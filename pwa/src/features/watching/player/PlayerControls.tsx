@@ -71,16 +71,34 @@ export function PlayerControls({
           {formatClock(current)} / {known ? formatClock(duration) : '–:––'}
         </span>
       </div>
-      <div className="flex flex-wrap items-center gap-2">
-        <button ref={playRef} type="button" className={cn(button, 'min-w-20')} onClick={actions.togglePlay}>
+      {/* Two rows that hold at 360 px: what a thumb uses most, then sound, speed and subtitles. Short labels on
+          screen, the full name for screen readers. */}
+      <div className="flex items-center gap-2">
+        <button
+          ref={playRef}
+          type="button"
+          className={cn(button, 'min-w-20')}
+          onClick={actions.togglePlay}
+          aria-label={playing ? 'Pause' : 'Play'}
+        >
           {playing ? 'Pause' : 'Play'}
         </button>
-        <button type="button" className={button} onClick={() => actions.skip(-10)}>
-          Back 10 s
+        <button type="button" className={button} onClick={() => actions.skip(-10)} aria-label="Back 10 s">
+          −10 s
         </button>
-        <button type="button" className={button} onClick={() => actions.skip(10)}>
-          Forward 10 s
+        <button type="button" className={button} onClick={() => actions.skip(10)} aria-label="Forward 10 s">
+          +10 s
         </button>
+        <button
+          type="button"
+          className={cn(button, 'ml-auto')}
+          onClick={actions.toggleFullscreen}
+          aria-label={fullscreen ? 'Exit full screen' : 'Full screen'}
+        >
+          {fullscreen ? 'Exit' : 'Full screen'}
+        </button>
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
         <button type="button" className={button} onClick={actions.toggleMute} aria-pressed={muted}>
           Mute
         </button>
@@ -130,9 +148,6 @@ export function PlayerControls({
             </select>
           </>
         )}
-        <button type="button" className={cn(button, 'ml-auto')} onClick={actions.toggleFullscreen}>
-          {fullscreen ? 'Exit full screen' : 'Full screen'}
-        </button>
       </div>
     </div>
   );

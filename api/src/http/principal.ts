@@ -1,0 +1,9 @@
+import type { agents, users } from '../db/schema.ts';
+
+export type UserRow = typeof users.$inferSelect;
+export type AgentRow = typeof agents.$inferSelect;
+
+/** Who is calling, established from a live session row on every request. */
+export type Principal =
+  | { kind: 'user'; sessionId: string; deviceId: string; user: UserRow }
+  | { kind: 'agent'; sessionId: string; deviceId: string; agent: AgentRow };
