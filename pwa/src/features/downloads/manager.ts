@@ -5,7 +5,7 @@ import { getDeviceId } from '../../lib/device-id.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
-import { RUNNABLE_STATES, type LocalDownload } from './engine/record.ts';
+import { completedSinceSeen, RUNNABLE_STATES, type LocalDownload } from './engine/record.ts';
 import { offerNotifications } from '../push/push-client.ts';
 import { getDownload, listDownloads, listen, type ChannelMessage } from './engine/store.ts';
 import type { WorkerCommand } from './engine/worker-protocol.ts';
@@ -89,14 +89,15 @@ async function reload(key?: string): Promise<void> {
     const record = await getDownload(key);
     const movieId = key.slice(ownerId.length + 1);
     if (!key.startsWith(`${ownerId}:`)) return;
-    const before = useDownloadsStore.getState().records[movieId];
+    const { records: held, loaded } = useDownloadsStore.getState();
+    const before = held[movieId];
     useDownloadsStore.setState((s) => {
       const records = { ...s.records };
       if (record) records[movieId] = record;
       else delete records[movieId];
       return { records };
     });
-    if (record?.state === 'complete' && before && before.state !== 'complete') onCompleted(record);
+    if (record && completedSinceSeen(before, record, loaded)) onCompleted(record);
     startEngineIfNeeded();
     return;
   }

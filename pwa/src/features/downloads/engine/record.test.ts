@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_HARD_ATTEMPTS, newDownload, transition, type DownloadEvent, type LocalDownload } from './record.ts';
+import {
+  completedSinceSeen,
+  MAX_HARD_ATTEMPTS,
+  newDownload,
+  transition,
+  type DownloadEvent,
+  type LocalDownload,
+} from './record.ts';
 
 const base = newDownload(
   {
@@ -85,5 +92,21 @@ describe('download state machine', () => {
     );
     expect(r).toMatchObject({ state: 'needs-space', committed: 600 });
     expect(r.message).toMatch(/space/);
+  });
+});
+
+describe('completedSinceSeen', () => {
+  const complete = run(base, granted, { type: 'bytes-done' }, { type: 'verified' });
+  it('announces a film this page saw downloading and now reads finished', () => {
+    expect(completedSinceSeen(run(base, { type: 'start' }), complete, true)).toBe(true);
+  });
+  it('announces a small film created and finished before this page first read it', () => {
+    expect(completedSinceSeen(undefined, complete, true)).toBe(true);
+  });
+  it('stays quiet for a film already finished here, for one still downloading, and while the list loads', () => {
+    expect(completedSinceSeen(complete, complete, true)).toBe(false);
+    expect(completedSinceSeen(undefined, run(base, { type: 'start' }), true)).toBe(false);
+    expect(completedSinceSeen(undefined, complete, false)).toBe(false);
+    expect(completedSinceSeen(run(base, { type: 'start' }), undefined, true)).toBe(false);
   });
 });

@@ -207,6 +207,20 @@ export function transition(record: LocalDownload, event: DownloadEvent, now: num
   }
 }
 
+/**
+ * Whether a page that held `before` and now reads `after` from the store should announce the completion (the toast,
+ * the subtitles fetched while online). A small film can be created and finished before the page first reads it, so
+ * a record this page never saw counts as new once the page's list is loaded; a list still loading announces nothing,
+ * as every finished film it brings was finished before.
+ */
+export function completedSinceSeen(
+  before: LocalDownload | undefined,
+  after: LocalDownload | undefined,
+  listLoaded: boolean,
+): boolean {
+  return after?.state === 'complete' && listLoaded && before?.state !== 'complete';
+}
+
 export function recordKey(ownerId: string, movieId: string): string {
   return `${ownerId}:${movieId}`;
 }
