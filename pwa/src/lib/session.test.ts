@@ -64,6 +64,23 @@ describe('saved session', () => {
     });
   });
 
+  it('keeps the saved profile object when the refreshed one is the same, so screens reading it do not render again', async () => {
+    installBrowserStubs();
+    const { useSessionStore } = await loadModules();
+    useSessionStore.getState().signInUser('tok', user);
+    const saved = useSessionStore.getState().user;
+    let notified = 0;
+    const stop = useSessionStore.subscribe((state, previous) => {
+      if (state.user !== previous.user) notified += 1;
+    });
+    useSessionStore.getState().setUser({ ...user });
+    expect(useSessionStore.getState().user).toBe(saved);
+    useSessionStore.getState().setUser({ ...user, isSubscribed: !user.isSubscribed });
+    expect(useSessionStore.getState().user).toMatchObject({ isSubscribed: !user.isSubscribed });
+    expect(notified).toBe(1);
+    stop();
+  });
+
   it('ignores a profile that arrives after sign-out', async () => {
     const { store } = installBrowserStubs();
     const { useSessionStore } = await loadModules();

@@ -129,6 +129,13 @@ export const useSessionStore = create<SessionState>()((set, get) => ({
     const { token, kind } = get();
     // A late answer after sign-out (or for another kind of account) must not sign anyone in.
     if (!token || kind !== 'user') return;
+    // The profile refreshed at every start is most often the one saved: keeping the same object spares every
+    // screen that reads it a re-render while the page is still opening.
+    const current = get().user;
+    if (current && get().status === 'user' && JSON.stringify(current) === JSON.stringify(user)) {
+      set({ userLoadedAt: Date.now(), unreachable: false });
+      return;
+    }
     writePersisted({ token, kind, profile: user });
     set({ user, userLoadedAt: Date.now(), status: 'user', unreachable: false });
   },
