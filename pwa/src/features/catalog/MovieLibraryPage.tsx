@@ -1,5 +1,5 @@
 import { MOVIE_CATEGORY_NAMES, type MovieCategoryName, type UserMovieList } from '@filamu/shared';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useDeferredValue, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
 import { Card } from '../../components/ui/Card.tsx';
@@ -95,7 +95,9 @@ export default function MovieLibraryPage() {
   const library = useLibrary(filter);
   // A failed fetch (offline from a cold start) falls back to the library saved at the last visit online.
   const saved = useMemo(() => (library.isError ? lastLibrary(filter) : undefined), [library.isError, filter]);
-  const list = library.data ?? saved;
+  // The fresh list replaces the saved one as a background render that yields to the phone every few
+  // milliseconds, instead of one long task while the page is still opening (issue 16/22 §18).
+  const list = useDeferredValue(library.data ?? saved);
   const searching = library.isPlaceholderData && online;
   const libraryUrl = libraryHref(search, category, refine);
   const sections = category ? [category] : MOVIE_CATEGORY_NAMES;
