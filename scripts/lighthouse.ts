@@ -1,13 +1,16 @@
 /**
  * Lighthouse (mobile defaults: simulated slow 4G, 4× CPU slowdown, Moto G Power screen) on the built app, the way a
  * new visitor meets it: the landing page on a fresh profile; then, as a subscriber whose phone has the app installed
- * (signed in, service worker ready), the library, a movie's page, My Downloads and the profile.
+ * (signed in, service worker ready, one film downloaded), the library, a movie's page, My Downloads, the player and the
+ * profile.
  * Prints the scores, the paint metrics and the landing's JavaScript as transferred, and writes the full reports to
  * `<outDir>` (default `lighthouse-reports/`, git-ignored).
  *
  * With `--assert` (the test line) it fails unless the landing scores performance ≥ 95 (median of three runs),
  * accessibility 100 and best practices 100, every subscriber screen scores accessibility 100, and the landing's JavaScript
- * weighs ≤ 130 KB as transferred. Build first (`npx pnpm@10 build`), then `npx pnpm@10 lighthouse [-- --assert]`.
+ * weighs ≤ 130 KB as transferred. A subscriber screen under performance 95 is reported but does not fail the line yet
+ * (docs/decisions/0228). Build first (`npx pnpm@10 build`), then `npx pnpm@10 lighthouse [-- --assert]`;
+ * `-- --screens=library,player` measures only those screens and `-- --repeat` each three times.
  *
  * Lighthouse 12 is used because 13 needs Node 22 and the project runs on Node 20 (docs/decisions/0075).
  */
@@ -18,11 +21,23 @@ import { join, resolve } from 'node:path';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, useServer } from '../e2e/support/browser.ts';
-import { createPlan, registerUser, subscribeUser, uploadMovie, mp4Bytes, posterPng } from '../e2e/support/seed.ts';
+import type { AdminMovie } from '../shared/src/schemas/movies.ts';
+import { apiCall } from '../e2e/support/api.ts';
+import { confirmSize, isComplete, smallMovie, waitForRecord } from '../e2e/support/downloads.ts';
+import {
+  adminSession,
+  createPlan,
+  mp4Bytes,
+  posterPng,
+  registerUser,
+  subscribeUser,
+  uploadMovie,
+} from '../e2e/support/seed.ts';
 import { startBuiltServer } from '../e2e/support/server.ts';
 
 const TARGETS = { performance: 95, accessibility: 100, bestPractices: 100, landingScriptKB: 130 };
 const LANDING_RUNS = 3;
+const SCREEN_RUNS = 3;
 
 interface Summary {
   page: string;
@@ -113,7 +128,8 @@ async function signInSubscriber(context: BrowserContext, baseURL: string): Promi
   const plan = await createPlan();
   const movieIds: string[] = [];
   for (const [i, category] of (['Kinayuganda', 'English', 'Kinayuganda', 'English'] as const).entries()) {
-    const movie = await uploadMovie(mp4Bytes(4096), {
+    // The first is a real clip: the phone downloads it, so the player has a film to open.
+    const movie = await uploadMovie(i === 0 ? smallMovie('Lighthouse Movie 1') : mp4Bytes(4096), {
       title: `Lighthouse Movie ${i + 1}`,
       category,
       vj: category === 'Kinayuganda' ? 'VJ Junior' : 'Studio',
@@ -136,6 +152,21 @@ async function signInSubscriber(context: BrowserContext, baseURL: string): Promi
   // A subscriber's phone has the app installed (the service worker registers once the first page is idle): the
   // signed-in screens are measured as they open on the phone, not as a first visit.
   await page.waitForFunction(() => navigator.serviceWorker.ready.then(() => true), undefined, { timeout: 30_000 });
+  // Its sizes are encoded first, so no ffmpeg runs while the screens are measured.
+  const admin = await adminSession();
+  const renditionsSettled = async () => {
+    const { movies } = await apiCall<{ movies: AdminMovie[] }>('/admin/movies', admin);
+    const renditions = movies.find((m) => m.id === movieIds[0])?.renditions ?? [];
+    return renditions.every((r) => r.state !== 'queued' && r.state !== 'encoding');
+  };
+  for (let waited = 0; !(await renditionsSettled()); waited += 500) {
+    if (waited > 120_000) throw new Error('The clip was still being encoded after two minutes');
+    await new Promise((settle) => setTimeout(settle, 500));
+  }
+  await page.goto(`${baseURL}/movies/${movieIds[0]}`);
+  await page.getByRole('button', { name: 'Download Now' }).click();
+  await confirmSize(page);
+  await waitForRecord(page, movieIds[0]!, isComplete);
   await page.close();
   return movieIds[0]!;
 }
@@ -148,6 +179,12 @@ function median(values: number[]): number {
 async function main(): Promise<void> {
   const args = process.argv.slice(2).filter((a) => a !== '--');
   const assert = args.includes('--assert');
+  // `--screens=library,player` measures only those subscriber screens; `--repeat` measures each three times.
+  const only = args
+    .find((a) => a.startsWith('--screens='))
+    ?.slice('--screens='.length)
+    .split(',');
+  const repeatAll = args.includes('--repeat');
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const outDir = resolve(cwd, args.find((a) => !a.startsWith('--')) ?? 'lighthouse-reports');
   mkdirSync(outDir, { recursive: true });
@@ -171,20 +208,29 @@ async function main(): Promise<void> {
     summaries.push(...landing);
 
     const movieId = await signInSubscriber(context, server.baseURL);
-    // Storage is kept so the session stays. Each subscriber screen is measured once (the test line's time).
+    // Storage is kept so the session stays and the player finds the film this phone downloaded.
     const screens = [
       ['library', '/movies'],
       ['movie', `/movies/${movieId}`],
       ['downloads', '/downloads'],
+      ['player', `/downloads/${movieId}/play`],
       ['profile', '/profile'],
-    ] as const;
+    ].filter(([name]) => !only || only.includes(name!)) as [string, string][];
     const signedIn: Summary[] = [];
     for (const [name, path] of screens) {
-      const result = await audit(`${server.baseURL}${path}`, port, { disableStorageReset: true });
-      writeFileSync(join(outDir, `${name}.html`), result.report as string);
-      signedIn.push(summarize(`${name} (signed in)`, result));
+      // Measured once; a screen under the performance target is measured twice more and reported by the median of
+      // the three, so one busy moment of the machine neither hides a fast screen nor a slow one.
+      const runs: Summary[] = [];
+      for (let run = 1; run <= SCREEN_RUNS; run++) {
+        const result = await audit(`${server.baseURL}${path}`, port, { disableStorageReset: true });
+        writeFileSync(join(outDir, run === 1 ? `${name}.html` : `${name}-${run}.html`), result.report as string);
+        runs.push(summarize(`${name} (signed in${run > 1 ? `, run ${run}` : ''})`, result));
+        if (!repeatAll && runs[0]!.performance >= TARGETS.performance) break;
+      }
+      summaries.push(...runs);
+      const middle = runs.find((r) => r.performance === median(runs.map((x) => x.performance)))!;
+      signedIn.push({ ...middle, page: `${name} (signed in)` });
     }
-    summaries.push(...signedIn);
 
     console.table(summaries.map(({ failing, ...figures }) => ({ ...figures, failing: failing.join(' ') })));
     writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify(summaries, null, 2)}\n`);
@@ -195,6 +241,12 @@ async function main(): Promise<void> {
       const performance = median(landing.map((s) => s.performance));
       if (performance < TARGETS.performance)
         problems.push(`landing performance ${performance} (median of ${LANDING_RUNS}) < ${TARGETS.performance}`);
+      // Not failed on yet: on this 2-core machine a screen's score moves by up to 7 points from run to run, and the
+      // signed-in screens sit at 92-98 (decision 0228). Said on every run, so the gap stays in sight.
+      for (const s of signedIn.filter((screen) => screen.performance < TARGETS.performance))
+        console.warn(
+          `Not yet at target: ${s.page} performance ${s.performance} (TBT ${s.tbtMs} ms, LCP ${s.lcpMs} ms)`,
+        );
       for (const s of [landing[0]!, ...signedIn]) {
         if (s.accessibility < TARGETS.accessibility)
           problems.push(`${s.page}: accessibility ${s.accessibility} (failing: ${s.failing.join(', ')})`);
