@@ -11,7 +11,6 @@ import { getDownload, listDownloads, listen, type ChannelMessage } from './engin
 import type { WorkerCommand } from './engine/worker-protocol.ts';
 import { reattachBackground } from './background.ts';
 import { downloadSettings, onDownloadSettingsChange } from './settings.ts';
-import { syncSubtitles } from './subtitles.ts';
 import { rememberSpeed } from './speed-memory.ts';
 import { currentOwnerId } from '../../lib/owner.ts';
 
@@ -110,8 +109,6 @@ function onCompleted(record: LocalDownload): void {
   // The drops it survived are the engine's business: the person learns the film is there (issue 16/22, polish).
   toast.success('Download Complete', `${record.title} is ready to watch.`);
   offerNotifications();
-  // While still online: the subtitles go with the film, for playing offline later.
-  void syncSubtitles(record.key, record.movieId);
   // The server's verdicts change: this movie is downloaded, English may unlock.
   void queryClient.invalidateQueries({ queryKey: queryKeys.movies });
   void queryClient.invalidateQueries({ queryKey: queryKeys.downloadHistory });

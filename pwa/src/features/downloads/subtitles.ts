@@ -5,11 +5,12 @@ import type { PlayerSubtitle } from '../watching/player/subtitle-track.ts';
 import { getSubtitles, putSubtitles, type StoredSubtitleTrack } from './engine/store.ts';
 
 /**
- * A download's subtitles on this phone (decision 0173): fetched when the download completes and again whenever the
- * Play screen opens online (a language attached, replaced or removed since), kept in IndexedDB next to the record.
- * Best effort: a failed fetch keeps what the phone already holds, and the film plays either way.
+ * A download's subtitles on this phone (decision 0173): kept by the download engine as the film completes (before
+ * the record says it is done) and fetched again here whenever the Play screen opens online (a language attached,
+ * replaced or removed since), in IndexedDB next to the record. Best effort: a failed fetch keeps what the phone
+ * already holds, and the film plays either way.
  */
-export async function syncSubtitles(key: string, movieId: string): Promise<StoredSubtitleTrack[] | null> {
+async function syncSubtitles(key: string, movieId: string): Promise<StoredSubtitleTrack[] | null> {
   try {
     const { movie } = await api(contracts.movies.userMovie, { params: { id: movieId } }, { redirectOn401: false });
     const tracks = await Promise.all(

@@ -1,5 +1,5 @@
 import { movieFileHandle } from './opfs.ts';
-import { mintLink, reportComplete, reportFailure, reportProgress } from './server.ts';
+import { mintLink, reportComplete, reportFailure, reportProgress, subtitleTracks } from './server.ts';
 import type { FileSink } from './transfer.ts';
 
 /**
@@ -12,6 +12,7 @@ export interface EngineDeps {
     reportProgress: typeof reportProgress;
     reportComplete: typeof reportComplete;
     reportFailure: typeof reportFailure;
+    subtitleTracks: typeof subtitleTracks;
   };
   fetch: typeof fetch;
   /** The record's file, opened for writing (created if missing): an OPFS sync access handle in the browser. */
@@ -26,7 +27,7 @@ export interface EngineDeps {
 
 export function browserEngineDeps(): EngineDeps {
   return {
-    server: { mintLink, reportProgress, reportComplete, reportFailure },
+    server: { mintLink, reportProgress, reportComplete, reportFailure, subtitleTracks },
     fetch: (input, init) => fetch(input, init),
     openFile: async (key) => (await movieFileHandle(key, true)).createSyncAccessHandle(),
     lock: (name, work) => navigator.locks.request(name, work),

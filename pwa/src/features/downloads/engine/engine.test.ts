@@ -6,7 +6,7 @@ import { Engine } from './engine.ts';
 import type { EngineDeps } from './engine-deps.ts';
 import { newDownload, type LocalDownload, type LocalState } from './record.ts';
 import type { ServerAnswer } from './server.ts';
-import { createDownload, dispatch, getDownload, listen } from './store.ts';
+import { createDownload, dispatch, getDownload, getSubtitles, listen, type StoredSubtitleTrack } from './store.ts';
 import type { FileSink } from './transfer.ts';
 
 /**
@@ -47,6 +47,8 @@ class FakeApi {
   progress: { downloadedBytes: number; status: string }[] = [];
   completed: { downloadId: string; bytes: number }[] = [];
   failed: string[] = [];
+  /** The movie's subtitles as the server answers them (null: the calls failed). */
+  subtitles: StoredSubtitleTrack[] | null = [];
   constructor(private readonly fileUrl: () => string) {}
 
   server(): EngineDeps['server'] {
@@ -81,6 +83,7 @@ class FakeApi {
         this.failed.push(error);
         return { ok: true as const, value: {} as never };
       },
+      subtitleTracks: async () => this.subtitles,
     };
   }
 }
@@ -204,6 +207,33 @@ describe('the download engine with a fake API and IndexedDB', () => {
     expect(phone.seen.indexOf('downloading')).toBeLessThan(phone.seen.indexOf('complete'));
     expect(phone.api.completed).toEqual([{ downloadId: 'download-1', bytes: SIZE }]);
     expect(storage.log).toHaveLength(1);
+  });
+
+  it('keeps the film’s subtitles before it says the film is done, so closing the app at once loses nothing', async () => {
+    const phone = await newPhone();
+    const luganda = { language: 'lg', label: 'Luganda', vtt: 'WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nOli otya?\n' };
+    phone.api.subtitles = [luganda];
+    const stored: (StoredSubtitleTrack[] | undefined)[] = [];
+    stops.push(
+      listen((message) => {
+        if (message.type !== 'changed' || message.key !== phone.key) return;
+        void getDownload(phone.key).then(async (now) => {
+          if (now?.reportedComplete) stored.push((await getSubtitles(phone.key))?.tracks);
+        });
+      }),
+    );
+    startEngine(phone);
+    await until(phone, (r) => r.state === 'complete' && r.reportedComplete);
+    await vi.waitFor(() => expect(stored.length).toBeGreaterThan(0));
+    expect(stored[0]).toEqual([luganda]);
+  });
+
+  it('says the film is done even when its subtitles could not be fetched (the Play screen asks again)', async () => {
+    const phone = await newPhone();
+    phone.api.subtitles = null;
+    startEngine(phone);
+    await until(phone, (r) => r.state === 'complete' && r.reportedComplete);
+    expect(await getSubtitles(phone.key)).toBeUndefined();
   });
 
   it('waits for the network after a drop and, back online, resumes from the committed bytes', async () => {

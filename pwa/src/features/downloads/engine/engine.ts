@@ -6,7 +6,7 @@ import { backoffMs, DOWNLOAD_RETRY } from '../../../lib/transfer/backoff.ts';
 import { SpeedMeter } from '../../../lib/transfer/speed-meter.ts';
 import { RUNNABLE_STATES, type LocalDownload } from './record.ts';
 import type { Session } from './server.ts';
-import { announce, dispatch, getDownload, listDownloads } from './store.ts';
+import { announce, dispatch, getDownload, listDownloads, putSubtitles } from './store.ts';
 import { rateLimitedMessage, waitAfterRateLimit } from './retry-after.ts';
 import { runTransfer, type TransferOutcome, type TransferResult } from './transfer.ts';
 import { LOCKS } from '../../../lib/storage-names.ts';
@@ -96,10 +96,7 @@ export class Engine {
     if (!auth) return 3_600_000;
     const records = await listDownloads(auth.ownerId);
     for (const record of records) {
-      if (record.state === 'complete' && !record.reportedComplete && record.downloadId) {
-        const answer = await this.deps.server.reportComplete(auth.session, record.downloadId, record.size);
-        if (answer.ok || answer.status === 409) await dispatch(record.key, { type: 'reported' });
-      }
+      if (record.state === 'complete' && !record.reportedComplete) await this.reportCompleted(auth, record);
     }
     if (this.wifiOnly && this.deps.onMobileData()) {
       for (const record of records) {
@@ -239,6 +236,19 @@ export class Engine {
     }
   }
 
+  /**
+   * The last online step of a finished film: the server hears of it, and its subtitles are kept beside it — before
+   * the record says so, so a film reported done plays with its subtitles offline even if the app closes at once.
+   */
+  private async reportCompleted(auth: Auth, record: LocalDownload): Promise<void> {
+    if (!record.downloadId) return;
+    const answer = await this.deps.server.reportComplete(auth.session, record.downloadId, record.size);
+    if (!answer.ok && answer.status !== 409) return;
+    const tracks = await this.deps.server.subtitleTracks(auth.session, record.movieId);
+    if (tracks) await putSubtitles({ key: record.key, tracks, fetchedAt: Date.now() });
+    await dispatch(record.key, { type: 'reported' });
+  }
+
   private async settle(auth: Auth, key: string, outcome: TransferOutcome): Promise<void> {
     if (outcome.kind !== 'link-lapsed') this.lapses.delete(key);
     switch (outcome.kind) {
@@ -246,10 +256,7 @@ export class Engine {
         this.retry.delete(key);
         await dispatch(key, { type: 'bytes-done' });
         const done = await dispatch(key, { type: 'verified' });
-        if (done?.downloadId) {
-          const answer = await this.deps.server.reportComplete(auth.session, done.downloadId, done.size);
-          if (answer.ok || answer.status === 409) await dispatch(key, { type: 'reported' });
-        }
+        if (done) await this.reportCompleted(auth, done);
         return;
       }
       case 'link-lapsed': {

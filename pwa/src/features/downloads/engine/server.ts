@@ -9,6 +9,7 @@ import {
 } from '@filamu/shared';
 import { readErrorEnvelope } from '../../../lib/transfer/error-envelope.ts';
 import { parseRetryAfter } from './retry-after.ts';
+import type { StoredSubtitleTrack } from './store.ts';
 
 /**
  * The engine's calls to the API from the worker (no localStorage, no router there): the page hands over the
@@ -48,7 +49,9 @@ async function callApi<C extends Contract>(
   } catch {
     return { ok: false, status: 0, code: 'network', message: 'Network error', retryAfterMs: null };
   }
-  const json: unknown = await response.json().catch(() => null);
+  const text = await response.text().catch(() => '');
+  // A contract answered in text (subtitles, text/vtt): the text is the value, checked by its schema like JSON.
+  const json: unknown = response.ok && contract.contentType ? text : parseJson(text);
   if (!response.ok) {
     const error = readErrorEnvelope(json);
     return {
@@ -64,6 +67,14 @@ async function callApi<C extends Contract>(
     return { ok: false, status: response.status, code: 'bad_response', message: 'Bad response', retryAfterMs: null };
   }
   return { ok: true, value: parsed.data as ResponseOf<C> };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 export function mintLink(session: Session, movieId: string, size?: DownloadSize) {
@@ -96,4 +107,20 @@ export function reportFailure(session: Session, downloadId: string, error: strin
     params: { id: downloadId },
     body: { error: error.slice(0, 500) },
   });
+}
+
+/**
+ * The subtitles a movie has on the server now, each as WebVTT text (decision 0173), for keeping beside the film;
+ * null when a call failed (the Play screen fetches them again when it opens online).
+ */
+export async function subtitleTracks(session: Session, movieId: string): Promise<StoredSubtitleTrack[] | null> {
+  const detail = await callApi(session, contracts.movies.userMovie, { params: { id: movieId } });
+  if (!detail.ok) return null;
+  const tracks: StoredSubtitleTrack[] = [];
+  for (const { language, label } of detail.value.movie.subtitles) {
+    const vtt = await callApi(session, contracts.subtitles.movieSubtitles, { params: { id: movieId, language } });
+    if (!vtt.ok) return null;
+    tracks.push({ language, label, vtt: vtt.value });
+  }
+  return tracks;
 }
