@@ -103,6 +103,12 @@ describe('Choosing a size before a download', () => {
       const dialog = page.getByRole('dialog', { name: `Download ${title}` });
       // The dialog element itself has no box (its panel is fixed): wait for what is in it.
       await dialog.getByRole('button', { name: 'Cancel' }).waitFor();
+      // Escape closes it and the keyboard is back on the button that opened it.
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Download Now');
+      await page.keyboard.press('Enter');
+      await dialog.getByRole('button', { name: 'Cancel' }).waitFor();
       for (const size of movie.sizes) {
         await dialog.getByText(optionText(size, price), { exact: true }).waitFor();
       }

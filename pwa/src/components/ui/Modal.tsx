@@ -22,8 +22,8 @@ export function Modal({ open, ...props }: { open: boolean } & ComponentProps<typ
 }
 
 /**
- * Focus goes back to what had it when the modal opened (the button that opened it), once it closes or is removed:
- * the dialog is unmounted on close, so Headless UI's own return does not run.
+ * Focus goes back to what had it when the modal opened (the button that opened it), once it closes or is removed
+ * with its parent: the dialog is unmounted on close, so Headless UI's own return does not run.
  */
 function useFocusReturn(open: boolean): void {
   // Read while rendering the open modal, before the dialog's effects move focus inside it.
@@ -34,7 +34,13 @@ function useFocusReturn(open: boolean): void {
   useLayoutEffect(() => {
     if (!opener) return;
     return () => {
-      if (opener.isConnected) opener.focus();
+      // After this commit: when the modal is removed with its parent, the cleanup runs while the dialog (and its
+      // focus trap) is still in the page, and removing it then leaves focus on the body. Focus that went elsewhere
+      // on purpose (another dialog) stays there.
+      queueMicrotask(() => {
+        const lost = document.activeElement === null || document.activeElement === document.body;
+        if (lost && opener.isConnected) opener.focus();
+      });
     };
   }, [opener]);
 }
