@@ -197,7 +197,8 @@ describe('resume where you stopped', () => {
       await page.getByRole('button', { name: 'Play', exact: true }).click();
       await page.locator('video').evaluate((v: HTMLVideoElement) => (v.currentTime = 19));
       await page.getByRole('button', { name: 'Pause' }).click();
-      await page.goto('/downloads');
+      await page.getByRole('link', { name: 'Back to My Downloads' }).click();
+      await page.getByText('Watched', { exact: true }).waitFor();
       await page.goto(`/movies?search=${encodeURIComponent(title)}`);
       await page.getByRole('article', { name: title }).getByText('Watched', { exact: true }).waitFor();
       await page.goto('/downloads');
@@ -238,6 +239,8 @@ describe('the player on a phone', () => {
         expect(await currentTime(page)).toBeCloseTo(17, 0);
         await page.keyboard.press('ArrowLeft');
         expect(await currentTime(page)).toBeCloseTo(7, 0);
+        await page.getByRole('link', { name: 'Back to My Downloads' }).click();
+        await page.getByText('Stopped at 0:07').waitFor();
 
         await openPlayer(page, id);
         await page.getByRole('button', { name: 'Resume from 0:07' }).waitFor();

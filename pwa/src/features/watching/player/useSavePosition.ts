@@ -34,7 +34,9 @@ export function useSavePosition(
       if (!video.paused && Date.now() - lastSaved >= SAVE_EVERY_MS) save(false);
     };
     const onPause = () => save(true);
-    const onSeeked = () => {
+    // On `seeking`, not `seeked`: the new position is known at once, while the seek itself may wait for the file's
+    // range to be read; a person who skips back and closes the app straight away keeps the skip.
+    const onSeeking = () => {
       if (video.paused) save(false);
     };
     const onHidden = () => {
@@ -44,14 +46,14 @@ export function useSavePosition(
     video.addEventListener('timeupdate', onTime);
     video.addEventListener('pause', onPause);
     video.addEventListener('ended', onPause);
-    video.addEventListener('seeked', onSeeked);
+    video.addEventListener('seeking', onSeeking);
     document.addEventListener('visibilitychange', onHidden);
     window.addEventListener('pagehide', onPageHide);
     return () => {
       video.removeEventListener('timeupdate', onTime);
       video.removeEventListener('pause', onPause);
       video.removeEventListener('ended', onPause);
-      video.removeEventListener('seeked', onSeeked);
+      video.removeEventListener('seeking', onSeeking);
       document.removeEventListener('visibilitychange', onHidden);
       window.removeEventListener('pagehide', onPageHide);
       // Leaving the player (another screen): where it was goes to the phone and the server.
