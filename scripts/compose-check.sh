@@ -38,6 +38,7 @@ if [[ ! -f $ENV_FILE ]]; then
     -e "s/^S3_SECRET_ACCESS_KEY=.*/S3_SECRET_ACCESS_KEY=$(secret 24)/" \
     -e "s/^JWT_SECRET=.*/JWT_SECRET=$(secret 32)/" \
     -e "s/^STORAGE_SIGNING_SECRET=.*/STORAGE_SIGNING_SECRET=$(secret 32)/" \
+    -e "s/^CONTENT_MASTER_KEY=.*/CONTENT_MASTER_KEY=$(secret 32)/" \
     -e "s/^ADMIN_PASSWORD=.*/ADMIN_PASSWORD=$(secret 16)/" \
     -e "s/^# ALLOW_PAYMENT_SANDBOX=true$/ALLOW_PAYMENT_SANDBOX=true/" \
     -e "s/^# ALLOW_SMS_SIMULATOR=true$/ALLOW_SMS_SIMULATOR=true/" \

@@ -73,6 +73,7 @@ const serverEnv = (port: number): NodeJS.ProcessEnv => ({
   LOG_LEVEL: 'warn',
   JWT_SECRET: 'j'.repeat(48),
   STORAGE_SIGNING_SECRET: 's'.repeat(48),
+  CONTENT_MASTER_KEY: 'c'.repeat(48),
   ADMIN_EMAIL: admin.email,
   ADMIN_PASSWORD: admin.password,
   // A rehearsal: payments on the built-in DPO sandbox, said out loud as production requires.

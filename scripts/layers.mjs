@@ -24,6 +24,7 @@ export const layers = {
           'features/settings',
           'features/rate-limit',
           'features/storage',
+          'features/content-keys',
           'features/mail',
           'features/sms',
           'features/push',

@@ -7,6 +7,7 @@ import type { Deps } from './deps.ts';
 import { ensureProtectedAdmin } from './features/auth/protected-admin.ts';
 import { TokenService } from './features/auth/tokens.ts';
 import { Catalogue } from './features/catalog/catalogue.ts';
+import { masterKeyFrom, sealedContentKeys } from './features/content-keys/content-keys.ts';
 import { Deliveries } from './features/downloads/deliveries.ts';
 import { LinkChecks } from './features/downloads/link-checks.ts';
 import { forgetUndeliverableSecrets, maskExpiredCodeMail, outboxMailer } from './features/mail/mailer.ts';
@@ -84,6 +85,7 @@ export async function createDeps(
     const jwt = await resolveSecret(db, 'jwt_signing_key', config.jwtSecret);
     const files = await resolveSecret(db, 'file_signing_key', config.storage.signingSecret);
     const vapid = await resolveVapidKeys(db, config.push.vapidKeys);
+    const contentMaster = await resolveSecret(db, 'content_master_key', config.contentMasterKey);
     await ensureProtectedAdmin(db, config, logger, clock.now());
     const forgotten = await forgetUndeliverableSecrets(db, config.smtpUrl !== null);
     if (forgotten > 0) logger.info({ mails: forgotten }, 'credentials nothing will deliver removed from the outbox');
@@ -91,7 +93,7 @@ export async function createDeps(
     if (texts > 0) logger.info({ texts }, 'passwords nothing will send removed from the SMS outbox');
     const codeMail = await maskExpiredCodeMail(db, clock.now());
     if (codeMail > 0) logger.info({ mails: codeMail }, 'expired codes masked in the mail outbox');
-    return { jwt, files, vapid };
+    return { jwt, files, vapid, contentMaster };
   });
   const tokens = new TokenService(secrets.jwt);
   const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger, database);
@@ -141,6 +143,7 @@ export async function createDeps(
     catalogue: new Catalogue({ database, storage: storage.storage, config, clock }),
     deliveries,
     metrics,
+    contentKeys: sealedContentKeys(masterKeyFrom(secrets.contentMaster)),
     transcode,
   };
   // The sandbox's push runs the notify route's function directly: verifyToken + settle, never trusting the push.

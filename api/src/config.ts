@@ -28,6 +28,10 @@ const EnvSchema = z
     ),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+    CONTENT_MASTER_KEY: z.preprocess(
+      emptyAsUndefined,
+      z.string().min(32, 'must be at least 32 characters').max(512).optional(),
+    ),
     ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
     ADMIN_PASSWORD: z.preprocess(
       emptyAsUndefined,
@@ -243,6 +247,8 @@ export interface Config {
   databaseUrl: string | null;
   databasePoolSize: number;
   jwtSecret: string | null;
+  /** Seals each title's content key (decision 0229); null ⇒ generated once and kept in app_secrets. */
+  contentMasterKey: string | null;
   /** `adoptExisting`: an existing non-admin account with this email may become the admin (ADMIN_ADOPT_EXISTING). */
   admin: { email: string; password: string; name: string; adoptExisting: boolean } | null;
   adminName: string;
@@ -413,6 +419,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: e.DATABASE_URL ?? null,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     jwtSecret: e.JWT_SECRET ?? null,
+    contentMasterKey: e.CONTENT_MASTER_KEY ?? null,
     admin:
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD
         ? {

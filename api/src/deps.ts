@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { TokenService } from './features/auth/tokens.ts';
 import type { Catalogue } from './features/catalog/catalogue.ts';
+import type { ContentKeys } from './features/content-keys/content-keys.ts';
 import type { Deliveries } from './features/downloads/deliveries.ts';
 import type { Mailer } from './features/mail/mailer.ts';
 import type { Metrics } from './features/metrics/registry.ts';
@@ -46,6 +47,8 @@ export interface Deps {
   catalogue: Catalogue;
   /** This app's Prometheus registry and metrics (never the process-wide default registry). */
   metrics: Metrics;
+  /** Each title's content key, sealed under the master key in the database (decision 0229). */
+  contentKeys: ContentKeys;
   /** ffmpeg for renditions (null inside when not installed: originals only), the pg-boss queue and the runner signals. */
   transcode: TranscodeHub;
 }

@@ -32,3 +32,4 @@ export * from './text.ts';
 export * from './web-shell.ts';
 export * from './plan-rules.ts';
 export * from './proof-of-work.ts';
+export * from './film-cipher.ts';

@@ -466,6 +466,19 @@ export const appSecrets = pgTable('app_secrets', {
 });
 
 /**
+ * Each title's content key (decision 0229), sealed under the master key: AES-256-GCM bound to the movie id, so a
+ * sealed key copied onto another movie's row does not open. The plain key exists only in the server's memory and,
+ * wrapped for one device, in a licence.
+ */
+export const titleKeys = pgTable('title_keys', {
+  movieId: uuid('movie_id')
+    .primaryKey()
+    .references(() => movies.id, { onDelete: 'cascade' }),
+  sealedKey: text('sealed_key').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
  * One row per payment attempt. Our id is DPO's CompanyRef; the amount is the plan's price when the
  * payment started, never the client's. Status only moves forward from pending.
  */
