@@ -8,6 +8,7 @@ import { authRoutes } from './features/auth/routes.ts';
 import { catalogRoutes } from './features/catalog/routes.ts';
 import { parentalPinRoutes } from './features/parental-pin/routes.ts';
 import { downloadRoutes } from './features/downloads/routes.ts';
+import { licenceRoutes } from './features/licences/routes.ts';
 import { messageRoutes } from './features/messages/routes.ts';
 import { httpMetrics } from './features/metrics/http.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
@@ -93,6 +94,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   catalogRoutes(router, deps);
   subtitleRoutes(router, deps);
   downloadRoutes(router, deps);
+  licenceRoutes(router, deps);
   analyticsRoutes(router, deps);
   settingsRoutes(router, deps);
   metricsRoutes(router, deps);

@@ -10,6 +10,7 @@ import { Catalogue } from './features/catalog/catalogue.ts';
 import { masterKeyFrom, sealedContentKeys } from './features/content-keys/content-keys.ts';
 import { Deliveries } from './features/downloads/deliveries.ts';
 import { LinkChecks } from './features/downloads/link-checks.ts';
+import { resolveLicenceSigner } from './features/licences/signing.ts';
 import { forgetUndeliverableSecrets, maskExpiredCodeMail, outboxMailer } from './features/mail/mailer.ts';
 import { configuredPaymentsRuntime, type PaymentsRuntime } from './features/payments/gateway.ts';
 import { handlePush } from './features/payments/settlement.ts';
@@ -86,6 +87,7 @@ export async function createDeps(
     const files = await resolveSecret(db, 'file_signing_key', config.storage.signingSecret);
     const vapid = await resolveVapidKeys(db, config.push.vapidKeys);
     const contentMaster = await resolveSecret(db, 'content_master_key', config.contentMasterKey);
+    const licenceSigner = await resolveLicenceSigner(db);
     await ensureProtectedAdmin(db, config, logger, clock.now());
     const forgotten = await forgetUndeliverableSecrets(db, config.smtpUrl !== null);
     if (forgotten > 0) logger.info({ mails: forgotten }, 'credentials nothing will deliver removed from the outbox');
@@ -93,7 +95,7 @@ export async function createDeps(
     if (texts > 0) logger.info({ texts }, 'passwords nothing will send removed from the SMS outbox');
     const codeMail = await maskExpiredCodeMail(db, clock.now());
     if (codeMail > 0) logger.info({ mails: codeMail }, 'expired codes masked in the mail outbox');
-    return { jwt, files, vapid, contentMaster };
+    return { jwt, files, vapid, contentMaster, licenceSigner };
   });
   const tokens = new TokenService(secrets.jwt);
   const payments = parts.payments ?? configuredPaymentsRuntime(config, clock, logger, database);
@@ -144,6 +146,7 @@ export async function createDeps(
     deliveries,
     metrics,
     contentKeys: sealedContentKeys(masterKeyFrom(secrets.contentMaster)),
+    licenceSigner: secrets.licenceSigner,
     transcode,
   };
   // The sandbox's push runs the notify route's function directly: verifyToken + settle, never trusting the push.

@@ -6,6 +6,7 @@ import type { TokenService } from './features/auth/tokens.ts';
 import type { Catalogue } from './features/catalog/catalogue.ts';
 import type { ContentKeys } from './features/content-keys/content-keys.ts';
 import type { Deliveries } from './features/downloads/deliveries.ts';
+import type { LicenceSigner } from './features/licences/signing.ts';
 import type { Mailer } from './features/mail/mailer.ts';
 import type { Metrics } from './features/metrics/registry.ts';
 import type { PaymentGateway } from './features/payments/dpo/port.ts';
@@ -49,6 +50,8 @@ export interface Deps {
   metrics: Metrics;
   /** Each title's content key, sealed under the master key in the database (decision 0229). */
   contentKeys: ContentKeys;
+  /** Signs licences with the P-256 key kept in app_secrets (decision 0230). */
+  licenceSigner: LicenceSigner;
   /** ffmpeg for renditions (null inside when not installed: originals only), the pg-boss queue and the runner signals. */
   transcode: TranscodeHub;
 }

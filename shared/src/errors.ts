@@ -32,6 +32,8 @@ export const ERROR_STATUS = {
   plan_sale_closed: 409,
   /** This month's re-downloads (and any an admin granted) are used; the message says when they renew. */
   redownload_limit: 409,
+  /** The film's licence is on another phone (decision 0230): bringing it here is a re-download. */
+  licence_elsewhere: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   /** The address or headers are over the server's 16 KB (answered before the app runs). */

@@ -20,6 +20,8 @@ import {
 
 import {
   DOWNLOAD_SIZES,
+  LICENCE_REVOKED_REASONS,
+  LICENCE_WAYS,
   PARENTAL_HIDES,
   PUSH_NOTIFICATION_KINDS,
   RENDITION_KINDS,
@@ -844,6 +846,46 @@ export const downloads = pgTable(
     index('downloads_completed_at')
       .on(t.completedAt)
       .where(sql`${t.status} = 'completed'`),
+  ],
+);
+
+/**
+ * Licences (decision 0230): a film's content key wrapped for one phone's key, issued with a download's grant. A
+ * download has at most one live licence (the single-device rule): a licence on another phone is revoked (`moved`)
+ * when the film goes to a new one, and every licence of a film taken down for rights is revoked (`taken_down`).
+ * Deleting a person deletes their downloads and so their licences: the phone's next check finds them unknown.
+ */
+export const licences = pgTable(
+  'licences',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    downloadId: uuid('download_id')
+      .notNull()
+      .references(() => downloads.id, { onDelete: 'cascade' }),
+    movieId: uuid('movie_id')
+      .notNull()
+      .references(() => movies.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'cascade' }),
+    /** The session's device id, and the SHA-256 (base64url) of the phone key the content key was wrapped for. */
+    deviceId: text('device_id').notNull(),
+    deviceKeyId: text('device_key_id').notNull(),
+    way: text('way', { enum: LICENCE_WAYS }).notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedReason: text('revoked_reason', { enum: LICENCE_REVOKED_REASONS }),
+  },
+  (t) => [
+    check('licences_one_subject', sql`(${t.userId} is null) <> (${t.agentId} is null)`),
+    check('licences_way_known', sql`${t.way} in ('download', 'redownload', 'transfer')`),
+    check(
+      'licences_revoked_with_reason',
+      sql`(${t.revokedAt} is null) = (${t.revokedReason} is null) and (${t.revokedReason} is null or ${t.revokedReason} in ('moved', 'taken_down'))`,
+    ),
+    uniqueIndex('licences_one_live_per_download')
+      .on(t.downloadId)
+      .where(sql`${t.revokedAt} is null`),
+    index('licences_by_movie').on(t.movieId),
   ],
 );
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, IsoDateTime } from './common.ts';
+import { DevicePublicKey, Licence } from './licences.ts';
 import { DownloadStatus, KinayugandaProgress, MOVIE_CATEGORY_NAMES } from './movies.ts';
 import { DownloadSize } from './renditions.ts';
 
@@ -42,6 +43,11 @@ export const DownloadUrlRequest = z
      * with, or a new one fetches the original (the spec's client knows no sizes).
      */
     size: DownloadSize.optional(),
+    /**
+     * This phone's licence key (decision 0230): the answer then carries the film's licence for this phone, so the
+     * licence comes with the link, never as another request.
+     */
+    devicePublicKey: DevicePublicKey.optional(),
   })
   .refine((v) => v.movieId !== undefined || v.s3Key !== undefined, {
     message: 'Movie file key is missing. Cannot download.',
@@ -64,6 +70,8 @@ export const DownloadUrlResponse = z.object({
   resumedCount: z.number().int(),
   /** On a re-download request: the allowance after it (what is left). Null otherwise. */
   redownloads: RedownloadAllowance.nullable(),
+  /** The film's licence for this phone when the request sent its key; it moved here from another phone if need be. */
+  licence: Licence.nullable(),
 });
 export type DownloadUrlResponse = z.infer<typeof DownloadUrlResponse>;
 

@@ -1,6 +1,5 @@
-import { createCipheriv, randomBytes } from 'node:crypto';
+import { type Cipher, createCipheriv, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import type { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FILM_NONCE_BYTES, filmCounterBlock } from '@filamu/shared';
 
@@ -13,7 +12,7 @@ export function newFilmNonce(): Buffer {
  * The stream that encrypts a film from its first byte (decision 0229). Counter mode keeps the length, so sizes,
  * ranges and the delivered-bytes bookkeeping are the same for the encrypted file as for the plain one.
  */
-export function filmEncryptor(key: Buffer, nonce: Buffer): Transform {
+export function filmEncryptor(key: Buffer, nonce: Buffer): Cipher {
   return createCipheriv('aes-128-ctr', key, filmCounterBlock(nonce, 0));
 }
 

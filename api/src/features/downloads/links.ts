@@ -1,12 +1,14 @@
 import type { DownloadUrlResponse, ParentalHides } from '@filamu/shared';
 import type { Config } from '../../config.ts';
 import type { Downloader } from '../movies/entitlement.ts';
+import { type LicenceDeps, licenceWithGrant } from '../licences/issue.ts';
 import { backgroundLinkSeconds } from './background-links.ts';
 import { type GrantDeps, type GrantRef, grantDownload } from './grants.ts';
 import { downloadFileName } from './records.ts';
 
-export interface LinkDeps extends Omit<GrantDeps, 'config'> {
+export interface LinkDeps extends Omit<GrantDeps, 'config' | 'metrics'>, Omit<LicenceDeps, 'metrics'> {
   config: Pick<Config, 'redownloadsPerMonth' | 'storage'>;
+  metrics: GrantDeps['metrics'] & LicenceDeps['metrics'];
 }
 
 /** Who asks for a link, and what the request itself says about them. */
@@ -18,6 +20,8 @@ export interface LinkAsker {
   hiddenByPin: ParentalHides | null;
   /** The session and credential stamp the link is bound to (decision 0109). */
   holder: string;
+  /** The session's device id: a licence asked for with the link is bound to it. */
+  deviceId: string;
 }
 
 /**
@@ -28,7 +32,7 @@ export interface LinkAsker {
 export async function mintDownloadLink(
   deps: LinkDeps,
   asker: LinkAsker,
-  request: GrantRef,
+  request: GrantRef & { devicePublicKey?: string | undefined },
 ): Promise<DownloadUrlResponse> {
   const { storage: config } = deps.config;
   const linkSeconds = (bytes: number) =>
@@ -49,6 +53,19 @@ export async function mintDownloadLink(
     deps.storage.driver === 's3' && download.linkExpiresAt
       ? Math.max(1, Math.floor((download.linkExpiresAt.getTime() - now) / 1000))
       : linkSeconds(file.size);
+  // With the link, never as another round trip: the phone's licence for this film (decision 0230).
+  const licence = request.devicePublicKey
+    ? await licenceWithGrant(
+        deps,
+        asker.downloader,
+        { deviceId: asker.deviceId, devicePublicKey: request.devicePublicKey },
+        {
+          downloadId: download.id,
+          movieId: movie.id,
+          redownload: grant.redownloads !== null && request.redownload === true,
+        },
+      )
+    : null;
   const fileName = downloadFileName(movie, { key: file.key, size: download.size });
   const url = await deps.storage.presignGet(file.key, {
     expiresInSeconds: ttl,
@@ -67,5 +84,6 @@ export async function mintDownloadLink(
     downloadedBytes: download.downloadedBytes,
     resumedCount: download.resumedCount,
     redownloads: grant.redownloads,
+    licence,
   };
 }

@@ -41,7 +41,13 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
       ]);
       const link = await mintDownloadLink(
         deps,
-        { downloader, background, hiddenByPin: await hiddenByPin(c), holder: holderOf(c.get('principal')) },
+        {
+          downloader,
+          background,
+          hiddenByPin: await hiddenByPin(c),
+          holder: holderOf(c.get('principal')),
+          deviceId: c.get('principal').deviceId,
+        },
         body,
       );
       return { ...link, downloadUrl: absoluteUrl(link.downloadUrl, publicOrigin(c, deps.config)) };

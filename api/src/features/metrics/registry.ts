@@ -32,6 +32,8 @@ export interface Metrics {
   paymentActivations: Counter;
   paymentCharges: Counter<'result'>;
   downloadGrants: Counter<'result'>;
+  /** Licences issued (decision 0230), by way: download, redownload (moved from another phone), transfer. */
+  licencesIssued: Counter<'way'>;
   /**
    * Attempts at sign-in or recovery from an address over its ceiling (decision 0194): `delayed` (answered late),
    * `proof_required` (asked for a proof of work), `proof_accepted` (came back with one).
@@ -122,6 +124,12 @@ export function createMetrics(parts: MetricsParts, collectors: readonly ScrapeCo
       name: 'filamu_download_grants_total',
       help: 'Download grants: granted, resumed, repeated (same attempt), or the refusal code.',
       labelNames: ['result'],
+      registers,
+    }),
+    licencesIssued: new Counter({
+      name: 'filamu_licences_issued_total',
+      help: 'Licences issued to a phone, by way: download, redownload (moved from another phone), transfer.',
+      labelNames: ['way'],
       registers,
     }),
     addressCeiling: new Counter({

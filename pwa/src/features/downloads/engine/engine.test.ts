@@ -68,6 +68,7 @@ class FakeApi {
           downloadedBytes: 0,
           resumedCount: 0,
           redownloads: null,
+          licence: null,
         };
         return { ok: true as const, value };
       },

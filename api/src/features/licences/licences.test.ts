@@ -1,0 +1,237 @@
+import { randomUUID, type webcrypto } from 'node:crypto';
+import { decryptFilmRange, DownloadUrlResponse, Licence, LicenceCheckResponse } from '@filamu/shared';
+import { eq } from 'drizzle-orm';
+import { compactVerify, importJWK } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { licences } from '../../db/schema.ts';
+import {
+  type TestApp,
+  capturingLogger,
+  createTestApp,
+  expectErrorEnvelope,
+  freshIp,
+  loginAdmin,
+  registerUser,
+  testDatabases,
+} from '../../../test/harness.ts';
+import { type AddedMovie, addMovie, createPlan, fetchLink, subscribe } from '../../../test/library.ts';
+import { filmEncryptor, newFilmNonce } from '../content-keys/film-encryption.ts';
+
+/**
+ * Licences (decision 0230), as a phone sees them: asked for with the download link, wrapped for the asking phone's
+ * key only, one live licence per film and person, moved to a new phone only by a re-download, and checked online.
+ */
+
+/** A phone's licence key pair, made as the app makes it: RSA-OAEP, SHA-256, private half non-extractable. */
+async function phoneKeys() {
+  const pair = await crypto.subtle.generateKey(
+    { name: 'RSA-OAEP', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+    false,
+    ['wrapKey', 'unwrapKey'],
+  );
+  const spki = Buffer.from(await crypto.subtle.exportKey('spki', pair.publicKey)).toString('base64url');
+  return { pair, spki };
+}
+
+/** What the player does with a licence: unwrap the content key into a non-extractable AES-CTR key. */
+function unwrap(privateKey: webcrypto.CryptoKey, licence: Licence) {
+  return crypto.subtle.unwrapKey(
+    'raw',
+    Buffer.from(licence.wrappedKey, 'base64url'),
+    privateKey,
+    { name: 'RSA-OAEP' },
+    { name: 'AES-CTR' },
+    false,
+    ['decrypt'],
+  );
+}
+
+describe.each(testDatabases)('licences on %s', (kind) => {
+  let t: TestApp;
+  let adminToken: string;
+  const log = capturingLogger();
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { logger: log.logger });
+    adminToken = await loginAdmin(t);
+  });
+  afterAll(() => t.close());
+
+  async function subscriber() {
+    const planId = await createPlan(t, adminToken);
+    const kina = await addMovie(t, adminToken, { category: 'Kinayuganda', planIds: [planId] });
+    const english = await addMovie(t, adminToken, { category: 'English', planIds: [planId] });
+    const registered = await registerUser(t);
+    await subscribe(t, adminToken, registered.user.id as string, planId);
+    return { ...registered, token: registered.token, kina, english };
+  }
+
+  const grant = (token: string, movie: AddedMovie, body: Record<string, unknown> = {}) =>
+    t.request('POST', '/api/users/movies/generate-download-url', {
+      token,
+      body: { movieId: movie.movie.id, ...body },
+    });
+  async function licensedLink(token: string, movie: AddedMovie, spki: string, body: Record<string, unknown> = {}) {
+    const res = await grant(token, movie, { devicePublicKey: spki, ...body });
+    expect(res.status, res.text).toBe(200);
+    const link = DownloadUrlResponse.parse(res.json);
+    expect(link.licence).not.toBeNull();
+    return { link, licence: link.licence! };
+  }
+  const check = async (ids: string[]) => {
+    const res = await t.request('POST', '/api/licences/check', { body: { ids } });
+    expect(res.status, res.text).toBe(200);
+    return LicenceCheckResponse.parse(res.json).revoked;
+  };
+  const signIn = async (body: { email: string; password: string }, deviceId: string) => {
+    const res = await t.request('POST', '/api/auth/login', {
+      body: { identifier: body.email, password: body.password, currentDeviceId: deviceId },
+      ip: freshIp(),
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.json.token as string;
+  };
+
+  it('comes with the link, opens on the asking phone only, and decrypts what the server encrypted with the title key', async () => {
+    const { token, user, kina } = await subscriber();
+    const phone = await phoneKeys();
+    const { licence } = await licensedLink(token, kina, phone.spki);
+    expect(licence).toMatchObject({ movieId: kina.movie.id, way: 'download' });
+    expect(licence.token.length).toBeLessThan(1_200);
+
+    // The server encrypts the film with the title's key; the phone reads it back with the key from its licence.
+    const film = Buffer.from('A Kinayuganda film, narrated by VJ Junior, bytes and all.');
+    const nonce = newFilmNonce();
+    const titleKey = await t.deps.contentKeys.keyOf(t.deps.database.db, kina.movie.id);
+    const encryptor = filmEncryptor(titleKey, nonce);
+    const encrypted = Buffer.concat([encryptor.update(film), encryptor.final()]);
+    const key = await unwrap(phone.pair.privateKey, licence);
+    expect(Buffer.from(await decryptFilmRange(key, nonce, 0, encrypted)).equals(film)).toBe(true);
+
+    // Another phone's key cannot open it.
+    const other = await phoneKeys();
+    await expect(unwrap(other.pair.privateKey, licence)).rejects.toThrow();
+
+    // Signed by the server: who, which phone, which title.
+    const verified = await compactVerify(licence.token, await importJWK(t.deps.licenceSigner.publicJwk, 'ES256'));
+    const claims = JSON.parse(new TextDecoder().decode(verified.payload)) as Record<string, unknown>;
+    expect(claims).toMatchObject({
+      lid: licence.id,
+      mid: kina.movie.id,
+      sub: `user:${user.id as string}`,
+      dev: licence.deviceId,
+      kid: licence.deviceKeyId,
+      key: licence.wrappedKey,
+    });
+    expect(await check([licence.id])).toEqual([]);
+  });
+
+  it('is refused with the grant: English before the Kinayuganda rule is met gets neither link nor licence', async () => {
+    const { token, english } = await subscriber();
+    const phone = await phoneKeys();
+    expectErrorEnvelope(await grant(token, english, { devicePublicKey: phone.spki }), 403, 'download_locked');
+    const rows = await t.deps.database.db.select().from(licences).where(eq(licences.movieId, english.movie.id));
+    expect(rows).toHaveLength(0);
+    // Nor can it be asked for on its own: there is no download to license.
+    const res = await t.request('POST', '/api/users/licences', {
+      token,
+      body: { movieId: english.movie.id, devicePublicKey: phone.spki },
+    });
+    expectErrorEnvelope(res, 404, 'not_found', /Download this film first/);
+  });
+
+  it('is one licence for one phone: asked again, or twenty times at once, it is the same one', async () => {
+    const { token, kina } = await subscriber();
+    const phone = await phoneKeys();
+    const { licence } = await licensedLink(token, kina, phone.spki);
+    const again = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        t.request('POST', '/api/users/licences', {
+          token,
+          body: { movieId: kina.movie.id, devicePublicKey: phone.spki },
+        }),
+      ),
+    );
+    for (const res of again) {
+      expect(res.status, res.text).toBe(200);
+      expect(Licence.parse(res.json).id).toBe(licence.id);
+    }
+    const rows = await t.deps.database.db.select().from(licences).where(eq(licences.movieId, kina.movie.id));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('moves to a new phone only by a re-download, and the old phone hears it at its next check', async () => {
+    const { token, body, kina } = await subscriber();
+    const first = await phoneKeys();
+    const { link, licence } = await licensedLink(token, kina, first.spki);
+    expect((await fetchLink(t, link.downloadUrl)).bytes).toEqual(kina.bytes);
+    await t.deps.deliveries.settled(link.downloadId);
+    await t.request('PUT', `/api/users/downloads/${link.downloadId}/complete`, { token, body: {} });
+
+    // Signed in on a second phone (the first is signed out by the single-device rule).
+    const second = await phoneKeys();
+    const secondToken = await signIn(body as { email: string; password: string }, `second-phone-${randomUUID()}`);
+    const elsewhere = await t.request('POST', '/api/users/licences', {
+      token: secondToken,
+      body: { movieId: kina.movie.id, devicePublicKey: second.spki },
+    });
+    expectErrorEnvelope(elsewhere, 409, 'licence_elsewhere', 'This film was saved on another phone.');
+    expectErrorEnvelope(await grant(secondToken, kina, { devicePublicKey: second.spki }), 409, 'already_downloaded');
+    const moved = await licensedLink(secondToken, kina, second.spki, { redownload: true });
+    expect(moved.licence.id).not.toBe(licence.id);
+    expect(moved.licence.way).toBe('redownload');
+    expect(moved.link.redownloads?.usedThisMonth).toBe(1);
+    await expect(unwrap(second.pair.privateKey, moved.licence)).resolves.toBeDefined();
+
+    // The first phone's check — it needs no session — says its licence moved; the second's holds.
+    expect(await check([licence.id, moved.licence.id])).toEqual([{ id: licence.id, reason: 'moved' }]);
+    // The first phone signs in again: its film is on the second phone now.
+    const backToken = await signIn(body as { email: string; password: string }, `first-again-${randomUUID()}`);
+    expectErrorEnvelope(
+      await t.request('POST', '/api/users/licences', {
+        token: backToken,
+        body: { movieId: kina.movie.id, devicePublicKey: first.spki },
+      }),
+      409,
+      'licence_elsewhere',
+    );
+  });
+
+  it('is unknown to the check once its person is deleted, and a made-up id is too', async () => {
+    const { token, user, kina } = await subscriber();
+    const phone = await phoneKeys();
+    const { licence } = await licensedLink(token, kina, phone.spki);
+    const made = randomUUID();
+    expect(await check([made])).toEqual([{ id: made, reason: 'deleted' }]);
+    const deleted = await t.request('DELETE', `/api/admin/subscribers/${user.id as string}`, { token: adminToken });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(await check([licence.id])).toEqual([{ id: licence.id, reason: 'deleted' }]);
+  });
+
+  it('refuses a key that is not a sound RSA key, with a clear error and nothing written', async () => {
+    const { token, kina } = await subscriber();
+    const ec = await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, ['deriveBits']);
+    const ecSpki = Buffer.from(await crypto.subtle.exportKey('spki', ec.publicKey)).toString('base64url');
+    for (const devicePublicKey of ['A'.repeat(400), ecSpki.padEnd(320, 'A')]) {
+      expectErrorEnvelope(await grant(token, kina, { devicePublicKey }), 400, 'bad_request', /phone’s key/);
+    }
+    expectErrorEnvelope(await grant(token, kina, { devicePublicKey: 'x'.repeat(2_000) }), 400, 'validation_error');
+  });
+
+  it('never writes a content key, plain or wrapped, to a log line', async () => {
+    const { token, kina } = await subscriber();
+    const phone = await phoneKeys();
+    const { licence } = await licensedLink(token, kina, phone.spki);
+    const titleKey = await t.deps.contentKeys.keyOf(t.deps.database.db, kina.movie.id);
+    const lines = JSON.stringify(log.entries());
+    expect(lines.length).toBeGreaterThan(0);
+    for (const secret of [
+      titleKey.toString('hex'),
+      titleKey.toString('base64'),
+      titleKey.toString('base64url'),
+      licence.wrappedKey.slice(0, 40),
+    ]) {
+      expect(lines).not.toContain(secret);
+    }
+  });
+});

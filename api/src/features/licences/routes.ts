@@ -1,0 +1,19 @@
+import { contracts } from '@filamu/shared';
+import type { Deps } from '../../deps.ts';
+import type { ContractRouter } from '../../http/contract-router.ts';
+import { downloaderOf } from '../movies/entitlement.ts';
+import { checkLicences } from './check.ts';
+import { licenceOfDownloaded } from './issue.ts';
+
+const { licences } = contracts;
+
+export function licenceRoutes(router: ContractRouter, deps: Deps): void {
+  router
+    .on(licences.licenceOfDownloaded, ({ body }, c) => {
+      const principal = c.get('principal');
+      const downloader = downloaderOf(principal, deps.clock.now());
+      const phone = { deviceId: principal.deviceId, devicePublicKey: body.devicePublicKey };
+      return licenceOfDownloaded(deps, downloader, phone, body.movieId);
+    })
+    .on(licences.checkLicences, ({ body }) => checkLicences(deps.database.db, body.ids));
+}
