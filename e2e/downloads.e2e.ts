@@ -7,6 +7,7 @@ import { baseURL, launchBrowser } from './support/browser.ts';
 import {
   browserSession,
   isComplete,
+  licenceOnPhone,
   localRecord,
   movieBytes,
   opfsSha256,
@@ -74,6 +75,8 @@ describe('download manager', () => {
       await waitForRecord(page, id, complete);
 
       expect(await opfsSha256(page, id)).toEqual({ size: bytes.length, sha: sha256(bytes) });
+      // The film's licence came with its first link, and its key opens with this phone's own key only.
+      expect(await licenceOnPhone(page, id)).toEqual({ way: 'download', opens: true, extractable: false });
       const files = proxy.log;
       expect(files.map((f) => f.dropped)).toEqual([true, true, true, false]);
       expect(files[0]!.range).toBeNull();

@@ -44,6 +44,7 @@ export const featureSurfaces = {
       'hooks.ts',
       'sizes.ts',
     ],
+    licences: ['store.ts'],
     movie: ['MovieThumbnail.tsx', 'format.ts', 'library-url.ts', 'queries.ts'],
     'parental-pin': ['HiddenByPinNotice.tsx', 'ParentalPinCard.tsx', 'PinLockNote.tsx', 'PlayPinGate.tsx'],
     payments: ['PaymentHistoryList.tsx', 'WaitingPaymentCard.tsx', 'queries.ts'],

@@ -273,3 +273,46 @@ export async function plainFetch(page: Page, movieId: string, options: { discard
     { movieId, discard: options.discard ?? false },
   );
 }
+
+/**
+ * What the phone holds of a film's licence (decision 0230): whether its content key opens with this phone's own key,
+ * as the player will open it — WebCrypto `unwrapKey` into a key that cannot be read out.
+ */
+export async function licenceOnPhone(
+  page: Page,
+  movieId: string,
+): Promise<{ way: string; opens: boolean; extractable: boolean | null } | null> {
+  return page.evaluate(async (movieId) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('filamu-licences');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const read = <T>(store: string, query: IDBValidKey | null) =>
+      new Promise<T>((resolve, reject) => {
+        const request =
+          query === null
+            ? db.transaction(store).objectStore(store).getAll()
+            : db.transaction(store).objectStore(store).get(query);
+        request.onsuccess = () => resolve(request.result as T);
+        request.onerror = () => reject(request.error);
+      });
+    try {
+      if (!db.objectStoreNames.contains('licences')) return null;
+      const phone = await read<{ privateKey: CryptoKey } | undefined>('phoneKeys', 'licence');
+      const kept = (
+        await read<{ movieId: string; licence: { way: string; wrappedKey: string } }[]>('licences', null)
+      ).find((entry) => entry.movieId === movieId);
+      if (!phone || !kept) return null;
+      const wrapped = Uint8Array.from(atob(kept.licence.wrappedKey.replaceAll('-', '+').replaceAll('_', '/')), (c) =>
+        c.charCodeAt(0),
+      );
+      const key = await crypto.subtle
+        .unwrapKey('raw', wrapped, phone.privateKey, { name: 'RSA-OAEP' }, { name: 'AES-CTR' }, false, ['decrypt'])
+        .catch(() => null);
+      return { way: kept.licence.way, opens: key !== null, extractable: key?.extractable ?? null };
+    } finally {
+      db.close();
+    }
+  }, movieId);
+}

@@ -33,4 +33,5 @@ export * from './text.ts';
 export * from './web-shell.ts';
 export * from './plan-rules.ts';
 export * from './proof-of-work.ts';
+export * from './base64url.ts';
 export * from './film-cipher.ts';

@@ -7,6 +7,7 @@ export const DATABASES = {
   uploads: 'filamu-uploads',
   watching: 'filamu-watching',
   parentalPin: 'filamu-parental-pin',
+  licences: 'filamu-licences',
 } as const;
 
 /** BroadcastChannel names (tabs and the download worker tell each other about changes). */

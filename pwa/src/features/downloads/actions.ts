@@ -17,6 +17,7 @@ import { spaceVerdict } from './estimates.ts';
 import { grantRefusal } from './refusals.ts';
 import { kick, useDownloadsStore } from './manager.ts';
 import { currentOwnerId } from '../../lib/owner.ts';
+import { keepLicence, phoneKey } from '../licences/store.ts';
 
 function setChecking(movieId: string, on: boolean): void {
   useDownloadsStore.setState((s) => {
@@ -94,9 +95,21 @@ export async function startDownload(movie: DownloadableMovie, options: StartOpti
   let recorded = false;
   try {
     // A Background Fetch job cannot ask for a fresh link, so it gets the longer-lived one.
+    // The phone's licence key goes with the request, so the film's licence comes with its link (decision 0230).
+    const devicePublicKey = await phoneKey().then(
+      (phone) => phone.spki,
+      () => undefined,
+    );
     const grant = await api(contracts.downloads.downloadUrl, {
-      body: { movieId: movie.id, purpose: background ? 'background' : 'foreground', redownload, size: options.size },
+      body: {
+        movieId: movie.id,
+        purpose: background ? 'background' : 'foreground',
+        redownload,
+        size: options.size,
+        devicePublicKey,
+      },
     });
+    if (grant.licence) await keepLicence(ownerId, grant.licence).catch(() => undefined);
     if (grant.redownloads) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.redownloads });
       void queryClient.invalidateQueries({ queryKey: queryKeys.downloadHistory });

@@ -1,3 +1,5 @@
+import type { Licence } from '@filamu/shared';
+import { keepLicence, phoneKey } from '../../licences/store.ts';
 import { movieFileHandle } from './opfs.ts';
 import { mintLink, reportComplete, reportFailure, reportProgress, subtitleTracks } from './server.ts';
 import type { FileSink } from './transfer.ts';
@@ -14,6 +16,12 @@ export interface EngineDeps {
     reportFailure: typeof reportFailure;
     subtitleTracks: typeof subtitleTracks;
   };
+  /** The phone's licence key and where each film's licence is kept (decision 0230). */
+  licences: {
+    /** The public key sent with each link request; null when this browser cannot make one (the link still comes). */
+    publicKey(): Promise<string | null>;
+    keep(ownerId: string, licence: Licence): Promise<void>;
+  };
   fetch: typeof fetch;
   /** The record's file, opened for writing (created if missing): an OPFS sync access handle in the browser. */
   openFile(key: string): Promise<FileSink & { close(): void }>;
@@ -28,6 +36,14 @@ export interface EngineDeps {
 export function browserEngineDeps(): EngineDeps {
   return {
     server: { mintLink, reportProgress, reportComplete, reportFailure, subtitleTracks },
+    licences: {
+      publicKey: () =>
+        phoneKey().then(
+          (key) => key.spki,
+          () => null,
+        ),
+      keep: keepLicence,
+    },
     fetch: (input, init) => fetch(input, init),
     openFile: async (key) => (await movieFileHandle(key, true)).createSyncAccessHandle(),
     lock: (name, work) => navigator.locks.request(name, work),

@@ -8,6 +8,7 @@ import { newDownload, type LocalDownload, type LocalState } from './record.ts';
 import type { ServerAnswer } from './server.ts';
 import { createDownload, dispatch, getDownload, getSubtitles, listen, type StoredSubtitleTrack } from './store.ts';
 import type { FileSink } from './transfer.ts';
+import { keepLicence, licenceOf, phoneKey } from '../../licences/store.ts';
 
 /**
  * The download engine in Node (decision 0189): the real state machine and IndexedDB store (fake-indexeddb), real
@@ -49,11 +50,14 @@ class FakeApi {
   failed: string[] = [];
   /** The movie's subtitles as the server answers them (null: the calls failed). */
   subtitles: StoredSubtitleTrack[] | null = [];
+  /** The licence keys the link requests carried. */
+  licenceKeys: (string | undefined)[] = [];
   constructor(private readonly fileUrl: () => string) {}
 
   server(): EngineDeps['server'] {
     return {
-      mintLink: async () => {
+      mintLink: async (_session, movieId, _size, devicePublicKey) => {
+        this.licenceKeys.push(devicePublicKey);
         const refusal = this.refusals.shift();
         if (refusal) return refusal;
         this.links += 1;
@@ -68,7 +72,19 @@ class FakeApi {
           downloadedBytes: 0,
           resumedCount: 0,
           redownloads: null,
-          licence: null,
+          // What the server answers a link asked with the phone's key: the film's licence (decision 0230).
+          licence: devicePublicKey
+            ? {
+                id: randomUUID(),
+                movieId,
+                deviceId: 'device-1',
+                deviceKeyId: 'key-id',
+                wrappedKey: 'wrapped',
+                way: 'download' as const,
+                issuedAt: new Date().toISOString(),
+                token: 'signed',
+              }
+            : null,
         };
         return { ok: true as const, value };
       },
@@ -159,6 +175,7 @@ async function newPhone(): Promise<Phone> {
 function startEngine(phone: Phone): Engine {
   const engine = new Engine({
     server: phone.api.server(),
+    licences: { publicKey: () => phoneKey().then((key) => key.spki), keep: keepLicence },
     fetch: (input, init) => fetch(input, init),
     openFile: async (key) => {
       const file = phone.files.get(key) ?? new MemoryFile();
@@ -208,6 +225,19 @@ describe('the download engine with a fake API and IndexedDB', () => {
     expect(phone.seen.indexOf('downloading')).toBeLessThan(phone.seen.indexOf('complete'));
     expect(phone.api.completed).toEqual([{ downloadId: 'download-1', bytes: SIZE }]);
     expect(storage.log).toHaveLength(1);
+  });
+
+  it('asks for the link with this phone’s licence key and keeps the licence that comes with it', async () => {
+    const phone = await newPhone();
+    startEngine(phone);
+    const done = await until(phone, (r) => r.state === 'complete' && r.reportedComplete);
+    const key = await phoneKey();
+    expect(key.privateKey.extractable).toBe(false);
+    expect(phone.api.licenceKeys).toEqual([key.spki]);
+    const kept = await licenceOf(phone.ownerId, done.movieId);
+    expect(kept).toMatchObject({ movieId: done.movieId, revoked: null, licence: { way: 'download' } });
+    // One key for the phone: the next film's link carries the same.
+    expect((await phoneKey()).spki).toBe(key.spki);
   });
 
   it('keeps the film’s subtitles before it says the film is done, so closing the app at once loses nothing', async () => {

@@ -144,9 +144,17 @@ export class Engine {
 
   /** A fresh link for the same download; false when the engine must stop here for now. */
   private async grant(auth: Auth, record: LocalDownload): Promise<LocalDownload | undefined> {
-    const answer = await this.deps.server.mintLink(auth.session, record.movieId, record.sizeChoice);
+    const publicKey = await this.deps.licences.publicKey();
+    const answer = await this.deps.server.mintLink(
+      auth.session,
+      record.movieId,
+      record.sizeChoice,
+      publicKey ?? undefined,
+    );
     if (answer.ok) {
       const link = answer.value;
+      // Kept apart from the bytes: should it fail, the Play screen asks for this phone's licence again.
+      if (link.licence) await this.deps.licences.keep(record.ownerId, link.licence).catch(() => undefined);
       return dispatch(record.key, {
         type: 'granted',
         downloadId: link.downloadId,

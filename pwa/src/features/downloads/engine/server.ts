@@ -77,8 +77,11 @@ function parseJson(text: string): unknown {
   }
 }
 
-export function mintLink(session: Session, movieId: string, size?: DownloadSize) {
-  return callApi(session, contracts.downloads.downloadUrl, { body: { movieId, purpose: 'foreground', size } });
+/** A link to the film's file; with the phone's licence key, the answer carries the film's licence too (decision 0230). */
+export function mintLink(session: Session, movieId: string, size?: DownloadSize, devicePublicKey?: string) {
+  return callApi(session, contracts.downloads.downloadUrl, {
+    body: { movieId, purpose: 'foreground', size, devicePublicKey },
+  });
 }
 
 export function reportProgress(
