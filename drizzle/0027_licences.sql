@@ -15,6 +15,7 @@ CREATE TABLE "licences" (
 	CONSTRAINT "licences_revoked_with_reason" CHECK (("licences"."revoked_at" is null) = ("licences"."revoked_reason" is null) and ("licences"."revoked_reason" is null or "licences"."revoked_reason" in ('moved', 'taken_down')))
 );
 --> statement-breakpoint
+ALTER TABLE "movies" ADD COLUMN "taken_down_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "licences" ADD CONSTRAINT "licences_download_id_downloads_id_fk" FOREIGN KEY ("download_id") REFERENCES "public"."downloads"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "licences" ADD CONSTRAINT "licences_movie_id_movies_id_fk" FOREIGN KEY ("movie_id") REFERENCES "public"."movies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "licences" ADD CONSTRAINT "licences_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -21,7 +21,8 @@ import { type BuiltServer, startBuiltServer } from './support/server.ts';
 
 /**
  * Admin → Movies as an admin uses it: uploads with visible progress that subscribers then see, a multipart upload
- * that survives a dropped part and a reload (byte-exact), activate/deactivate/delete, and axe in both themes.
+ * that survives a dropped part and a reload (byte-exact), activate/deactivate/delete, take-down for rights, and axe in
+ * both themes.
  * This file runs its own server with a 5 MiB multipart threshold and part size, so a 11 MiB movie goes up in
  * three parts on the local driver (the defaults, 100 MiB / 16 MiB, would need a far bigger file).
  */
@@ -296,6 +297,35 @@ describe('Admin → Movies', () => {
       await dialog.getByRole('button', { name: 'Delete' }).click();
       await dialog.waitFor({ state: 'hidden' });
       await page.getByText('No movies match your search.').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('takes a film down for rights after asking why, says what it does to the phones, and activates it again', async () => {
+    const plan = await createPlan();
+    const title = `Rights ${uniqueStamp()}`;
+    await uploadMovie(movieBytes(4096), { title, category: 'Kinayuganda', vj: 'VJ Junior', planIds: [plan.id] });
+    const { context, page } = await adminPage('dark');
+    try {
+      const row = page.getByRole('row').filter({ hasText: title });
+      await row.getByRole('button', { name: `Take down ${title} for rights` }).click();
+      const dialog = page.getByRole('dialog', { name: 'Take down for rights' });
+      await dialog.getByText('Every phone that holds it stops playing it at its next online check.').waitFor();
+      await expectAccessible(page, 'Take down dialog (dark)');
+      // No reason, no take-down: said under the field, the dialog stays.
+      await dialog.getByRole('button', { name: 'Take down' }).click();
+      await dialog.getByText('Say why the film is taken down (at least 3 characters).').waitFor();
+      await dialog.getByLabel('Reason (kept in the log)').fill('Rights ended with the VJ');
+      await dialog.getByRole('button', { name: 'Take down' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await page.getByText(`"${title}" was taken down. 0 phones stop playing it at the next online check.`).waitFor();
+      await row.getByText('Taken down', { exact: true }).waitFor();
+      expect(await row.getByRole('button', { name: `Take down ${title} for rights` }).count()).toBe(0);
+      // The rights came back: Activate makes it an ordinary active film again.
+      await row.getByRole('button', { name: `Activate ${title}` }).click();
+      await row.getByText('Active', { exact: true }).waitFor();
+      await row.getByRole('button', { name: `Take down ${title} for rights` }).waitFor();
     } finally {
       await context.close();
     }

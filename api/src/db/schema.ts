@@ -611,6 +611,11 @@ export const movies = pgTable(
     /** Maturity rating (decision 0166); movies saved before ratings existed got 18 and `rating_confirmed` false. */
     rating: text('rating', { enum: MOVIE_RATINGS }).notNull().default('18'),
     ratingConfirmed: boolean('rating_confirmed').notNull().default(true),
+    /**
+     * When an admin took the movie down for rights (decision 0231): hidden, never granted or licensed again, and every
+     * licence of it revoked. Activating it again clears this (the rights came back).
+     */
+    takenDownAt: timestamp('taken_down_at', { withTimezone: true }),
     /** The Media Council certificate, when the operator keeps it. */
     certificateNumber: text('certificate_number'),
     certificateDate: date('certificate_date', { mode: 'string' }),

@@ -2,7 +2,11 @@ import type { Logger } from 'pino';
 
 /** Whom an admin action was about: an account, an agent, a payment or a message, by id (never an email or phone). */
 export type AdminActionTarget =
-  { userId: string } | { agentId: string } | { paymentId: string } | { messageId: string; channel: string };
+  | { userId: string }
+  | { agentId: string }
+  | { paymentId: string }
+  | { messageId: string; channel: string }
+  | { movieId: string };
 
 /**
  * Runs an admin's action on a person and, once it has succeeded (the target may come from its result: a new agent's id), says in the log which admin did what to whom:

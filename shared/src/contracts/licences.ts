@@ -1,5 +1,13 @@
 import { defineContract } from '../contract.ts';
-import { Licence, LicenceCheckRequest, LicenceCheckResponse, LicenceRequest } from '../schemas/licences.ts';
+import { IdParams } from '../schemas/common.ts';
+import {
+  Licence,
+  LicenceCheckRequest,
+  LicenceCheckResponse,
+  LicenceRequest,
+  TakeDownRequest,
+  TakeDownResponse,
+} from '../schemas/licences.ts';
 
 const tag = 'Licences';
 
@@ -23,4 +31,16 @@ export const checkLicences = defineContract({
   access: 'public',
   body: LicenceCheckRequest,
   response: LicenceCheckResponse,
+});
+
+export const takeDownMovie = defineContract({
+  method: 'post',
+  path: '/admin/movies/:id/take-down',
+  summary:
+    'Take a film down for rights: hidden, never granted or licensed again, every licence of it revoked (phones stop playing it at their next check)',
+  tag,
+  access: 'admin',
+  params: IdParams,
+  body: TakeDownRequest,
+  response: TakeDownResponse,
 });

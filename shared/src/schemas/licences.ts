@@ -66,3 +66,22 @@ export const LicenceCheckResponse = z.object({
   revoked: z.array(z.object({ id: Id, reason: LicenceRevokedReason })),
 });
 export type LicenceCheckResponse = z.infer<typeof LicenceCheckResponse>;
+
+export const FILM_TAKEN_DOWN = 'This film was taken down by Filamu and can no longer be played.';
+
+/** An admin takes a film down for rights (decision 0231): it says why, for the record. */
+export const TakeDownRequest = z.object({
+  reason: z
+    .string()
+    .trim()
+    .min(3, 'Say why the film is taken down (at least 3 characters).')
+    .max(300, 'Keep the reason under 300 characters.'),
+});
+export type TakeDownRequest = z.input<typeof TakeDownRequest>;
+
+export const TakeDownResponse = z.object({
+  message: z.string(),
+  /** Licences revoked now: the phones holding the film stop playing it at their next online check. */
+  revokedLicences: z.number().int(),
+});
+export type TakeDownResponse = z.infer<typeof TakeDownResponse>;

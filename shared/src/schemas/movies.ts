@@ -205,6 +205,8 @@ export const AdminMovie = z.object({
   rating_confirmed: z.boolean(),
   plan_ids: z.array(z.string()),
   download_count: z.number().int(),
+  /** When it was taken down for rights (decision 0231); null otherwise. */
+  taken_down_at: IsoDateTime.nullable(),
   /** The rendition ladder's state, one entry per size (Small, Standard, HD) once the movie is saved. */
   renditions: z.array(AdminRendition),
 });

@@ -86,6 +86,7 @@ async function toAdminMovies(
       s3_key: movie.s3Key,
       is_active: movie.isActive,
       rating_confirmed: movie.ratingConfirmed,
+      taken_down_at: movie.takenDownAt?.toISOString() ?? null,
       plan_ids: plans.filter((p) => p.movieId === movie.id).map((p) => p.planId),
       download_count: countOf.get(movie.id) ?? 0,
       renditions: renditions
@@ -251,7 +252,8 @@ export async function setMovieActive(deps: CatalogDeps, id: string, isActive: bo
   const now = deps.clock.now();
   const [movie] = await deps.database.db
     .update(movies)
-    .set({ isActive, updatedAt: now })
+    // Activated again after a take-down: the rights came back (decision 0231).
+    .set({ isActive, updatedAt: now, ...(isActive ? { takenDownAt: null } : {}) })
     .where(and(eq(movies.id, id), isNull(movies.deletedAt)))
     .returning();
   if (!movie) throw notFound('Movie');

@@ -1,8 +1,14 @@
-import { LICENCE_ELSEWHERE, type Licence, type LicenceWay, NO_LICENCE_WITHOUT_DOWNLOAD } from '@filamu/shared';
+import {
+  FILM_TAKEN_DOWN,
+  LICENCE_ELSEWHERE,
+  type Licence,
+  type LicenceWay,
+  NO_LICENCE_WITHOUT_DOWNLOAD,
+} from '@filamu/shared';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/client.ts';
 import { transactionRetrying } from '../../db/retry.ts';
-import { downloads, licences } from '../../db/schema.ts';
+import { downloads, licences, movies } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ContentKeys } from '../content-keys/content-keys.ts';
@@ -60,10 +66,12 @@ export async function licenceOfDownloaded(
   movieId: string,
 ): Promise<Licence> {
   const [download] = await deps.database.db
-    .select({ id: downloads.id })
+    .select({ id: downloads.id, takenDownAt: movies.takenDownAt })
     .from(downloads)
+    .innerJoin(movies, eq(movies.id, downloads.movieId))
     .where(and(ownDownloads(downloader), eq(downloads.movieId, movieId)));
   if (!download) throw new AppError('not_found', NO_LICENCE_WITHOUT_DOWNLOAD);
+  if (download.takenDownAt) throw new AppError('forbidden', FILM_TAKEN_DOWN);
   return issue(deps, downloader, phone, { downloadId: download.id, movieId }, { fromOtherPhone: null });
 }
 

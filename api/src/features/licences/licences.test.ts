@@ -218,6 +218,63 @@ describe.each(testDatabases)('licences on %s', (kind) => {
     expectErrorEnvelope(await grant(token, kina, { devicePublicKey: 'x'.repeat(2_000) }), 400, 'validation_error');
   });
 
+  it('is revoked for every phone when the film is taken down for rights, until the admin activates it again', async () => {
+    const { token, kina } = await subscriber();
+    const phone = await phoneKeys();
+    const { licence } = await licensedLink(token, kina, phone.spki);
+    const path = `/api/admin/movies/${kina.movie.id}/take-down`;
+    expectErrorEnvelope(
+      await t.request('POST', path, { token: adminToken, body: { reason: ' ' } }),
+      400,
+      'validation_error',
+    );
+    expectErrorEnvelope(await t.request('POST', path, { token, body: { reason: 'Rights ended' } }), 403, 'forbidden');
+
+    const taken = await t.request('POST', path, { token: adminToken, body: { reason: 'Rights ended with the VJ' } });
+    expect(taken.status, taken.text).toBe(200);
+    expect(taken.json).toEqual({
+      message: `"${kina.movie.title}" was taken down. 1 phone stops playing it at the next online check.`,
+      revokedLicences: 1,
+    });
+    expect(await check([licence.id])).toEqual([{ id: licence.id, reason: 'taken_down' }]);
+    // Hidden, never granted or licensed again; the admin sees when, and the log says who and why.
+    expectErrorEnvelope(await grant(token, kina, { devicePublicKey: phone.spki }), 404, 'not_found');
+    expectErrorEnvelope(
+      await t.request('POST', '/api/users/licences', {
+        token,
+        body: { movieId: kina.movie.id, devicePublicKey: phone.spki },
+      }),
+      403,
+      'forbidden',
+      'This film was taken down by Filamu and can no longer be played.',
+    );
+    const listed = await t.request('GET', '/api/admin/movies', { token: adminToken });
+    const row = (listed.json.movies as { id: string; is_active: boolean; taken_down_at: string | null }[]).find(
+      (m) => m.id === kina.movie.id,
+    );
+    expect(row).toMatchObject({ is_active: false, taken_down_at: t.clock.now().toISOString() });
+    expect(log.entries()).toContainEqual(
+      expect.objectContaining({
+        action: 'movie_taken_down',
+        movieId: kina.movie.id,
+        detail: 'Rights ended with the VJ',
+      }),
+    );
+
+    // The rights came back: activated again, the film is licensed anew to the phone that holds it.
+    const activated = await t.request('PUT', `/api/admin/movies/${kina.movie.id}/toggle-active`, {
+      token: adminToken,
+      body: { is_active: true },
+    });
+    expect(activated.json.movie).toMatchObject({ is_active: true, taken_down_at: null });
+    const again = await t.request('POST', '/api/users/licences', {
+      token,
+      body: { movieId: kina.movie.id, devicePublicKey: phone.spki },
+    });
+    expect(again.status, again.text).toBe(200);
+    expect(Licence.parse(again.json).id).not.toBe(licence.id);
+  });
+
   it('never writes a content key, plain or wrapped, to a log line', async () => {
     const { token, kina } = await subscriber();
     const phone = await phoneKeys();

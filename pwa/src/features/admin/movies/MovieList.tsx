@@ -12,10 +12,14 @@ import { RatingBadge } from '../../../components/ui/RatingBadge.tsx';
 import { EditMovieDialog } from './EditMovieDialog.tsx';
 import { ListThumbnail } from './ListThumbnail.tsx';
 import { RenditionStates } from './RenditionStates.tsx';
+import { TakeDownDialog } from './TakeDownDialog.tsx';
 import { useAdminMovies, useDeleteMovie, useToggleMovie, useUpdateMovie } from './queries.ts';
 import { uploadDate } from './thumbnail.ts';
 
-/** 'Manage Movies (count)': search, then one row per movie with Activate/Deactivate and Delete (product §2). */
+/**
+ * 'Manage Movies (count)': search, then one row per movie with Activate/Deactivate and Delete (product §2), and Take
+ * down for rights (decision 0231).
+ */
 export function MovieList() {
   const movies = useAdminMovies();
   const all = movies.data;
@@ -24,6 +28,7 @@ export function MovieList() {
   const [search, setSearch] = useState('');
   const [deleting, setDeleting] = useState<AdminMovie | null>(null);
   const [editing, setEditing] = useState<AdminMovie | null>(null);
+  const [takingDown, setTakingDown] = useState<AdminMovie | null>(null);
   const confirm = useUpdateMovie();
   const unconfirmed = (all ?? []).filter((m) => !m.rating_confirmed).length;
 
@@ -87,7 +92,11 @@ export function MovieList() {
       header: 'Status',
       cell: (movie) => (
         <div className="flex flex-wrap gap-1">
-          <Badge tone={movie.is_active ? 'success' : 'neutral'}>{movie.is_active ? 'Active' : 'Inactive'}</Badge>
+          {movie.taken_down_at ? (
+            <Badge tone="danger">Taken down</Badge>
+          ) : (
+            <Badge tone={movie.is_active ? 'success' : 'neutral'}>{movie.is_active ? 'Active' : 'Inactive'}</Badge>
+          )}
           {movie.plan_ids.length === 0 && <Badge tone="danger">In no plan</Badge>}
         </div>
       ),
@@ -144,6 +153,16 @@ export function MovieList() {
           >
             {movie.is_active ? 'Deactivate' : 'Activate'}
           </Button>
+          {!movie.taken_down_at && (
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => setTakingDown(movie)}
+              aria-label={`Take down ${movie.title} for rights`}
+            >
+              Take down
+            </Button>
+          )}
           <Button size="sm" variant="outline" onClick={() => setDeleting(movie)} aria-label={`Delete ${movie.title}`}>
             Delete
           </Button>
@@ -195,6 +214,7 @@ export function MovieList() {
         />
       )}
       <EditMovieDialog movie={editing} onClose={() => setEditing(null)} />
+      <TakeDownDialog movie={takingDown} onClose={() => setTakingDown(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete movie"

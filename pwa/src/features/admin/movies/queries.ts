@@ -64,6 +64,15 @@ export function useDeleteMovie() {
   });
 }
 
+/** Takes a film down for rights (decision 0231): hidden, and every phone's licence of it revoked. */
+export function useTakeDownMovie() {
+  return useMutation({
+    mutationFn: ({ movie, reason }: { movie: AdminMovie; reason: string }) =>
+      api(contracts.licences.takeDownMovie, { params: { id: movie.id }, body: { reason } }),
+    onSuccess: refresh,
+  });
+}
+
 export function useRetryRendition() {
   return useMutation({
     mutationFn: ({ movie, kind }: { movie: AdminMovie; kind: RenditionKind }) =>

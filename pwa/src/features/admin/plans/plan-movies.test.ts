@@ -31,6 +31,7 @@ const movie = (id: string, overrides: Partial<AdminMovie> = {}): AdminMovie => (
   rating_confirmed: true,
   plan_ids: [],
   download_count: 0,
+  taken_down_at: null,
   renditions: [],
   ...overrides,
 });
