@@ -163,6 +163,15 @@ describe('Admin analytics', () => {
       expect(await alpha.textContent()).toContain(movies[0]!.id);
       expect((await alpha.locator('td').last().textContent())?.trim()).toBe('4');
 
+      // Licences issued in the range: by way and revoked, as the API counts them, and the films licensed most.
+      const licences = page.getByRole('region', { name: 'Licences issued' });
+      await licences.getByText('In the last 30 days. A licence lets one phone play one film;').waitFor();
+      const figures = await licences
+        .locator('dl > div')
+        .evaluateAll((boxes) => boxes.map((box) => box.querySelector('dt')!.textContent!.trim()));
+      expect(figures).toEqual(['Downloads', 'Re-downloads', 'Transfers', 'Revoked']);
+      await licences.getByRole('table', { name: 'Films with the most licences issued in the range' }).waitFor();
+
       // Downloads per day: 30 points, today's with today's count; the SVG draws bars.
       const downloads = page.getByRole('figure', { name: 'Downloads per day' });
       const today = after.daily.at(-1)!;

@@ -31,7 +31,14 @@ describe.skipIf(!processTests)('server processes starting together', { timeout: 
       .where(sql`${users.isProtected}`);
     expect(admins.map((a) => a.email)).toEqual([expect.stringContaining('admin@')]);
     const secrets = await cluster.database.db.select().from(appSecrets);
-    expect(secrets.map((s) => s.name).sort()).toEqual(['file_signing_key', 'jwt_signing_key', 'vapid_keys']);
+    // One of each, whatever the number of replicas: the content master key and the licence signing key too (0229, 0230).
+    expect(secrets.map((s) => s.name).sort()).toEqual([
+      'content_master_key',
+      'file_signing_key',
+      'jwt_signing_key',
+      'licence_signing_key',
+      'vapid_keys',
+    ]);
 
     // A token minted by each replica is accepted by every replica.
     for (const minter of replicas) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LicenceWay } from './licences.ts';
 import { DownloadSize } from './renditions.ts';
 
 export const AnalyticsQuery = z.object({
@@ -14,6 +15,17 @@ export const DailyFigures = z.object({
   newSubscribers: z.number().int(),
 });
 export type DailyFigures = z.infer<typeof DailyFigures>;
+
+/** Licences issued over the period of the series (decision 0230), by way and for the films licensed most. */
+export const LicenceFigures = z.object({
+  /** download, redownload and transfer, in that order. */
+  byWay: z.array(z.object({ way: LicenceWay, issued: z.number().int() })),
+  /** The ten films with the most licences issued in the period, deleted ones under their title. */
+  byFilm: z.array(z.object({ movieId: z.string(), title: z.string(), issued: z.number().int() })),
+  /** Licences revoked in the period: moved to another phone, or their film taken down for rights. */
+  revoked: z.object({ moved: z.number().int(), takenDown: z.number().int() }),
+});
+export type LicenceFigures = z.infer<typeof LicenceFigures>;
 
 export const PlatformAnalytics = z.object({
   /** Completed downloads, all time. */
@@ -43,6 +55,7 @@ export const PlatformAnalytics = z.object({
   ),
   /** Small's share (0–1) of the downloads completed in the period; 0 when there were none. */
   smallShare: z.number(),
+  licences: LicenceFigures,
 });
 export type PlatformAnalytics = z.infer<typeof PlatformAnalytics>;
 

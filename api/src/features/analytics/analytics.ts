@@ -9,6 +9,7 @@ import { and, count, desc, eq, gte, isNull, sql, sum } from 'drizzle-orm';
 import { downloads, movies, payments, users } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Database } from '../../db/client.ts';
+import { licenceFigures } from './licence-figures.ts';
 
 interface AnalyticsDeps {
   database: Database;
@@ -40,56 +41,66 @@ export async function platformAnalytics(deps: AnalyticsDeps, days: number): Prom
   const dayStart = kampalaDayStart(now);
   const monthStart = kampalaMonthStart(now);
 
-  const [[accounts], [downloadTotal], [movieTotal], [revenue], downloadDays, revenueDays, signupDays, bySize] =
-    await Promise.all([
-      db
-        .select({
-          total: count(),
-          active: sql<number>`count(*) filter (where ${users.subscriptionEndDate} > ${now})`,
-          thisWeek: sql<number>`count(*) filter (where ${users.createdAt} > ${new Date(now.getTime() - 7 * DAY_MS)})`,
-        })
-        .from(users)
-        .where(customers),
-      db.select({ n: count() }).from(downloads).where(completedDownloads),
-      db.select({ n: count() }).from(movies).where(isNull(movies.deletedAt)),
-      db
-        .select({
-          total: sql<string | null>`sum(${payments.amountUgx}) filter (where ${completedPayments})`,
-          today: sql<
-            string | null
-          >`sum(${payments.amountUgx}) filter (where ${completedPayments} and ${payments.completedAt} >= ${dayStart})`,
-          month: sql<
-            string | null
-          >`sum(${payments.amountUgx}) filter (where ${completedPayments} and ${payments.completedAt} >= ${monthStart})`,
-          review: sql<number>`count(*) filter (where ${payments.status} = 'review')`,
-        })
-        .from(payments),
-      db
-        .select({ day: kampalaDaySql(downloads.completedAt), n: count() })
-        .from(downloads)
-        .where(and(completedDownloads, gte(downloads.completedAt, seriesStart)))
-        .groupBy(sql`1`),
-      db
-        .select({ day: kampalaDaySql(payments.completedAt), n: sum(payments.amountUgx) })
-        .from(payments)
-        .where(and(completedPayments, gte(payments.completedAt, seriesStart)))
-        .groupBy(sql`1`),
-      db
-        .select({ day: kampalaDaySql(users.createdAt), n: count() })
-        .from(users)
-        .where(and(customers, gte(users.createdAt, seriesStart)))
-        .groupBy(sql`1`),
-      // Fetched bytes carry no date: a download's count is taken whole when it was active in the period.
-      db
-        .select({
-          size: downloads.size,
-          fetched: sql<string>`coalesce(sum(${downloads.fetchedBytes}) filter (where ${downloads.lastActivityAt} >= ${seriesStart}), 0)`,
-          completed: sql<number>`count(*) filter (where ${completedDownloads} and ${downloads.completedAt} >= ${seriesStart})`,
-        })
-        .from(downloads)
-        .where(gte(sql`greatest(${downloads.lastActivityAt}, ${downloads.completedAt})`, seriesStart))
-        .groupBy(downloads.size),
-    ]);
+  const [
+    [accounts],
+    [downloadTotal],
+    [movieTotal],
+    [revenue],
+    downloadDays,
+    revenueDays,
+    signupDays,
+    bySize,
+    licences,
+  ] = await Promise.all([
+    db
+      .select({
+        total: count(),
+        active: sql<number>`count(*) filter (where ${users.subscriptionEndDate} > ${now})`,
+        thisWeek: sql<number>`count(*) filter (where ${users.createdAt} > ${new Date(now.getTime() - 7 * DAY_MS)})`,
+      })
+      .from(users)
+      .where(customers),
+    db.select({ n: count() }).from(downloads).where(completedDownloads),
+    db.select({ n: count() }).from(movies).where(isNull(movies.deletedAt)),
+    db
+      .select({
+        total: sql<string | null>`sum(${payments.amountUgx}) filter (where ${completedPayments})`,
+        today: sql<
+          string | null
+        >`sum(${payments.amountUgx}) filter (where ${completedPayments} and ${payments.completedAt} >= ${dayStart})`,
+        month: sql<
+          string | null
+        >`sum(${payments.amountUgx}) filter (where ${completedPayments} and ${payments.completedAt} >= ${monthStart})`,
+        review: sql<number>`count(*) filter (where ${payments.status} = 'review')`,
+      })
+      .from(payments),
+    db
+      .select({ day: kampalaDaySql(downloads.completedAt), n: count() })
+      .from(downloads)
+      .where(and(completedDownloads, gte(downloads.completedAt, seriesStart)))
+      .groupBy(sql`1`),
+    db
+      .select({ day: kampalaDaySql(payments.completedAt), n: sum(payments.amountUgx) })
+      .from(payments)
+      .where(and(completedPayments, gte(payments.completedAt, seriesStart)))
+      .groupBy(sql`1`),
+    db
+      .select({ day: kampalaDaySql(users.createdAt), n: count() })
+      .from(users)
+      .where(and(customers, gte(users.createdAt, seriesStart)))
+      .groupBy(sql`1`),
+    // Fetched bytes carry no date: a download's count is taken whole when it was active in the period.
+    db
+      .select({
+        size: downloads.size,
+        fetched: sql<string>`coalesce(sum(${downloads.fetchedBytes}) filter (where ${downloads.lastActivityAt} >= ${seriesStart}), 0)`,
+        completed: sql<number>`count(*) filter (where ${completedDownloads} and ${downloads.completedAt} >= ${seriesStart})`,
+      })
+      .from(downloads)
+      .where(gte(sql`greatest(${downloads.lastActivityAt}, ${downloads.completedAt})`, seriesStart))
+      .groupBy(downloads.size),
+    licenceFigures(db, seriesStart),
+  ]);
 
   const byDay = (rows: { day: string; n: unknown }[]) => new Map(rows.map((r) => [r.day, Number(r.n ?? 0)]));
   const downloadsOn = byDay(downloadDays);
@@ -117,6 +128,7 @@ export async function platformAnalytics(deps: AnalyticsDeps, days: number): Prom
     paymentsAwaitingReview: Number(revenue?.review ?? 0),
     daily,
     ...sizeFigures(bySize),
+    licences,
   };
 }
 

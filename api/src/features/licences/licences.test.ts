@@ -1,5 +1,11 @@
 import { randomUUID, type webcrypto } from 'node:crypto';
-import { decryptFilmRange, DownloadUrlResponse, Licence, LicenceCheckResponse } from '@filamu/shared';
+import {
+  decryptFilmRange,
+  DownloadUrlResponse,
+  Licence,
+  LicenceCheckResponse,
+  PlatformAnalytics,
+} from '@filamu/shared';
 import { eq } from 'drizzle-orm';
 import { compactVerify, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -273,6 +279,39 @@ describe.each(testDatabases)('licences on %s', (kind) => {
     });
     expect(again.status, again.text).toBe(200);
     expect(Licence.parse(again.json).id).not.toBe(licence.id);
+  });
+
+  it('counts for the operator: issued by way and by film, revoked by reason, in the admin analytics', async () => {
+    const figures = async () => {
+      const res = await t.request('GET', '/api/admin/analytics?days=7', { token: adminToken });
+      expect(res.status, res.text).toBe(200);
+      return PlatformAnalytics.parse(res.json).licences;
+    };
+    const issuedBy = (f: Awaited<ReturnType<typeof figures>>, way: string) =>
+      f.byWay.find((w) => w.way === way)!.issued;
+    const before = await figures();
+
+    const { token, body, kina } = await subscriber();
+    const first = await phoneKeys();
+    const { link } = await licensedLink(token, kina, first.spki);
+    await fetchLink(t, link.downloadUrl);
+    await t.deps.deliveries.settled(link.downloadId);
+    const secondToken = await signIn(body as { email: string; password: string }, `second-phone-${randomUUID()}`);
+    await licensedLink(secondToken, kina, (await phoneKeys()).spki, { redownload: true });
+    const taken = await t.request('POST', `/api/admin/movies/${kina.movie.id}/take-down`, {
+      token: adminToken,
+      body: { reason: 'Rights ended' },
+    });
+    expect(taken.status, taken.text).toBe(200);
+
+    const after = await figures();
+    expect(after.byWay.map((w) => w.way)).toEqual(['download', 'redownload', 'transfer']);
+    expect(issuedBy(after, 'download') - issuedBy(before, 'download')).toBe(1);
+    expect(issuedBy(after, 'redownload') - issuedBy(before, 'redownload')).toBe(1);
+    expect(issuedBy(after, 'transfer') - issuedBy(before, 'transfer')).toBe(0);
+    expect(after.revoked.moved - before.revoked.moved).toBe(1);
+    expect(after.revoked.takenDown - before.revoked.takenDown).toBe(1);
+    expect(after.byFilm).toContainEqual({ movieId: kina.movie.id, title: kina.movie.title, issued: 2 });
   });
 
   it('never writes a content key, plain or wrapped, to a log line', async () => {

@@ -6,10 +6,14 @@ import { AnalyticsCards } from './Cards.tsx';
 import { usePlatformAnalytics } from './queries.ts';
 import { RangePicker } from './RangePicker.tsx';
 import { parseRange, type Range } from './range.ts';
+import { LicenceFiguresCard } from './LicenceFiguresCard.tsx';
 import { TopDownloads } from './TopDownloads.tsx';
 import { TrendCharts } from './TrendCharts.tsx';
 
-/** Product §2 Analytics (issue 10): the cards, daily/weekly charts for 7/30/90 days (`?days=`) and Top Downloaded. */
+/**
+ * Product §2 Analytics (issue 10): the cards, daily/weekly charts for 7/30/90 days (`?days=`), Top Downloaded, and the
+ * licences issued in the range (decision 0230).
+ */
 export default function AnalyticsTab() {
   const [params, setParams] = useSearchParams();
   const days = parseRange(params.get('days'));
@@ -51,6 +55,9 @@ export default function AnalyticsTab() {
           </>
         )}
         <TopDownloads />
+        {(analytics.data || !analytics.isError) && (
+          <LicenceFiguresCard figures={analytics.data?.licences} days={analytics.data?.daily.length ?? days} />
+        )}
       </div>
     </>
   );
