@@ -97,13 +97,23 @@ export async function benchCatalog(kind: DatabaseKind): Promise<void> {
     expectStatus(res.status, 200, 'GET /api/users/movies?search=lake');
   });
 
-  const grant = async (i: number, what: string) => {
+  const grant = async (i: number, what: string, licensed = false) => {
+    // Licensed grants (decision 0230) use another 40 movies per subscriber, so their first round is first grants too.
+    const movie = grantable[Math.floor(i / SUBSCRIBERS) + (licensed ? 40 : 0)]!;
     const res = await t.request('POST', '/api/users/movies/generate-download-url', {
       token: tokens[i % SUBSCRIBERS],
-      body: { movieId: grantable[Math.floor(i / SUBSCRIBERS) % 200]!.id },
+      body: { movieId: movie.id, ...(licensed ? { devicePublicKey: phoneKey } : {}) },
     });
     expectStatus(res.status, 200, what);
+    if (licensed && !res.json.licence) throw new Error(`${what} carried no licence`);
   };
+  // The phone's licence key, as the app sends it: RSA-OAEP 2048, SHA-256, SPKI in base64url.
+  const { publicKey } = await crypto.subtle.generateKey(
+    { name: 'RSA-OAEP', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+    true,
+    ['wrapKey', 'unwrapKey'],
+  );
+  const phoneKey = Buffer.from(await crypto.subtle.exportKey('spki', publicKey)).toString('base64url');
   // Every request is a first grant: 50 subscribers × 40 Kinayuganda movies, each pair once.
   await measure('POST /api/users/movies/generate-download-url (new grants)', SUBSCRIBERS * 40, (i) =>
     grant(i, 'generate-download-url'),
@@ -111,6 +121,13 @@ export async function benchCatalog(kind: DatabaseKind): Promise<void> {
   // The same pairs again: the link a client asks for to resume an unfinished download (same row, resumedCount + 1).
   await measure('POST /api/users/movies/generate-download-url (resumes)', SUBSCRIBERS * 40, (i) =>
     grant(i, 'generate-download-url (resume)'),
+  );
+  // With the phone's key: a first grant issues the licence (title key made, wrapped, signed); a resume re-wraps it.
+  await measure('POST /api/users/movies/generate-download-url (new grants + licence)', SUBSCRIBERS * 40, (i) =>
+    grant(i, 'generate-download-url + licence', true),
+  );
+  await measure('POST /api/users/movies/generate-download-url (resumes + licence)', SUBSCRIBERS * 40, (i) =>
+    grant(i, 'generate-download-url (resume) + licence', true),
   );
   await t.close();
 }

@@ -145,7 +145,7 @@ export async function createDeps(
     catalogue: new Catalogue({ database, storage: storage.storage, config, clock }),
     deliveries,
     metrics,
-    contentKeys: sealedContentKeys(masterKeyFrom(secrets.contentMaster)),
+    contentKeys: sealedContentKeys(database.db, masterKeyFrom(secrets.contentMaster)),
     licenceSigner: secrets.licenceSigner,
     transcode,
   };

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import { movies, titleKeys } from '../../db/schema.ts';
 import { freshDatabase, testDatabases } from '../../../test/harness.ts';
-import { masterKeyFrom, openContentKey, sealContentKey, sealedContentKeys } from './content-keys.ts';
+import { type ContentKeys, masterKeyFrom, openContentKey, sealContentKey, sealedContentKeys } from './content-keys.ts';
 
 async function insertMovie(database: Database): Promise<string> {
   const [row] = await database.db
@@ -24,18 +24,19 @@ async function insertMovie(database: Database): Promise<string> {
 describe.each(testDatabases)('content keys on %s', (kind) => {
   let database: Database;
   const master = masterKeyFrom(randomBytes(32).toString('base64url'));
-  const keys = sealedContentKeys(master);
+  let keys: ContentKeys;
 
   beforeAll(async () => {
     database = await freshDatabase(kind);
+    keys = sealedContentKeys(database.db, master);
   });
   afterAll(() => database.close());
 
   it('gives a title one 128-bit key, the same on every call, stored only sealed', async () => {
     const movieId = await insertMovie(database);
-    const first = await keys.keyOf(database.db, movieId);
+    const first = await keys.keyOf(movieId);
     expect(first.length).toBe(16);
-    expect((await keys.keyOf(database.db, movieId)).equals(first)).toBe(true);
+    expect((await keys.keyOf(movieId)).equals(first)).toBe(true);
     const [row] = await database.db.select().from(titleKeys).where(eq(titleKeys.movieId, movieId));
     expect(row!.sealedKey).toMatch(/^v1\./);
     expect(row!.sealedKey).not.toContain(first.toString('base64url'));
@@ -45,7 +46,7 @@ describe.each(testDatabases)('content keys on %s', (kind) => {
 
   it('agrees on one key when twenty callers ask for a new title at once', async () => {
     const movieId = await insertMovie(database);
-    const got = await Promise.all(Array.from({ length: 20 }, () => keys.keyOf(database.db, movieId)));
+    const got = await Promise.all(Array.from({ length: 20 }, () => keys.keyOf(movieId)));
     expect(new Set(got.map((k) => k.toString('hex'))).size).toBe(1);
     const rows = await database.db.select().from(titleKeys).where(eq(titleKeys.movieId, movieId));
     expect(rows).toHaveLength(1);
@@ -53,15 +54,15 @@ describe.each(testDatabases)('content keys on %s', (kind) => {
 
   it('gives two titles different keys, and another master key opens neither', async () => {
     const [a, b] = [await insertMovie(database), await insertMovie(database)];
-    const [keyA, keyB] = [await keys.keyOf(database.db, a), await keys.keyOf(database.db, b)];
+    const [keyA, keyB] = [await keys.keyOf(a), await keys.keyOf(b)];
     expect(keyA.equals(keyB)).toBe(false);
-    const other = sealedContentKeys(masterKeyFrom(randomBytes(32).toString('base64url')));
-    await expect(other.keyOf(database.db, a)).rejects.toThrow();
+    const other = sealedContentKeys(database.db, masterKeyFrom(randomBytes(32).toString('base64url')));
+    await expect(other.keyOf(a)).rejects.toThrow();
   });
 
   it('forgets the key with the movie', async () => {
     const movieId = await insertMovie(database);
-    await keys.keyOf(database.db, movieId);
+    await keys.keyOf(movieId);
     await database.db.delete(movies).where(eq(movies.id, movieId));
     expect(await database.db.select().from(titleKeys).where(eq(titleKeys.movieId, movieId))).toHaveLength(0);
   });

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { FILM_KEY_BYTES } from '@filamu/shared';
 import { eq } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { titleKeys } from '../../db/schema.ts';
 
 /**
@@ -9,8 +9,11 @@ import { titleKeys } from '../../db/schema.ts';
  * master key. Everything that encrypts a film or licenses one asks here; nothing else reads `title_keys`.
  */
 export interface ContentKeys {
-  /** The title's content key, made now if it has none; every replica and every caller gets the same one. */
-  keyOf(db: Executor, movieId: string): Promise<Buffer>;
+  /**
+   * The title's content key, made now if it has none; every replica and every caller gets the same one. It runs on
+   * its own connection, never in a caller's transaction: a key made inside one that rolled back would be lost.
+   */
+  keyOf(movieId: string): Promise<Buffer>;
 }
 
 const SEAL_VERSION = 'v1';
@@ -51,18 +54,31 @@ export function openContentKey(masterKey: Buffer, movieId: string, sealed: strin
   return key;
 }
 
-export function sealedContentKeys(masterKey: Buffer): ContentKeys {
+/** Titles whose opened key a process keeps: 16 bytes each, so the whole of a large library fits. */
+const KEPT_KEYS = 20_000;
+
+export function sealedContentKeys(db: Db, masterKey: Buffer): ContentKeys {
+  // A title's key never changes once made (and is committed before it is kept here), so a key read once serves every
+  // later grant without the database.
+  const opened = new Map<string, Buffer>();
+  const keep = (movieId: string, key: Buffer) => {
+    if (opened.size >= KEPT_KEYS) opened.delete(opened.keys().next().value!);
+    opened.set(movieId, key);
+    return key;
+  };
   return {
-    async keyOf(db, movieId) {
+    async keyOf(movieId) {
+      const known = opened.get(movieId);
+      if (known) return known;
       const [existing] = await db.select().from(titleKeys).where(eq(titleKeys.movieId, movieId));
-      if (existing) return openContentKey(masterKey, movieId, existing.sealedKey);
+      if (existing) return keep(movieId, openContentKey(masterKey, movieId, existing.sealedKey));
       // Two callers at once each offer a key; the first insert wins and both read it back.
       await db
         .insert(titleKeys)
         .values({ movieId, sealedKey: sealContentKey(masterKey, movieId, randomBytes(FILM_KEY_BYTES)) })
         .onConflictDoNothing();
       const [stored] = await db.select().from(titleKeys).where(eq(titleKeys.movieId, movieId));
-      return openContentKey(masterKey, movieId, stored!.sealedKey);
+      return keep(movieId, openContentKey(masterKey, movieId, stored!.sealedKey));
     },
   };
 }

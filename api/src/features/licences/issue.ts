@@ -6,7 +6,7 @@ import {
   NO_LICENCE_WITHOUT_DOWNLOAD,
 } from '@filamu/shared';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Database, Tx } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { transactionRetrying } from '../../db/retry.ts';
 import { downloads, licences, movies } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -83,41 +83,13 @@ async function issue(
   { fromOtherPhone }: { fromOtherPhone: LicenceWay | null },
 ): Promise<Licence> {
   const device = readDeviceKey(phone.devicePublicKey);
-  const now = deps.clock.now();
-  const { row, contentKey, issued } = await transactionRetrying(deps.database.db, async (tx) => {
-    // One issuer per download at a time: twenty requests at once leave one live licence.
-    await tx.select({ id: downloads.id }).from(downloads).where(eq(downloads.id, target.downloadId)).for('update');
-    const live = await liveLicence(tx, target.downloadId);
-    const contentKey = await deps.contentKeys.keyOf(tx, target.movieId);
-    if (live && live.deviceId === phone.deviceId) {
-      // The same phone; a new key means it lost its old one (storage cleared), so the licence follows the key.
-      if (live.deviceKeyId === device.id) return { row: live, contentKey, issued: false };
-      const [row] = await tx
-        .update(licences)
-        .set({ deviceKeyId: device.id })
-        .where(eq(licences.id, live.id))
-        .returning();
-      return { row: row!, contentKey, issued: false };
-    }
-    if (live && !fromOtherPhone) throw new AppError('licence_elsewhere', LICENCE_ELSEWHERE);
-    if (live) {
-      await tx.update(licences).set({ revokedAt: now, revokedReason: 'moved' }).where(eq(licences.id, live.id));
-    }
-    const [row] = await tx
-      .insert(licences)
-      .values({
-        downloadId: target.downloadId,
-        movieId: target.movieId,
-        ...(downloader.kind === 'user' ? { userId: downloader.id } : { agentId: downloader.id }),
-        deviceId: phone.deviceId,
-        deviceKeyId: device.id,
-        way: live ? (fromOtherPhone ?? 'download') : 'download',
-        issuedAt: now,
-      })
-      .returning();
-    return { row: row!, contentKey, issued: true };
-  });
-  if (issued) deps.metrics.licencesIssued.inc({ way: row.way });
+  const contentKey = await deps.contentKeys.keyOf(target.movieId);
+  // The common case, a phone asking again for the licence it holds, writes nothing and takes no lock.
+  const held = await liveLicence(deps.database.db, target.downloadId);
+  const row =
+    held && held.deviceId === phone.deviceId && held.deviceKeyId === device.id
+      ? held
+      : await writeLicence(deps, downloader, phone.deviceId, device.id, target, fromOtherPhone);
   const wrappedKey = wrapForDevice(device, contentKey).toString('base64url');
   const token = await deps.licenceSigner.sign({
     v: 1,
@@ -142,8 +114,49 @@ async function issue(
   };
 }
 
-async function liveLicence(tx: Tx, downloadId: string): Promise<LicenceRow | undefined> {
-  const [row] = await tx
+/** The licence row for this phone, under the download's row lock: twenty requests at once leave one live licence. */
+async function writeLicence(
+  deps: LicenceDeps,
+  downloader: Downloader,
+  deviceId: string,
+  deviceKeyId: string,
+  target: { downloadId: string; movieId: string },
+  fromOtherPhone: LicenceWay | null,
+): Promise<LicenceRow> {
+  const now = deps.clock.now();
+  const { row, issued } = await transactionRetrying(deps.database.db, async (tx) => {
+    await tx.select({ id: downloads.id }).from(downloads).where(eq(downloads.id, target.downloadId)).for('update');
+    const live = await liveLicence(tx, target.downloadId);
+    if (live && live.deviceId === deviceId) {
+      // The same phone; a new key means it lost its old one (storage cleared), so the licence follows the key.
+      if (live.deviceKeyId === deviceKeyId) return { row: live, issued: false };
+      const [row] = await tx.update(licences).set({ deviceKeyId }).where(eq(licences.id, live.id)).returning();
+      return { row: row!, issued: false };
+    }
+    if (live && !fromOtherPhone) throw new AppError('licence_elsewhere', LICENCE_ELSEWHERE);
+    if (live) {
+      await tx.update(licences).set({ revokedAt: now, revokedReason: 'moved' }).where(eq(licences.id, live.id));
+    }
+    const [row] = await tx
+      .insert(licences)
+      .values({
+        downloadId: target.downloadId,
+        movieId: target.movieId,
+        ...(downloader.kind === 'user' ? { userId: downloader.id } : { agentId: downloader.id }),
+        deviceId,
+        deviceKeyId,
+        way: live ? (fromOtherPhone ?? 'download') : 'download',
+        issuedAt: now,
+      })
+      .returning();
+    return { row: row!, issued: true };
+  });
+  if (issued) deps.metrics.licencesIssued.inc({ way: row.way });
+  return row;
+}
+
+async function liveLicence(exec: Executor, downloadId: string): Promise<LicenceRow | undefined> {
+  const [row] = await exec
     .select()
     .from(licences)
     .where(and(eq(licences.downloadId, downloadId), isNull(licences.revokedAt)));

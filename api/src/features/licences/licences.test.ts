@@ -108,7 +108,7 @@ describe.each(testDatabases)('licences on %s', (kind) => {
     // The server encrypts the film with the title's key; the phone reads it back with the key from its licence.
     const film = Buffer.from('A Kinayuganda film, narrated by VJ Junior, bytes and all.');
     const nonce = newFilmNonce();
-    const titleKey = await t.deps.contentKeys.keyOf(t.deps.database.db, kina.movie.id);
+    const titleKey = await t.deps.contentKeys.keyOf(kina.movie.id);
     const encryptor = filmEncryptor(titleKey, nonce);
     const encrypted = Buffer.concat([encryptor.update(film), encryptor.final()]);
     const key = await unwrap(phone.pair.privateKey, licence);
@@ -318,7 +318,7 @@ describe.each(testDatabases)('licences on %s', (kind) => {
     const { token, kina } = await subscriber();
     const phone = await phoneKeys();
     const { licence } = await licensedLink(token, kina, phone.spki);
-    const titleKey = await t.deps.contentKeys.keyOf(t.deps.database.db, kina.movie.id);
+    const titleKey = await t.deps.contentKeys.keyOf(kina.movie.id);
     const lines = JSON.stringify(log.entries());
     expect(lines.length).toBeGreaterThan(0);
     for (const secret of [
