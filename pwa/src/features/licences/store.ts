@@ -1,4 +1,4 @@
-import { type Licence, type LicenceRevokedReason, toBase64url } from '@filamu/shared';
+import { type Licence, toBase64url } from '@filamu/shared';
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { DATABASES } from '../../lib/storage-names.ts';
 
@@ -21,8 +21,6 @@ export interface StoredLicence {
   ownerId: string;
   movieId: string;
   licence: Licence;
-  /** Set when an online check said the licence no longer holds. */
-  revoked: LicenceRevokedReason | null;
 }
 
 interface LicencesDb extends DBSchema {
@@ -79,7 +77,6 @@ export async function keepLicence(ownerId: string, licence: Licence): Promise<vo
     ownerId,
     movieId: licence.movieId,
     licence,
-    revoked: null,
   });
 }
 

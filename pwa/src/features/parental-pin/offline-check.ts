@@ -1,4 +1,9 @@
-import { PARENTAL_PIN_LOCK_MINUTES, PARENTAL_PIN_MAX_TRIES, type ParentalPinVerifier } from '@filamu/shared';
+import {
+  fromBase64url,
+  PARENTAL_PIN_LOCK_MINUTES,
+  PARENTAL_PIN_MAX_TRIES,
+  type ParentalPinVerifier,
+} from '@filamu/shared';
 import { clearTries, readTries, writeTries } from './store.ts';
 
 /**
@@ -9,19 +14,11 @@ import { clearTries, readTries, writeTries } from './store.ts';
 export type OfflineCheck =
   { ok: true } | { ok: false; locked: false; triesLeft: number } | { ok: false; locked: true; lockedUntil: number };
 
-function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
-  const base64 = text.replace(/-/g, '+').replace(/_/g, '/');
-  const binary = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 async function pinMatches(verifier: ParentalPinVerifier, pin: string): Promise<boolean> {
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(pin), 'PBKDF2', false, ['deriveBits']);
-  const expected = fromBase64Url(verifier.hash);
+  const expected = fromBase64url(verifier.hash);
   const bits = await crypto.subtle.deriveBits(
-    { name: 'PBKDF2', salt: fromBase64Url(verifier.salt), iterations: verifier.iterations, hash: 'SHA-256' },
+    { name: 'PBKDF2', salt: fromBase64url(verifier.salt), iterations: verifier.iterations, hash: 'SHA-256' },
     key,
     expected.length * 8,
   );

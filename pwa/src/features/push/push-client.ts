@@ -1,4 +1,4 @@
-import { contracts } from '@filamu/shared';
+import { contracts, fromBase64url } from '@filamu/shared';
 import { create } from 'zustand';
 import { api } from '../../lib/api.ts';
 import { writeLocal } from '../../lib/local-storage.ts';
@@ -44,14 +44,6 @@ export function pushSupported(): boolean {
   );
 }
 
-function keyBytes(base64Url: string): Uint8Array<ArrayBuffer> {
-  const base64 = base64Url.replace(/-/g, '+').replace(/_/g, '/');
-  const binary = atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '='));
-  const bytes = new Uint8Array(new ArrayBuffer(binary.length));
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 async function currentSubscription(): Promise<PushSubscription | null> {
   const registration = await navigator.serviceWorker.getRegistration();
   return (await registration?.pushManager.getSubscription()) ?? null;
@@ -73,7 +65,10 @@ export async function enableNotifications(): Promise<EnableResult> {
     const { publicKey } = await api(contracts.push.publicKey);
     const subscription =
       (await registration.pushManager.getSubscription()) ??
-      (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
+      (await registration.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: fromBase64url(publicKey),
+      }));
     const json = subscription.toJSON();
     await api(contracts.push.subscribe, {
       body: { endpoint: subscription.endpoint, keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' } },

@@ -93,7 +93,9 @@ export function MovieList() {
       cell: (movie) => (
         <div className="flex flex-wrap gap-1">
           {movie.taken_down_at ? (
-            <Badge tone="danger">Taken down</Badge>
+            <Badge tone="danger" className="whitespace-nowrap">
+              Taken down
+            </Badge>
           ) : (
             <Badge tone={movie.is_active ? 'success' : 'neutral'}>{movie.is_active ? 'Active' : 'Inactive'}</Badge>
           )}

@@ -235,7 +235,7 @@ describe('the download engine with a fake API and IndexedDB', () => {
     expect(key.privateKey.extractable).toBe(false);
     expect(phone.api.licenceKeys).toEqual([key.spki]);
     const kept = await licenceOf(phone.ownerId, done.movieId);
-    expect(kept).toMatchObject({ movieId: done.movieId, revoked: null, licence: { way: 'download' } });
+    expect(kept).toMatchObject({ movieId: done.movieId, ownerId: phone.ownerId, licence: { way: 'download' } });
     // One key for the phone: the next film's link carries the same.
     expect((await phoneKey()).spki).toBe(key.spki);
   });
