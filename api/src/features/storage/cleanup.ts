@@ -115,14 +115,19 @@ export async function runStorageCleanup(deps: CleanupDeps): Promise<StorageClean
  */
 async function referencedKeys(deps: CleanupDeps): Promise<{ keys: Set<string>; movieIds: Set<string> }> {
   const rows = await deps.database.db
-    .select({ id: movies.id, file: movies.s3Key, thumbnail: movies.thumbnailKey })
+    .select({
+      id: movies.id,
+      file: movies.s3Key,
+      thumbnail: movies.thumbnailKey,
+      encryptedOriginal: movies.originalFileKey,
+    })
     .from(movies)
     .where(isNull(movies.deletedAt));
   const renditions = await liveRenditions(deps.database.db);
   return {
     keys: new Set([
-      ...rows.flatMap((row) => (row.thumbnail ? [row.file, row.thumbnail] : [row.file])),
-      ...renditions.map((r) => renditionKey(r.movieId, r.kind)),
+      ...rows.flatMap((row) => [row.file, row.thumbnail, row.encryptedOriginal].filter((key) => key !== null)),
+      ...renditions.flatMap((r) => renditionKeysOf(r)),
     ]),
     movieIds: new Set(rows.map((row) => row.id)),
   };
@@ -133,10 +138,16 @@ function isReferenced(referenced: { keys: Set<string>; movieIds: Set<string> }, 
   return movieId ? referenced.movieIds.has(movieId) : referenced.keys.has(key);
 }
 
+/** A rendition's keys in use: where it is stored (encrypted, decision 0235) and the plain key it was made under. */
+function renditionKeysOf(r: { movieId: string; kind: 'small' | 'standard' | 'hd'; storageKey: string | null }) {
+  const plain = renditionKey(r.movieId, r.kind);
+  return r.storageKey && r.storageKey !== plain ? [plain, r.storageKey] : [plain];
+}
+
 /** Renditions of live movies that are ready or being made (their key is in use or about to be). */
 function liveRenditions(exec: Executor, key?: string) {
   return exec
-    .select({ movieId: movieRenditions.movieId, kind: movieRenditions.kind })
+    .select({ movieId: movieRenditions.movieId, kind: movieRenditions.kind, storageKey: movieRenditions.storageKey })
     .from(movieRenditions)
     .innerJoin(movies, eq(movies.id, movieRenditions.movieId))
     .where(
@@ -184,14 +195,16 @@ async function deleteIfUnreferenced(deps: CleanupDeps, key: string): Promise<boo
       .where(
         and(
           isNull(movies.deletedAt),
-          movieId ? eq(movies.id, movieId) : or(eq(movies.s3Key, key), eq(movies.thumbnailKey, key)),
+          movieId
+            ? eq(movies.id, movieId)
+            : or(eq(movies.s3Key, key), eq(movies.thumbnailKey, key), eq(movies.originalFileKey, key)),
         ),
       )
       .limit(1);
     if (reference) return false;
     if (key.startsWith('renditions/')) {
       const renditions = await liveRenditions(tx, key);
-      if (renditions.some((r) => renditionKey(r.movieId, r.kind) === key)) return false;
+      if (renditions.some((r) => renditionKeysOf(r).includes(key))) return false;
     }
     await deps.storage.delete(key);
     return true;

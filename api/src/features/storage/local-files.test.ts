@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -418,6 +418,21 @@ describe('keys and paths', () => {
       expect([400, 403, 404], path).toContain(res.status);
       expect(res.body, path).not.toContain(secret);
     }
+  });
+
+  it('moves a server-made file in whole: its bytes under the key, the work file gone, no temp file left', async () => {
+    const workDir = mkdtempSync(join(tmpdir(), 'filamu-work-'));
+    const work = join(workDir, 'encrypt-1.filamu');
+    const bytes = randomBytes(256 * 1024 + 3);
+    writeFileSync(work, bytes);
+    const before = readdirSync(join(files.dir, '.uploads')).sort();
+    const key = newObjectKey('movies', 'video/mp4')!;
+    await files.storage.moveFileIn(key, work, 'application/octet-stream');
+    expect(existsSync(work)).toBe(false);
+    expect(readFileSync(join(files.dir, key)).equals(bytes)).toBe(true);
+    expect(readdirSync(join(files.dir, '.uploads')).sort()).toEqual(before);
+    const served = await get(files.absolute(await files.storage.presignGet(key, { expiresInSeconds: 60, grant: 'g' })));
+    expect(served.body.equals(bytes)).toBe(true);
   });
 
   it('answers other methods with 405', async () => {

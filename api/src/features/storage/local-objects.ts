@@ -122,25 +122,39 @@ export async function writeObject(dir: string, key: string, bytes: Uint8Array): 
 }
 
 /**
- * Copies a local file in as the object under `key`, replacing any object there (a rendition made again): the copy
- * is a temp file under `.uploads/` until it is complete and synced, then renamed into place (atomic for readers).
+ * Moves a local file in as the object under `key`, replacing any object there (a rendition made again): synced, then
+ * renamed into place (atomic for readers). A process killed before the rename leaves the file where its owner put it,
+ * never a temp file here. A file on another file system is copied through a temp file under `.uploads/` instead
+ * (which the storage cleanup removes if a crash leaves it), then removed.
  */
-export async function replaceWithFile(dir: string, key: string, sourcePath: string): Promise<void> {
+export async function moveFileInto(dir: string, key: string, sourcePath: string): Promise<void> {
   const finalPath = objectPath(dir, key);
   if (!finalPath) throw new RangeError(`not a storage key: ${key}`);
+  const source = await open(sourcePath, 'r+');
+  await source.sync().finally(() => source.close());
+  await mkdir(dirname(finalPath), { recursive: true });
+  try {
+    await rename(sourcePath, finalPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyInto(dir, finalPath, sourcePath);
+    await removeQuietly(sourcePath);
+  }
+  await syncFolder(dirname(finalPath));
+}
+
+async function copyInto(dir: string, finalPath: string, sourcePath: string): Promise<void> {
   const temp = await createTempFile(dir);
   try {
     await temp.handle.close();
     await copyFile(sourcePath, temp.path);
     const synced = await open(temp.path, 'r+');
     await synced.sync().finally(() => synced.close());
-    await mkdir(dirname(finalPath), { recursive: true });
     await rename(temp.path, finalPath);
   } catch (error) {
     await removeQuietly(temp.path);
     throw error;
   }
-  await syncFolder(dirname(finalPath));
 }
 
 export async function removeQuietly(path: string): Promise<void> {

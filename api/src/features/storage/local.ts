@@ -13,7 +13,7 @@ import {
   ObjectExistsError,
   objectPath,
   removeQuietly,
-  replaceWithFile,
+  moveFileInto,
   statObject,
   writeObject,
 } from './local-objects.ts';
@@ -123,7 +123,7 @@ export function createLocalStorage(options: LocalStorageOptions): { storage: Obj
 
     list: (folder) => listLocalObjects(dir, folder),
 
-    putFile: (key, path) => replaceWithFile(dir, key, path),
+    moveFileIn: (key, path) => moveFileInto(dir, key, path),
 
     // ffmpeg reads the file itself: no link, no HTTP in between.
     transcodeInput: async (key) => pathOf(key),

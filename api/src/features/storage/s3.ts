@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { trimTrailingSlashes } from '@filamu/shared';
@@ -123,7 +123,7 @@ export function createS3Storage(config: S3Config, options: { cdnBaseUrl: string 
     list: (folder) => listS3Objects(client, bucket, folder),
 
     // One PUT (up to 5 GB, far above a rendition's cap): S3 shows the object only once all of it arrived.
-    async putFile(key, path, contentType) {
+    async moveFileIn(key, path, contentType) {
       const { size } = await stat(path);
       await s3Call('PUT', key, () =>
         client.send(
@@ -136,6 +136,7 @@ export function createS3Storage(config: S3Config, options: { cdnBaseUrl: string 
           }),
         ),
       );
+      await rm(path, { force: true });
     },
 
     // ffmpeg reads over HTTP with range requests; the link outlives the longest encode it is made for.

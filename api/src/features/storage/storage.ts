@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 export type Folder = 'movies' | 'thumbnails';
 /**
  * Every folder the server writes besides uploads: `posters/<movieId>/<width>.webp` (each movie's poster in small WebP
- * widths, decision 0143) and `renditions/<movieId>/<kind>.mp4` that the transcoder makes (decision 0127).
+ * widths, decision 0143), and `renditions/<movieId>/…`: the files phones get, `<kind>.mp4` that the transcoder made
+ * before encryption (decision 0127) and `<size>-<nonce>.filamu` encrypted (decision 0235).
  */
 export type StoredFolder = Folder | 'posters' | 'renditions';
 
@@ -127,9 +128,11 @@ export interface ObjectStorage {
   list(folder: StoredFolder): Promise<StoredObject[]>;
   /**
    * Server-side write of a whole local file under `key`, replacing any object there; readers see the old object or
-   * the whole new one, never part of it (the transcoder's renditions).
+   * the whole new one, never part of it (the transcoder's files). The file is taken: `path` is gone once this
+   * resolves. Locally it is renamed into place, so a process killed while storing leaves it in its owner's work
+   * folder (swept there), not a temp file in the object folder.
    */
-  putFile(key: string, path: string, contentType: string): Promise<void>;
+  moveFileIn(key: string, path: string, contentType: string): Promise<void>;
   /** What ffmpeg reads an object from: the local path, or a presigned GET URL (ffmpeg reads http with ranges). */
   transcodeInput(key: string, expiresInSeconds: number): Promise<string>;
   /** Removes leftovers of uploads that can no longer finish (the storage cleanup job; decision 0083). */
@@ -196,11 +199,23 @@ export function renditionKey(movieId: string, kind: 'small' | 'standard' | 'hd')
   return `renditions/${movieId}/${kind}.mp4`;
 }
 
+/** `renditions/<movie uuid>/<size>-<nonce hex>.filamu`: a film file as phones get it, encrypted (decision 0235). */
+const FILM_KEY_PATTERN =
+  /^renditions\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/(small|standard|hd|original)-[0-9a-f]{16}\.filamu$/;
+
+/**
+ * Where an encrypted film file lives: named after its nonce, so every encryption writes a new object and a reader of
+ * the old one (a transfer in flight) never sees bytes of another keystream under the name it asked for.
+ */
+export function filmKey(movieId: string, size: 'small' | 'standard' | 'hd' | 'original', nonce: Uint8Array): string {
+  return `renditions/${movieId}/${size}-${Buffer.from(nonce).toString('hex')}.filamu`;
+}
+
 /** Whether `key` has the exact shape the server generates (so a client-sent key can never name another path). */
 export function isServerKey(key: string, folder?: StoredFolder): boolean {
   if (POSTER_KEY_PATTERN.test(key)) return folder === undefined || folder === 'posters';
   if (folder === undefined || folder === 'renditions') {
-    if (RENDITION_KEY_PATTERN.test(key)) return true;
+    if (RENDITION_KEY_PATTERN.test(key) || FILM_KEY_PATTERN.test(key)) return true;
     if (folder === 'renditions') return false;
   }
   const match = KEY_PATTERN.exec(key);
