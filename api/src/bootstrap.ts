@@ -124,7 +124,8 @@ export async function createDeps(
       },
     });
   const transcode = parts.transcode ?? (await configuredTranscoder(config, logger));
-  // The process's one pg-boss instance (with ffmpeg only); stopped by whoever closes these deps.
+  // The process's one pg-boss instance (with or without ffmpeg: films are encrypted either way); stopped by whoever
+  // closes these deps.
   await transcode.open(database, config.transcode, logger);
   const deps: Deps = {
     config,

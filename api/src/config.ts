@@ -164,6 +164,8 @@ const EnvSchema = z
     TRANSCODE_EXPIRY_MIN_SECONDS: z.coerce.number().int().min(5).max(21_600).default(900),
     // Back-off before the 2nd attempt (doubling, with jitter, before the 3rd).
     TRANSCODE_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    // A work file of the transcoder's folder no process has touched for this long is a dead process's: removed.
+    TRANSCODE_STALE_WORK_SECONDS: z.coerce.number().int().min(2).max(86_400).default(600),
   })
   .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS < env.HTTP_REQUEST_TIMEOUT_MS, {
     message: 'must be less than HTTP_REQUEST_TIMEOUT_MS',
@@ -291,6 +293,8 @@ export interface TranscodeConfig {
   expiryMinSeconds: number;
   /** pg-boss retry delay (seconds) before the 2nd attempt; doubled, with jitter, before the 3rd. */
   retryDelaySeconds: number;
+  /** A work file untouched this long (seconds) belongs to no live process; a live one touches its file more often. */
+  staleWorkSeconds: number;
 }
 
 /** The Node HTTP server's limits against slow or silent clients (decision 0081). */
@@ -524,6 +528,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ffprobePath: e.FFPROBE_PATH,
       expiryMinSeconds: e.TRANSCODE_EXPIRY_MIN_SECONDS,
       retryDelaySeconds: e.TRANSCODE_RETRY_DELAY_SECONDS,
+      staleWorkSeconds: e.TRANSCODE_STALE_WORK_SECONDS,
     },
   };
 }

@@ -122,13 +122,13 @@ async function main(): Promise<void> {
 }
 
 /**
- * FILAMU_ROLE=worker (decision 0128): no HTTP port and no other background jobs, only rendition jobs. SIGTERM hands
- * running jobs back to the pg-boss queue for another process and exits.
+ * FILAMU_ROLE=worker (decision 0128): no HTTP port and no other background jobs, only rendition and encryption jobs
+ * (without ffmpeg, encryption only: decision 0238). SIGTERM hands running jobs back to the pg-boss queue for another
+ * process and exits.
  */
 function runWorker(deps: Deps, stopTranscoder: () => Promise<void>): void {
-  if (!deps.transcode.available || deps.config.transcode.concurrency <= 0) {
-    deps.logger.error('worker: nothing to do (no ffmpeg, or TRANSCODE_CONCURRENCY=0)');
-  }
+  if (deps.config.transcode.concurrency <= 0) deps.logger.error('worker: nothing to do (TRANSCODE_CONCURRENCY=0)');
+  else if (!deps.transcode.available) deps.logger.warn('worker: no ffmpeg, so it only encrypts films (no renditions)');
   deps.logger.info({ concurrency: deps.config.transcode.concurrency }, 'worker started (no HTTP port)');
   let stopping = false;
   const stop = (signal: string) => {

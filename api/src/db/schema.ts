@@ -616,6 +616,13 @@ export const movies = pgTable(
      * licence of it revoked. Activating it again clears this (the rights came back).
      */
     takenDownAt: timestamp('taken_down_at', { withTimezone: true }),
+    /**
+     * The original as phones get it (decision 0235): the upload encrypted with the title's key, under this key, with
+     * this nonce (8 bytes, base64url). The upload at `s3_key` stays the transcoder's source and is never linked to a
+     * phone once this is set; null until the encryption job has run.
+     */
+    originalFileKey: text('original_file_key'),
+    originalFileNonce: text('original_file_nonce'),
     /** The Media Council certificate, when the operator keeps it. */
     certificateNumber: text('certificate_number'),
     certificateDate: date('certificate_date', { mode: 'string' }),
@@ -629,6 +636,8 @@ export const movies = pgTable(
     check('movies_rating_known', sql`${t.rating} in ('all', 'pg', '13', '18')`),
     check('movies_size_positive', sql`${t.sizeBytes} > 0`),
     uniqueIndex('movies_s3_key_unique').on(t.s3Key),
+    uniqueIndex('movies_original_file_key_unique').on(t.originalFileKey),
+    check('movies_original_file_whole', sql`(${t.originalFileKey} is null) = (${t.originalFileNonce} is null)`),
     // The library listing: live movies by category, newest first.
     index('movies_live_by_category')
       .on(t.category, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
@@ -690,6 +699,11 @@ export const movieRenditions = pgTable(
     height: integer('height'),
     /** Total bitrate of the file (bits per second), read back by ffprobe. */
     bitsPerSecond: integer('bits_per_second'),
+    /**
+     * The file's nonce (8 bytes, base64url) when it is stored encrypted with the title's key (decision 0235); null
+     * for a file made before encryption, until the encryption job replaces it.
+     */
+    fileNonce: text('file_nonce'),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
     createdAt: createdAt(),

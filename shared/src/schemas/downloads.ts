@@ -72,6 +72,11 @@ export const DownloadUrlResponse = z.object({
   redownloads: RedownloadAllowance.nullable(),
   /** The film's licence for this phone when the request sent its key; it moved here from another phone if need be. */
   licence: Licence.nullable(),
+  /**
+   * The file's 8-byte nonce, base64url (decision 0229): the file is encrypted with the title's key, and the licence
+   * opens it. Null for a file stored before encryption, not yet encrypted (it is served plain until then).
+   */
+  fileNonce: z.string().nullable(),
 });
 export type DownloadUrlResponse = z.infer<typeof DownloadUrlResponse>;
 

@@ -207,6 +207,11 @@ export const AdminMovie = z.object({
   download_count: z.number().int(),
   /** When it was taken down for rights (decision 0231); null otherwise. */
   taken_down_at: IsoDateTime.nullable(),
+  /**
+   * Files phones can get, encrypted with the title's key, against all of them (decision 0235): below `files`, the
+   * encryption job still has some to do.
+   */
+  encryption: z.object({ encrypted: z.number().int(), files: z.number().int() }),
   /** The rendition ladder's state, one entry per size (Small, Standard, HD) once the movie is saved. */
   renditions: z.array(AdminRendition),
 });

@@ -34,15 +34,11 @@ export async function parentalPinStatus(
 
 /**
  * What the PIN hides from this session now: its setting while a PIN is set and no right PIN was entered on
- * this session in the last 30 minutes; null when nothing is hidden.
+ * this session in the last 30 minutes; null when nothing is hidden. Read with the session (loadPrincipal), so it
+ * costs the request no query.
  */
-export async function hiddenForSession(exec: Executor, principal: Principal, now: Date): Promise<ParentalHides | null> {
-  if (principal.kind !== 'user') return null;
-  const [row] = await exec
-    .select({ hides: parentalPins.hides, unlockedUntil: sessions.parentalUnlockedUntil })
-    .from(parentalPins)
-    .leftJoin(sessions, eq(sessions.id, principal.sessionId))
-    .where(eq(parentalPins.userId, principal.user.id));
-  if (!row) return null;
-  return row.unlockedUntil && row.unlockedUntil > now ? null : row.hides;
+export function hiddenForSession(principal: Principal, now: Date): ParentalHides | null {
+  if (principal.kind !== 'user' || !principal.parental) return null;
+  const { hides, unlockedUntil } = principal.parental;
+  return unlockedUntil && unlockedUntil > now ? null : hides;
 }

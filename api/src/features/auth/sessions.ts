@@ -1,6 +1,6 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.ts';
-import { agents, sessions, users } from '../../db/schema.ts';
+import { agents, parentalPins, sessions, users } from '../../db/schema.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { SessionClaims } from './tokens.ts';
 
@@ -63,20 +63,25 @@ const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;
 
 /** The principal behind a verified token, or null when its session is no longer live. */
 export async function loadPrincipal(exec: Executor, claims: SessionClaims, now: Date): Promise<Principal | null> {
-  // The session and its account in one round trip: every authenticated request starts here.
+  // The session, its account and the account's parental PIN setting in one round trip: every authenticated request
+  // starts here, and the library and every grant filter by the PIN.
   const [row] = await exec
-    .select({ session: sessions, user: users, agent: agents })
+    .select({ session: sessions, user: users, agent: agents, pinHides: parentalPins.hides })
     .from(sessions)
     .leftJoin(users, eq(users.id, sessions.userId))
     .leftJoin(agents, eq(agents.id, sessions.agentId))
+    .leftJoin(parentalPins, eq(parentalPins.userId, sessions.userId))
     .where(eq(sessions.id, claims.sessionId));
   if (!row) return null;
-  const { session, user, agent } = row;
+  const { session, user, agent, pinHides } = row;
   if (session.revokedAt || session.expiresAt <= now) return null;
 
   let principal: Principal | null = null;
   if (claims.kind === 'user' && session.userId === claims.subjectId) {
-    if (user) principal = { kind: 'user', sessionId: session.id, deviceId: session.deviceId, user };
+    if (user) {
+      const parental = pinHides ? { hides: pinHides, unlockedUntil: session.parentalUnlockedUntil } : null;
+      principal = { kind: 'user', sessionId: session.id, deviceId: session.deviceId, user, parental };
+    }
   } else if (claims.kind === 'agent' && session.agentId === claims.subjectId) {
     if (agent?.isActive) principal = { kind: 'agent', sessionId: session.id, deviceId: session.deviceId, agent };
   }

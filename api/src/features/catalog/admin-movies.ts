@@ -73,7 +73,7 @@ async function toAdminMovies(
   const readyOf = (movieId: string) =>
     renditions
       .filter((r) => r.movieId === movieId && r.state === 'ready' && r.storageKey !== null && r.sizeBytes !== null)
-      .map((r) => ({ size: r.kind, key: r.storageKey!, bytes: r.sizeBytes!, height: r.height }));
+      .map((r) => ({ size: r.kind, key: r.storageKey!, bytes: r.sizeBytes!, height: r.height, nonce: r.fileNonce }));
   return Promise.all(
     rows.map(async (movie) => ({
       ...(await toPublicMovie(
@@ -87,6 +87,7 @@ async function toAdminMovies(
       is_active: movie.isActive,
       rating_confirmed: movie.ratingConfirmed,
       taken_down_at: movie.takenDownAt?.toISOString() ?? null,
+      encryption: encryptionOf(movie, readyOf(movie.id)),
       plan_ids: plans.filter((p) => p.movieId === movie.id).map((p) => p.planId),
       download_count: countOf.get(movie.id) ?? 0,
       renditions: renditions
@@ -95,6 +96,11 @@ async function toAdminMovies(
         .map(toAdminRendition),
     })),
   );
+}
+
+function encryptionOf(movie: MovieRow, ready: readonly { nonce: string | null }[]) {
+  const encrypted = ready.filter((file) => file.nonce !== null).length + (movie.originalFileKey ? 1 : 0);
+  return { encrypted, files: ready.length + 1 };
 }
 
 export async function adminMovie(deps: CatalogDeps, exec: Executor, movie: MovieRow, origin: string) {
@@ -229,6 +235,8 @@ export async function createMovie(
       const queued = saved.movie.renditions.filter((r) => r.state === 'queued').map((r) => r.kind);
       await deps.transcode.enqueue(saved.id, queued, probed.durationSeconds, deps.logger);
     }
+    // Phones get the original only encrypted (decision 0235): its copy is made by a job, after the commit.
+    await deps.transcode.encrypt(saved.id, deps.logger);
     return saved;
   } catch (error) {
     if (isUniqueViolation(error, 'movies_s3_key_unique')) {
@@ -285,8 +293,13 @@ export async function deleteMovie(deps: CatalogDeps, id: string): Promise<{ mess
     await tx.delete(moviePlans).where(eq(moviePlans.movieId, id));
     // The row stays (history), so the cascade does not run: its subtitles go here, with it.
     await tx.delete(movieSubtitles).where(eq(movieSubtitles.movieId, id));
+    // Read before they are cleared: encrypted files live under keys of their own (decision 0235).
+    const stored = await tx
+      .select({ key: movieRenditions.storageKey })
+      .from(movieRenditions)
+      .where(eq(movieRenditions.movieId, id));
     await cancelRenditions(tx, id, now);
-    return found;
+    return { ...found, storedKeys: stored.flatMap((r) => (r.key ? [r.key] : [])) };
   });
   // Its pg-boss jobs are cancelled; this process's encodes stop now, another's at its next progress write.
   await deps.transcode.cancelMovie(id, deps.logger);
@@ -296,7 +309,8 @@ export async function deleteMovie(deps: CatalogDeps, id: string): Promise<{ mess
     ...POSTER_WIDTHS.flatMap((w) => [posterKey(id, w), posterKey(id, w, movie.thumbnailKey)]),
     ...(movie.posterVariants ?? []).map((v) => v.key),
   ]);
-  for (const key of [movie.s3Key, movie.thumbnailKey, ...renditionKeys, ...posters]) {
+  const files = [movie.s3Key, movie.originalFileKey, movie.thumbnailKey, ...renditionKeys, ...movie.storedKeys];
+  for (const key of [...new Set(files), ...posters]) {
     if (!key) continue;
     await deps.storage.delete(key).catch((error: unknown) => {
       deps.logger.warn({ err: error, key, movieId: id }, 'could not delete a deleted movie’s file');

@@ -25,7 +25,7 @@ const { movies } = contracts;
 export function catalogRoutes(router: ContractRouter, deps: Deps): void {
   const origin = (c: Context<AppEnv>) => publicOrigin(c, deps.config);
   const caller = (c: Context<AppEnv>) => downloaderOf(c.get('principal'), deps.clock.now());
-  const hidden = (c: Context<AppEnv>) => hiddenForSession(deps.database.db, c.get('principal'), deps.clock.now());
+  const hidden = (c: Context<AppEnv>) => hiddenForSession(c.get('principal'), deps.clock.now());
   router
     .on(movies.adminListMovies, (_input, c) => listAdminMovies(deps, origin(c)))
     .on(movies.adminUploadUrl, async ({ body }, c) => {
@@ -58,10 +58,10 @@ export function catalogRoutes(router: ContractRouter, deps: Deps): void {
     })
     // The library answers carry an ETag and are revalidated by the browser (docs/decisions/0066-library-etags.md).
     .on(movies.userMovies, async ({ query }, c) =>
-      revalidatedJson(c, await listUserMovies(deps, caller(c), query, origin(c), await hidden(c))),
+      revalidatedJson(c, await listUserMovies(deps, caller(c), query, origin(c), hidden(c))),
     )
     .on(movies.userMovie, async ({ params }, c) =>
-      revalidatedJson(c, await getUserMovie(deps, caller(c), params.id, origin(c), await hidden(c))),
+      revalidatedJson(c, await getUserMovie(deps, caller(c), params.id, origin(c), hidden(c))),
     )
     .on(movies.publicMovies, async ({ query }, c) =>
       revalidatedJson(c, await listPublicMovies(deps, query, origin(c))),

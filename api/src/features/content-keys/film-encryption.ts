@@ -20,3 +20,14 @@ export function filmEncryptor(key: Buffer, nonce: Buffer): Cipher {
 export async function encryptFilmFile(from: string, to: string, key: Buffer, nonce: Buffer): Promise<void> {
   await pipeline(createReadStream(from), filmEncryptor(key, nonce), createWriteStream(to));
 }
+
+/** Writes `to`, the encrypted copy of the bytes `from` yields (a stored object being read), in bounded memory. */
+export async function encryptFilmStream(
+  from: NodeJS.ReadableStream,
+  to: string,
+  key: Buffer,
+  nonce: Buffer,
+  signal?: AbortSignal,
+) {
+  await pipeline(from, filmEncryptor(key, nonce), createWriteStream(to), { signal });
+}

@@ -2,14 +2,13 @@
 // applies them, in one transaction.
 import {
   ALREADY_DOWNLOADED,
-  type DownloadSize,
   isRatingHiddenBy,
   KINAYUGANDA_FIRST,
   type ParentalHides,
   type RedownloadAllowance,
   SUBSCRIPTION_REQUIRED,
 } from '@filamu/shared';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Tx, type Database } from '../../db/client.ts';
 import { transactionRetrying } from '../../db/retry.ts';
 import { downloads, movies } from '../../db/schema.ts';
@@ -24,9 +23,9 @@ import {
   ownDownloads,
   recordEnglishUnlock,
 } from '../movies/entitlement.ts';
-import { fileOfSize, filesOf, type MovieFile, readyRenditionsOf } from '../movies/files.ts';
 import { liveMovie, type MovieRow } from '../movies/movie.ts';
 import type { DownloadRow } from './records.ts';
+import { chooseFile, findGrantedMovie, type GrantRef } from './grant-reads.ts';
 import { closeDownload, completeDelivered, deliveredInFull, finishing } from './completion.ts';
 import { MAX_COPIES_PER_GRANT, TOO_MANY_COPIES } from './grant-caps.ts';
 import { linkWindow, windowOf } from './s3-link-window.ts';
@@ -56,97 +55,37 @@ export const MAX_LINKS_WITHOUT_PROGRESS = 12;
 export const TOO_MANY_LINKS =
   'This download has been given many links without receiving anything new. Contact support to download it again.';
 
-/** The movie a grant is for: by id, or by file key (the spec's client), with the size the client expects. */
-export interface GrantRef {
-  movieId?: string;
-  s3Key?: string;
-  totalBytes?: number;
-  /** Download again a movie completed before, taking one re-download (decision 0121). */
-  redownload?: boolean;
-  /** Which file (decision 0126); without it an existing download keeps its size and a new one gets the original. */
-  size?: DownloadSize;
+/**
+ * Another feature's work done with the grant (the licence a link carries): `read` is a column the grant reads with the
+ * movie's files, before any lock (a subquery on `movies`); `write` runs inside the grant's transaction once the
+ * download row is this grant's, with what was read. A refusal of the grant rolls it back too.
+ */
+export interface GrantAlongside<Read, Written> {
+  read: SQL<Read>;
+  write(tx: Tx, granted: Omit<Grant, 'alongside'>, read: Read, ref: GrantRef): Promise<Written>;
 }
 
-export interface GrantOptions {
+export interface GrantOptions<Read = unknown, Written = unknown> {
   /** The grant hands out a link (generate-download-url), not only a download id (start). */
   mintsLink?: boolean;
   /** What the caller's parental PIN hides from their session: such a movie is refused until the PIN is entered. */
   hiddenByPin?: ParentalHides | null;
   /** How long a link to a file of this many bytes should live (S3 keeps one live window per download: 0192). */
   linkSeconds?: (fileBytes: number) => number;
+  alongside?: GrantAlongside<Read, Written>;
 }
 
 export interface Grant {
   download: DownloadRow;
   movie: MovieRow;
   /** What storage says of the file the download fetches (its size's rendition or the original, `download.size`). */
-  file: ObjectInfo & { key: string };
+  file: ObjectInfo & { key: string; nonce: string | null };
   /** On a re-download request: the allowance after it. */
   redownloads: RedownloadAllowance | null;
 }
 
-/**
- * The live movie a grant names, by id or by its file key (the spec's client sends `s3Key`); both must agree.
- * Read from the cached catalogue when it has the movie (ids, keys and sizes never change); the transaction
- * below checks again that it is live.
- */
-async function findGrantedMovie(deps: GrantDeps, ref: GrantRef): Promise<MovieRow> {
-  const snapshot = await deps.catalogue.cached();
-  const cached = ref.movieId !== undefined ? snapshot.byId.get(ref.movieId) : snapshot.bySKey.get(ref.s3Key ?? '');
-  const movie = cached?.row ?? (await findLiveMovie(deps, ref));
-  if (!movie) throw notFound('Movie');
-  if (ref.s3Key !== undefined && movie.s3Key !== ref.s3Key) {
-    throw new AppError('bad_request', 'The file key does not belong to this movie.');
-  }
-  return movie;
-}
-
-/**
- * The file the grant hands out (decision 0126): the size asked for, else the size of the caller's download of the
- * movie, else the original. Read before any lock (storage is asked about it before the transaction); the
- * transaction checks that the download's size did not change meanwhile. Renditions are read from the database, not
- * the cache: one stopped being ready is never granted.
- */
-async function chooseFile(
-  deps: GrantDeps,
-  caller: Downloader,
-  movie: MovieRow,
-  ref: GrantRef,
-): Promise<MovieFile | AppError> {
-  const db = deps.database.db;
-  const [renditions, [existing]] = await Promise.all([
-    readyRenditionsOf(db, [movie.id]),
-    ref.size === undefined
-      ? db
-          .select({ size: downloads.size })
-          .from(downloads)
-          .where(and(ownDownloads(caller), eq(downloads.movieId, movie.id)))
-      : Promise.resolve([]),
-  ]);
-  let file: MovieFile;
-  try {
-    file = fileOfSize(filesOf(movie, renditions), ref.size ?? existing?.size ?? 'original');
-  } catch (error) {
-    // A size not ready is refused after the grant's own rules (a completed movie stays "already downloaded").
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  // 0 is how a client says it does not know the size yet.
-  if (ref.totalBytes && ref.totalBytes !== file.bytes) {
-    throw new AppError('bad_request', `totalBytes must be the file size (${file.bytes} bytes).`);
-  }
-  return file;
-}
-
-async function findLiveMovie(deps: GrantDeps, ref: GrantRef): Promise<MovieRow | undefined> {
-  const byId = ref.movieId !== undefined ? eq(movies.id, ref.movieId) : undefined;
-  const byKey = ref.s3Key !== undefined ? eq(movies.s3Key, ref.s3Key) : undefined;
-  const [movie] = await deps.database.db
-    .select()
-    .from(movies)
-    .where(and(liveMovie(), byId ?? byKey));
-  return movie;
-}
+/** A grant with what `alongside` wrote in its transaction (null without it). */
+export type GrantWith<Written> = Grant & { alongside: Written | null };
 
 /**
  * In one statement, under the downloader's lock: whether the movie is still live, whether they are entitled to
@@ -218,12 +157,12 @@ async function closeIfDelivered(tx: Tx, downloader: Downloader, existing: Existi
  * queue up: twenty at once create exactly one download, and an English grant never slips past a
  * Kinayuganda movie that is not completed at commit time. The unique (person, movie) index backs it up.
  */
-export async function grantDownload(
+export async function grantDownload<Read = unknown, Written = unknown>(
   deps: GrantDeps,
   caller: Downloader,
   ref: GrantRef,
-  options: GrantOptions = {},
-): Promise<Grant> {
+  options: GrantOptions<Read, Written> = {},
+): Promise<GrantWith<Written>> {
   try {
     const { result, ...grant } = await decideGrant(deps, caller, ref, options);
     deps.metrics.downloadGrants.inc({ result });
@@ -237,135 +176,28 @@ export async function grantDownload(
 
 type GrantResult = 'granted' | 'resumed' | 'repeated' | 'redownload';
 
-async function decideGrant(
+async function decideGrant<Read, Written>(
   deps: GrantDeps,
   caller: Downloader,
   ref: GrantRef,
-  { mintsLink = false, hiddenByPin = null, linkSeconds }: GrantOptions,
-): Promise<Grant & { result: GrantResult }> {
+  { mintsLink = false, hiddenByPin = null, linkSeconds, alongside }: GrantOptions<Read, Written>,
+): Promise<GrantWith<Written> & { result: GrantResult }> {
   const movie = await findGrantedMovie(deps, ref);
   if (isRatingHiddenBy(hiddenByPin, movie.rating)) {
     throw new AppError('pin_required', 'This title is hidden by your parental PIN. Enter the PIN to download it.');
   }
-  const chosen = await chooseFile(deps, caller, movie, ref);
+  const { chosen, read } = await chooseFile(deps, caller, movie, ref, alongside?.read);
   // Storage is asked before any lock is taken; a missing file refuses the grant below, in rule order.
   const stored = chosen instanceof AppError ? null : await deps.storage.head(chosen.key);
-  const file = stored && !(chosen instanceof AppError) ? { ...stored, key: chosen.key } : null;
+  const file = stored && !(chosen instanceof AppError) ? { ...stored, key: chosen.key, nonce: chosen.nonce } : null;
   const now = deps.clock.now();
   /** A download this grant found delivered in full and closed: a refusal below must not roll that back for good. */
   let closedHere: string | null = null;
   try {
     return await transactionRetrying(deps.database.db, async (tx) => {
-      const downloader = await lockDownloader(tx, caller, now);
-      if (!downloader) throw unauthenticated('Your session has ended. Please sign in again.');
-      const facts = await grantFacts(tx, downloader, movie);
-      if (!facts) throw notFound('Movie');
-      const existing = await closeIfDelivered(tx, downloader, facts.existing, now);
-      if (existing !== facts.existing) closedHere = existing?.id ?? null;
-      // A completed movie is granted again only as a re-download: one under way resumes, a new one takes one of
-      // the allowance. Either way the person had the movie, so Kinayuganda-first does not stand in its way.
-      // Completed by the server, not yet confirmed by the phone: the same file may be finished (decision 0213).
-      const finishingSameFile =
-        existing?.id != null &&
-        finishing(existing) &&
-        ref.redownload !== true &&
-        (ref.size === undefined || ref.size === existing.size);
-      const reopened = (existing?.status === 'completed' && existing.redownloadStartedAt !== null) || finishingSameFile;
-      const again = existing?.status === 'completed' && !reopened && ref.redownload === true;
-      const access = decideAccess({
-        downloader,
-        entitled: facts.entitled,
-        completed: existing?.status === 'completed' && !reopened && !again,
-        category: facts.category,
-        kinayugandaOutstanding: facts.kinayugandaOutstanding && !reopened && !again,
-      });
-      if (access === 'downloaded') throw new AppError('already_downloaded', ALREADY_DOWNLOADED);
-      if (access === 'subscription_required') throw new AppError('subscription_required', SUBSCRIPTION_REQUIRED);
-      if (access === 'not_in_plan') throw forbidden(NOT_IN_PLAN);
-      if (access === 'locked') throw new AppError('download_locked', KINAYUGANDA_FIRST);
-      // An English grant under no lock means English is unlocked now: kept for the period (decision 0177).
-      if (facts.category === 'English' && !downloader.englishKept) await recordEnglishUnlock(tx, downloader, now);
-      if (chosen instanceof AppError) throw chosen;
-      if (!file) throw new AppError('unavailable', FILE_MISSING);
-      // Another grant changed the download's size between the choice above and this lock: choose again.
-      if (ref.size === undefined && existing && existing.size !== chosen.size) {
-        throw conflict('This download changed size meanwhile. Try again.');
-      }
-      // A new size starts the file again from zero (decision 0126): offsets and delivered bytes of another file
-      // mean nothing in this one; what was fetched stays counted, it cost the person data.
-      const newFile = {
-        size: chosen.size,
-        totalBytes: file.size,
-        downloadedBytes: 0,
-        deliveredRanges: [],
-        deliveredBytes: 0,
-      };
-      const window = linkWindow(deps.storage.driver, {
-        mintsLink,
-        seconds: linkSeconds ? linkSeconds(file.size) : null,
-        now,
-      });
-      const perMonth = deps.config.redownloadsPerMonth;
-      const allowanceNow = async () =>
-        ref.redownload && downloader.kind === 'user' ? redownloadAllowance(tx, downloader.id, perMonth, now) : null;
-
-      if (existing && again) {
-        const taken = await takeRedownload(tx, downloader, existing, {
-          perMonth,
-          now,
-          links: mintsLink ? 1 : 0,
-          file: { size: chosen.size, totalBytes: file.size },
-        });
-        // A re-download is a new grant: a new window.
-        const [row] = window
-          ? await tx
-              .update(downloads)
-              .set({ linkExpiresAt: window.fresh })
-              .where(eq(downloads.id, existing.id!))
-              .returning()
-          : [taken.row];
-        return { download: row!, movie, file, redownloads: taken.allowance, result: 'redownload' };
-      }
-      if (existing) {
-        if (mintsLink && existing.linksSinceProgress >= MAX_LINKS_WITHOUT_PROGRESS) throw conflict(TOO_MANY_LINKS);
-        if (mintsLink && existing.copiesSent >= MAX_COPIES_PER_GRANT) throw conflict(TOO_MANY_COPIES);
-        // A grant while the download is still starting is the same attempt (start, then a link); any later
-        // grant is a resume: new link, same row, offset kept.
-        const resumed = existing.status !== 'starting';
-        const [row] = await tx
-          .update(downloads)
-          .set({
-            ...(existing.size !== chosen.size ? newFile : {}),
-            // A reopened re-download stays completed: the person has the movie while its file comes again.
-            status: reopened ? 'completed' : 'starting',
-            resumedCount: resumed ? existing.resumedCount + 1 : existing.resumedCount,
-            linksSinceProgress: mintsLink ? existing.linksSinceProgress + 1 : existing.linksSinceProgress,
-            ...windowOf(window, existing, chosen.size),
-            error: null,
-            lastActivityAt: now,
-            updatedAt: now,
-          })
-          .where(eq(downloads.id, existing.id))
-          .returning();
-        const result = resumed ? 'resumed' : 'repeated';
-        return { download: row!, movie, file, redownloads: await allowanceNow(), result };
-      }
-      const [row] = await tx
-        .insert(downloads)
-        .values({
-          ...(downloader.kind === 'user' ? { userId: downloader.id } : { agentId: downloader.id }),
-          movieId: movie.id,
-          size: chosen.size,
-          totalBytes: file.size,
-          status: 'starting',
-          linksSinceProgress: mintsLink ? 1 : 0,
-          linkExpiresAt: window?.fresh ?? null,
-          createdAt: now,
-          updatedAt: now,
-          lastActivityAt: now,
-        })
-        .returning();
-      return { download: row!, movie, file, redownloads: await allowanceNow(), result: 'granted' as const };
+      const granted = await decideUnderLock(tx);
+      const written = alongside ? await alongside.write(tx, granted, read, ref) : null;
+      return { ...granted, alongside: written };
     });
   } catch (error) {
     // The refusal rolled back the close it made: close it again on its own (a failure here waits for the next grant).
@@ -373,5 +205,118 @@ async function decideGrant(
     // Unreachable while the row lock holds; kept so a change there can never produce a second row or a 500.
     if (isUniqueViolation(error)) throw new AppError('conflict', 'This download is being started already. Try again.');
     throw error;
+  }
+
+  async function decideUnderLock(tx: Tx): Promise<Grant & { result: GrantResult }> {
+    const downloader = await lockDownloader(tx, caller, now);
+    if (!downloader) throw unauthenticated('Your session has ended. Please sign in again.');
+    const facts = await grantFacts(tx, downloader, movie);
+    if (!facts) throw notFound('Movie');
+    const existing = await closeIfDelivered(tx, downloader, facts.existing, now);
+    if (existing !== facts.existing) closedHere = existing?.id ?? null;
+    // A completed movie is granted again only as a re-download: one under way resumes, a new one takes one of
+    // the allowance. Either way the person had the movie, so Kinayuganda-first does not stand in its way.
+    // Completed by the server, not yet confirmed by the phone: the same file may be finished (decision 0213).
+    const finishingSameFile =
+      existing?.id != null &&
+      finishing(existing) &&
+      ref.redownload !== true &&
+      (ref.size === undefined || ref.size === existing.size);
+    const reopened = (existing?.status === 'completed' && existing.redownloadStartedAt !== null) || finishingSameFile;
+    const again = existing?.status === 'completed' && !reopened && ref.redownload === true;
+    const access = decideAccess({
+      downloader,
+      entitled: facts.entitled,
+      completed: existing?.status === 'completed' && !reopened && !again,
+      category: facts.category,
+      kinayugandaOutstanding: facts.kinayugandaOutstanding && !reopened && !again,
+    });
+    if (access === 'downloaded') throw new AppError('already_downloaded', ALREADY_DOWNLOADED);
+    if (access === 'subscription_required') throw new AppError('subscription_required', SUBSCRIPTION_REQUIRED);
+    if (access === 'not_in_plan') throw forbidden(NOT_IN_PLAN);
+    if (access === 'locked') throw new AppError('download_locked', KINAYUGANDA_FIRST);
+    // An English grant under no lock means English is unlocked now: kept for the period (decision 0177).
+    if (facts.category === 'English' && !downloader.englishKept) await recordEnglishUnlock(tx, downloader, now);
+    if (chosen instanceof AppError) throw chosen;
+    if (!file) throw new AppError('unavailable', FILE_MISSING);
+    // Another grant changed the download's size between the choice above and this lock: choose again.
+    if (ref.size === undefined && existing && existing.size !== chosen.size) {
+      throw conflict('This download changed size meanwhile. Try again.');
+    }
+    // A new size starts the file again from zero (decision 0126): offsets and delivered bytes of another file
+    // mean nothing in this one; what was fetched stays counted, it cost the person data.
+    const newFile = {
+      size: chosen.size,
+      totalBytes: file.size,
+      downloadedBytes: 0,
+      deliveredRanges: [],
+      deliveredBytes: 0,
+    };
+    const window = linkWindow(deps.storage.driver, {
+      mintsLink,
+      seconds: linkSeconds ? linkSeconds(file.size) : null,
+      now,
+    });
+    const perMonth = deps.config.redownloadsPerMonth;
+    const allowanceNow = async () =>
+      ref.redownload && downloader.kind === 'user' ? redownloadAllowance(tx, downloader.id, perMonth, now) : null;
+
+    if (existing && again) {
+      const taken = await takeRedownload(tx, downloader, existing, {
+        perMonth,
+        now,
+        links: mintsLink ? 1 : 0,
+        file: { size: chosen.size, totalBytes: file.size },
+      });
+      // A re-download is a new grant: a new window.
+      const [row] = window
+        ? await tx
+            .update(downloads)
+            .set({ linkExpiresAt: window.fresh })
+            .where(eq(downloads.id, existing.id!))
+            .returning()
+        : [taken.row];
+      return { download: row!, movie, file, redownloads: taken.allowance, result: 'redownload' };
+    }
+    if (existing) {
+      if (mintsLink && existing.linksSinceProgress >= MAX_LINKS_WITHOUT_PROGRESS) throw conflict(TOO_MANY_LINKS);
+      if (mintsLink && existing.copiesSent >= MAX_COPIES_PER_GRANT) throw conflict(TOO_MANY_COPIES);
+      // A grant while the download is still starting is the same attempt (start, then a link); any later
+      // grant is a resume: new link, same row, offset kept.
+      const resumed = existing.status !== 'starting';
+      const [row] = await tx
+        .update(downloads)
+        .set({
+          ...(existing.size !== chosen.size ? newFile : {}),
+          // A reopened re-download stays completed: the person has the movie while its file comes again.
+          status: reopened ? 'completed' : 'starting',
+          resumedCount: resumed ? existing.resumedCount + 1 : existing.resumedCount,
+          linksSinceProgress: mintsLink ? existing.linksSinceProgress + 1 : existing.linksSinceProgress,
+          ...windowOf(window, existing, chosen.size),
+          error: null,
+          lastActivityAt: now,
+          updatedAt: now,
+        })
+        .where(eq(downloads.id, existing.id))
+        .returning();
+      const result = resumed ? 'resumed' : 'repeated';
+      return { download: row!, movie, file, redownloads: await allowanceNow(), result };
+    }
+    const [row] = await tx
+      .insert(downloads)
+      .values({
+        ...(downloader.kind === 'user' ? { userId: downloader.id } : { agentId: downloader.id }),
+        movieId: movie.id,
+        size: chosen.size,
+        totalBytes: file.size,
+        status: 'starting',
+        linksSinceProgress: mintsLink ? 1 : 0,
+        linkExpiresAt: window?.fresh ?? null,
+        createdAt: now,
+        updatedAt: now,
+        lastActivityAt: now,
+      })
+      .returning();
+    return { download: row!, movie, file, redownloads: await allowanceNow(), result: 'granted' as const };
   }
 }

@@ -1,9 +1,10 @@
 import type { DownloadUrlResponse, ParentalHides } from '@filamu/shared';
 import type { Config } from '../../config.ts';
 import type { Downloader } from '../movies/entitlement.ts';
-import { type LicenceDeps, licenceWithGrant } from '../licences/issue.ts';
+import { type LicenceDeps, licenceAlongGrant, licenceOfRow } from '../licences/issue.ts';
 import { backgroundLinkSeconds } from './background-links.ts';
-import { type GrantDeps, type GrantRef, grantDownload } from './grants.ts';
+import type { GrantRef } from './grant-reads.ts';
+import { type GrantDeps, grantDownload } from './grants.ts';
 import { downloadFileName } from './records.ts';
 
 export interface LinkDeps extends Omit<GrantDeps, 'config' | 'metrics'>, Omit<LicenceDeps, 'metrics'> {
@@ -42,10 +43,16 @@ export async function mintDownloadLink(
           cap: config.backgroundDownloadUrlTtlSeconds,
         })
       : config.downloadUrlTtlSeconds;
+  // With the link, never as another round trip: the phone's licence for this film, written in the grant's transaction
+  // (decision 0230). A key that is not sound is refused before the grant.
+  const licensing = request.devicePublicKey
+    ? licenceAlongGrant(deps, asker.downloader, { deviceId: asker.deviceId, devicePublicKey: request.devicePublicKey })
+    : null;
   const grant = await grantDownload(deps, asker.downloader, request, {
     mintsLink: true,
     hiddenByPin: asker.hiddenByPin,
     linkSeconds,
+    ...(licensing ? { alongside: licensing } : {}),
   });
   const { download, movie, file } = grant;
   const now = deps.clock.now().getTime();
@@ -53,19 +60,8 @@ export async function mintDownloadLink(
     deps.storage.driver === 's3' && download.linkExpiresAt
       ? Math.max(1, Math.floor((download.linkExpiresAt.getTime() - now) / 1000))
       : linkSeconds(file.size);
-  // With the link, never as another round trip: the phone's licence for this film (decision 0230).
-  const licence = request.devicePublicKey
-    ? await licenceWithGrant(
-        deps,
-        asker.downloader,
-        { deviceId: asker.deviceId, devicePublicKey: request.devicePublicKey },
-        {
-          downloadId: download.id,
-          movieId: movie.id,
-          redownload: grant.redownloads !== null && request.redownload === true,
-        },
-      )
-    : null;
+  const licence =
+    licensing && grant.alongside ? await licenceOfRow(deps, asker.downloader, licensing.device, grant.alongside) : null;
   const fileName = downloadFileName(movie, { key: file.key, size: download.size });
   const url = await deps.storage.presignGet(file.key, {
     expiresInSeconds: ttl,
@@ -85,5 +81,6 @@ export async function mintDownloadLink(
     resumedCount: download.resumedCount,
     redownloads: grant.redownloads,
     licence,
+    fileNonce: file.nonce,
   };
 }

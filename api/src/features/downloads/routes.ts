@@ -29,7 +29,7 @@ const { downloads } = contracts;
 
 export function downloadRoutes(router: ContractRouter, deps: Deps): void {
   const caller = (c: Context<AppEnv>) => downloaderOf(c.get('principal'), deps.clock.now());
-  const hiddenByPin = (c: Context<AppEnv>) => hiddenForSession(deps.database.db, c.get('principal'), deps.clock.now());
+  const hiddenByPin = (c: Context<AppEnv>) => hiddenForSession(c.get('principal'), deps.clock.now());
   router
     .on(downloads.downloadUrl, async ({ body }, c): Promise<DownloadUrlResponse> => {
       const downloader = caller(c);
@@ -44,7 +44,7 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
         {
           downloader,
           background,
-          hiddenByPin: await hiddenByPin(c),
+          hiddenByPin: hiddenByPin(c),
           holder: holderOf(c.get('principal')),
           deviceId: c.get('principal').deviceId,
         },
@@ -53,7 +53,7 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
       return { ...link, downloadUrl: absoluteUrl(link.downloadUrl, publicOrigin(c, deps.config)) };
     })
     .on(downloads.startDownload, async ({ body }, c) => {
-      const { download } = await grantDownload(deps, caller(c), body, { hiddenByPin: await hiddenByPin(c) });
+      const { download } = await grantDownload(deps, caller(c), body, { hiddenByPin: hiddenByPin(c) });
       return {
         downloadId: download.id,
         status: download.status,
@@ -69,7 +69,7 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
     .on(downloads.failDownload, ({ params, body }, c) => failDownload(deps, caller(c), params.id, body.error))
     .on(downloads.downloadRecord, ({ params }, c) => downloadRecordOfMovie(deps, caller(c), params.movieId))
     .on(downloads.hasDownloaded, ({ params }, c) => hasDownloaded(deps, caller(c), params.movieId))
-    .on(downloads.kinayugandaStatus, async (_input, c) => kinayugandaStatus(deps, caller(c), await hiddenByPin(c)))
+    .on(downloads.kinayugandaStatus, (_input, c) => kinayugandaStatus(deps, caller(c), hiddenByPin(c)))
     .on(downloads.downloadStats, (_input, c) => downloadStats(deps, caller(c)))
     .on(downloads.downloadHistory, (_input, c) => downloadHistory(deps, caller(c)))
     .on(downloads.redownloadAllowance, (_input, c) =>

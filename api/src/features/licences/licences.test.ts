@@ -1,15 +1,18 @@
-import { randomUUID, type webcrypto } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   decryptFilmRange,
   DownloadUrlResponse,
+  kampalaMonth,
+  LICENCE_ELSEWHERE,
   Licence,
   LicenceCheckResponse,
   PlatformAnalytics,
+  RedownloadAllowance,
 } from '@filamu/shared';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { compactVerify, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { licences } from '../../db/schema.ts';
+import { downloads, licences, redownloads, users } from '../../db/schema.ts';
 import {
   type TestApp,
   capturingLogger,
@@ -22,35 +25,12 @@ import {
 } from '../../../test/harness.ts';
 import { type AddedMovie, addMovie, createPlan, fetchLink, subscribe } from '../../../test/library.ts';
 import { filmEncryptor, newFilmNonce } from '../content-keys/film-encryption.ts';
+import { phoneKeys, unwrap } from './phone-keys.testing.ts';
 
 /**
  * Licences (decision 0230), as a phone sees them: asked for with the download link, wrapped for the asking phone's
  * key only, one live licence per film and person, moved to a new phone only by a re-download, and checked online.
  */
-
-/** A phone's licence key pair, made as the app makes it: RSA-OAEP, SHA-256, private half non-extractable. */
-async function phoneKeys() {
-  const pair = await crypto.subtle.generateKey(
-    { name: 'RSA-OAEP', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
-    false,
-    ['wrapKey', 'unwrapKey'],
-  );
-  const spki = Buffer.from(await crypto.subtle.exportKey('spki', pair.publicKey)).toString('base64url');
-  return { pair, spki };
-}
-
-/** What the player does with a licence: unwrap the content key into a non-extractable AES-CTR key. */
-function unwrap(privateKey: webcrypto.CryptoKey, licence: Licence) {
-  return crypto.subtle.unwrapKey(
-    'raw',
-    Buffer.from(licence.wrappedKey, 'base64url'),
-    privateKey,
-    { name: 'RSA-OAEP' },
-    { name: 'AES-CTR' },
-    false,
-    ['decrypt'],
-  );
-}
 
 describe.each(testDatabases)('licences on %s', (kind) => {
   let t: TestApp;
@@ -203,6 +183,135 @@ describe.each(testDatabases)('licences on %s', (kind) => {
     );
   });
 
+  const allowance = async (token: string) => {
+    const res = await t.request('GET', '/api/users/me/redownloads', { token });
+    expect(res.status, res.text).toBe(200);
+    return RedownloadAllowance.parse(res.json);
+  };
+  const askLicence = (token: string, movie: AddedMovie, spki: string, body: Record<string, unknown> = {}) =>
+    t.request('POST', '/api/users/licences', {
+      token,
+      body: { movieId: movie.movie.id, devicePublicKey: spki, ...body },
+    });
+  const liveLicences = (downloadId: string) =>
+    t.deps.database.db
+      .select()
+      .from(licences)
+      .where(and(eq(licences.downloadId, downloadId), isNull(licences.revokedAt)));
+
+  /** Phone A downloads the film; phone B re-downloads it, and its licence moves to B (A still holds the file). */
+  async function movedToSecondPhone() {
+    const { token, body, user, kina } = await subscriber();
+    const credentials = body as { email: string; password: string };
+    const first = await phoneKeys();
+    const { link, licence } = await licensedLink(token, kina, first.spki);
+    await fetchLink(t, link.downloadUrl);
+    await t.deps.deliveries.settled(link.downloadId);
+    await t.request('PUT', `/api/users/downloads/${link.downloadId}/complete`, { token, body: {} });
+    const second = await phoneKeys();
+    const secondToken = await signIn(credentials, `second-phone-${randomUUID()}`);
+    const moved = await licensedLink(secondToken, kina, second.spki, { redownload: true });
+    expect(moved.licence.way).toBe('redownload');
+    return {
+      credentials,
+      userId: user.id as string,
+      kina,
+      first,
+      downloadId: link.downloadId,
+      firstLicence: licence,
+      secondLicence: moved.licence,
+    };
+  }
+
+  it('moves back with move: true to a phone that kept the file, for one re-download and no bytes', async () => {
+    const { credentials, kina, first, downloadId, firstLicence, secondLicence } = await movedToSecondPhone();
+    const aToken = await signIn(credentials, `first-again-${randomUUID()}`);
+    // Without `move`, as before: the film is on another phone.
+    expectErrorEnvelope(await askLicence(aToken, kina, first.spki), 409, 'licence_elsewhere', LICENCE_ELSEWHERE);
+    const before = await allowance(aToken);
+    expect(before.usedThisMonth).toBe(1);
+
+    const res = await askLicence(aToken, kina, first.spki, { move: true });
+    expect(res.status, res.text).toBe(200);
+    const back = Licence.parse(res.json);
+    expect(back.id).not.toBe(firstLicence.id);
+    expect(back.id).not.toBe(secondLicence.id);
+    expect(back.way).toBe('redownload');
+    await expect(unwrap(first.pair.privateKey, back)).resolves.toBeDefined();
+    expect(await allowance(aToken)).toMatchObject({ usedThisMonth: before.usedThisMonth + 1, extra: before.extra });
+    // The re-download is counted against the download whose licence moved, and is done: no bytes to wait for.
+    const spent = await t.deps.database.db.select().from(redownloads).where(eq(redownloads.downloadId, downloadId));
+    expect(spent).toHaveLength(2);
+    expect(spent.filter((r) => r.completedAt !== null)).toHaveLength(1);
+    // B hears at its next check that its licence moved; A's holds.
+    expect(await check([secondLicence.id, back.id])).toEqual([{ id: secondLicence.id, reason: 'moved' }]);
+
+    // Asked again with `move` from the phone that holds it: the same licence, nothing more spent.
+    const again = await askLicence(aToken, kina, first.spki, { move: true });
+    expect(again.status, again.text).toBe(200);
+    expect(Licence.parse(again.json).id).toBe(back.id);
+    expect((await allowance(aToken)).usedThisMonth).toBe(before.usedThisMonth + 1);
+    expect(await liveLicences(downloadId)).toHaveLength(1);
+  });
+
+  it('moves once when twenty move requests come at once from a third phone', async () => {
+    const { credentials, kina, downloadId, secondLicence } = await movedToSecondPhone();
+    const third = await phoneKeys();
+    const thirdToken = await signIn(credentials, `third-phone-${randomUUID()}`);
+    const before = await allowance(thirdToken);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => askLicence(thirdToken, kina, third.spki, { move: true })),
+    );
+    const ids = new Set(
+      answers.map((res) => {
+        expect(res.status, res.text).toBe(200);
+        return Licence.parse(res.json).id;
+      }),
+    );
+    expect(ids.size).toBe(1);
+    expect((await allowance(thirdToken)).usedThisMonth).toBe(before.usedThisMonth + 1);
+    const live = await liveLicences(downloadId);
+    expect(live.map((l) => l.id)).toEqual([...ids]);
+    expect(live[0]!.way).toBe('redownload');
+    expect(await check([secondLicence.id])).toEqual([{ id: secondLicence.id, reason: 'moved' }]);
+  });
+
+  it('refuses a move with redownload_limit when none is left, changing nothing, then takes an extra an admin granted', async () => {
+    const { credentials, userId, kina, first, downloadId, secondLicence } = await movedToSecondPhone();
+    const perMonth = t.deps.config.redownloadsPerMonth;
+    const now = t.clock.now();
+    // The rest of the month's allowance, used on earlier re-downloads.
+    for (let i = 1; i < perMonth; i++) {
+      await t.deps.database.db
+        .insert(redownloads)
+        .values({ userId, downloadId, month: kampalaMonth(now), source: 'monthly', createdAt: now, completedAt: now });
+    }
+    const aToken = await signIn(credentials, `first-again-${randomUUID()}`);
+    const before = await allowance(aToken);
+    expect(before).toMatchObject({ usedThisMonth: perMonth, extra: 0, remaining: 0 });
+    const rowsBefore = await t.deps.database.db.select().from(licences).where(eq(licences.downloadId, downloadId));
+
+    expectErrorEnvelope(
+      await askLicence(aToken, kina, first.spki, { move: true }),
+      409,
+      'redownload_limit',
+      new RegExp(`You have used all ${perMonth} re-downloads for this month\\. They renew on .+contact support`),
+    );
+    expect(await allowance(aToken)).toEqual(before);
+    expect(await t.deps.database.db.select().from(licences).where(eq(licences.downloadId, downloadId))).toEqual(
+      rowsBefore,
+    );
+    expect(await check([secondLicence.id])).toEqual([]);
+
+    // An extra re-download from support: the move takes it, and the month's count stays.
+    await t.deps.database.db.update(users).set({ extraRedownloads: 1 }).where(eq(users.id, userId));
+    const res = await askLicence(aToken, kina, first.spki, { move: true });
+    expect(res.status, res.text).toBe(200);
+    expect(Licence.parse(res.json).way).toBe('redownload');
+    expect(await allowance(aToken)).toMatchObject({ usedThisMonth: perMonth, extra: 0, remaining: 0 });
+    expect(await check([secondLicence.id])).toEqual([{ id: secondLicence.id, reason: 'moved' }]);
+  });
+
   it('is unknown to the check once its person is deleted, and a made-up id is too', async () => {
     const { token, user, kina } = await subscriber();
     const phone = await phoneKeys();
@@ -222,6 +331,9 @@ describe.each(testDatabases)('licences on %s', (kind) => {
       expectErrorEnvelope(await grant(token, kina, { devicePublicKey }), 400, 'bad_request', /phone’s key/);
     }
     expectErrorEnvelope(await grant(token, kina, { devicePublicKey: 'x'.repeat(2_000) }), 400, 'validation_error');
+    // Refused before the grant: no download was started, so the film is not counted against the person.
+    const started = await t.deps.database.db.select().from(downloads).where(eq(downloads.movieId, kina.movie.id));
+    expect(started).toEqual([]);
   });
 
   it('is revoked for every phone when the film is taken down for rights, until the admin activates it again', async () => {

@@ -15,7 +15,7 @@ export function licenceRoutes(router: ContractRouter, deps: Deps): void {
       const principal = c.get('principal');
       const downloader = downloaderOf(principal, deps.clock.now());
       const phone = { deviceId: principal.deviceId, devicePublicKey: body.devicePublicKey };
-      return licenceOfDownloaded(deps, downloader, phone, body.movieId);
+      return licenceOfDownloaded(deps, downloader, phone, body.movieId, { move: body.move });
     })
     .on(licences.checkLicences, ({ body }) => checkLicences(deps.database.db, body.ids))
     // Who took which film down, and why, goes to the log (decision 0207).

@@ -71,6 +71,12 @@ export async function lockDownloader(exec: Executor, downloader: Downloader, now
 export const ownDownloads = (downloader: Downloader): SQL =>
   downloader.kind === 'user' ? eq(downloads.userId, downloader.id) : eq(downloads.agentId, downloader.id);
 
+/** `ownDownloads` for a subquery that reads `downloads` under an alias (written out: see readyRenditionsJson). */
+export const ownedBy = (downloader: Downloader, alias: 'd'): SQL =>
+  downloader.kind === 'user'
+    ? sql`${sql.raw(alias)}.user_id = ${downloader.id}`
+    : sql`${sql.raw(alias)}.agent_id = ${downloader.id}`;
+
 /** Whether the downloader may download the movie in `movies` (as a SQL condition). */
 export function entitledMovie(downloader: Downloader): SQL {
   if (downloader.staff) return sql`true`;

@@ -16,6 +16,8 @@ export interface MovieFile {
   key: string;
   bytes: number;
   height: number | null;
+  /** The file's nonce when it is stored encrypted (decision 0235); null for a file still plain. */
+  nonce: string | null;
 }
 
 /** A ready rendition as read from `movie_renditions`. */
@@ -33,6 +35,7 @@ export async function readyRenditionsOf(exec: Executor, movieIds?: string[]): Pr
       key: movieRenditions.storageKey,
       bytes: movieRenditions.sizeBytes,
       height: movieRenditions.height,
+      nonce: movieRenditions.fileNonce,
     })
     .from(movieRenditions)
     .where(
@@ -44,17 +47,31 @@ export async function readyRenditionsOf(exec: Executor, movieIds?: string[]): Pr
   return rows.map((r) => ({ ...r, key: r.key!, bytes: r.bytes! }));
 }
 
-/** Every file of a movie, smallest rendition first, the original last (what `sizes` lists). */
-export function filesOf(movie: MovieRow, renditions: readonly MovieFile[]): MovieFile[] {
+/**
+ * Every file of a movie, smallest rendition first, the original last (what `sizes` lists). The original phones get is
+ * its encrypted copy once made (decision 0235), the upload until then; `original` is read fresh by a grant (the
+ * catalogue's cached row may predate the copy).
+ */
+export function filesOf(
+  movie: MovieRow,
+  renditions: readonly MovieFile[],
+  original: { key: string | null; nonce: string | null } = {
+    key: movie.originalFileKey,
+    nonce: movie.originalFileNonce,
+  },
+): MovieFile[] {
   const ready = renditions
-    .map(({ size, key, bytes, height }) => ({ size, key, bytes, height }))
+    .map(({ size, key, bytes, height, nonce }) => ({ size, key, bytes, height, nonce }))
     .sort(
       (a, b) =>
         a.bytes - b.bytes ||
         RENDITION_KINDS.indexOf(a.size as (typeof RENDITION_KINDS)[number]) -
           RENDITION_KINDS.indexOf(b.size as (typeof RENDITION_KINDS)[number]),
     );
-  return [...ready, { size: 'original', key: movie.s3Key, bytes: movie.sizeBytes, height: movie.height }];
+  const originalFile: MovieFile = original.key
+    ? { size: 'original', key: original.key, bytes: movie.sizeBytes, height: movie.height, nonce: original.nonce }
+    : { size: 'original', key: movie.s3Key, bytes: movie.sizeBytes, height: movie.height, nonce: null };
+  return [...ready, originalFile];
 }
 
 export const sizesOf = (files: readonly MovieFile[]): MovieSize[] =>
@@ -72,10 +89,27 @@ export function fileOfSize(files: readonly MovieFile[], size: DownloadSize): Mov
 }
 
 /**
+ * SQL, on `movies`: the movie's ready renditions as a JSON array of [kind, key, bytes, height, nonce], for a read that
+ * wants them in the same round trip as other facts of the movie (a grant); `renditionsFromJson` reads it.
+ */
+// Written out with an alias: drizzle renders a column of a one-table select unqualified, and `"id"` here would be the
+// rendition's own.
+export const readyRenditionsJson = (): SQL<unknown> =>
+  sql`coalesce((select json_agg(json_build_array(r.kind, r.storage_key, r.size_bytes, r.height, r.file_nonce)) from movie_renditions r where r.movie_id = "movies"."id" and r.state = 'ready'), '[]')`;
+
+type RenditionTuple = [MovieFile['size'], string, number | string, number | null, string | null];
+
+export function renditionsFromJson(value: unknown): MovieFile[] {
+  // Postgres drivers hand json back parsed, PGlite too; a text value is parsed here (a driver set to leave it raw).
+  const tuples = (typeof value === 'string' ? JSON.parse(value) : value) as RenditionTuple[];
+  return tuples.map(([size, key, bytes, height, nonce]) => ({ size, key, bytes: Number(bytes), height, nonce }));
+}
+
+/**
  * SQL: the storage key of the file a download fetches (its movie's original, or its size's rendition while that is
  * ready; null otherwise, so a link of a rendition that stopped being ready dies). Needs `downloads` and `movies`.
  */
 export const downloadFileKey = (): SQL<string | null> =>
   sql<
     string | null
-  >`case when ${downloads.size} = 'original' then ${movies.s3Key} else (select ${movieRenditions.storageKey} from ${movieRenditions} where ${movieRenditions.movieId} = ${downloads.movieId} and ${movieRenditions.kind} = ${downloads.size} and ${movieRenditions.state} = 'ready') end`;
+  >`case when ${downloads.size} = 'original' then coalesce(${movies.originalFileKey}, ${movies.s3Key}) else (select ${movieRenditions.storageKey} from ${movieRenditions} where ${movieRenditions.movieId} = ${downloads.movieId} and ${movieRenditions.kind} = ${downloads.size} and ${movieRenditions.state} = 'ready') end`;

@@ -2,15 +2,19 @@ import type { RenditionKind } from '@filamu/shared';
 import type { Logger } from 'pino';
 import type { TranscodeConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import { moviesWithPlainFiles } from './encrypt-files.ts';
 import { TranscodeQueue } from './queue.ts';
 import type { Transcoder } from './transcoder.ts';
 
 /**
  * What the rest of the app knows of transcoding (Deps.transcode): whether ffmpeg is there, this process's pg-boss
- * queue (only with ffmpeg: without it no rendition is planned, so nothing is sent), and a signal to this process's
- * runner, if it runs one: "this movie was deleted" (stop its ffmpeg now). Other processes find out through the
- * cancelled job and row (decision 0127).
+ * queue, and a signal to this process's runner, if it runs one: "this movie was deleted" (stop its ffmpeg now).
+ * Other processes find out through the cancelled job and row (decision 0127). The queue runs with or without ffmpeg:
+ * without it no rendition is planned, but every film is still encrypted before a phone gets it (decision 0238).
  */
+/** An encryption copies a movie's files at disk or network speed: an hour covers a 2 GB original on a slow link. */
+const ENCRYPT_EXPIRY_SECONDS = 3600;
+
 export class TranscodeHub {
   private readonly cancelListeners = new Set<(movieId: string) => void>();
   private readonly wakeListeners = new Set<() => void>();
@@ -20,26 +24,52 @@ export class TranscodeHub {
     readonly transcoder: Transcoder | null,
     /** For the admin status: why renditions are or are not made. */
     readonly message: string,
+    /** False only for tests that never look at stored files: no pg-boss, so files stay as they were stored. */
+    private readonly runsJobs = true,
   ) {}
 
+  /** No ffmpeg and no queue (tests only): films are served as stored. */
+  static withoutJobs(message: string): TranscodeHub {
+    return new TranscodeHub(null, message, false);
+  }
+
+  /** Whether renditions are made (ffmpeg is there). */
   get available(): boolean {
     return this.transcoder !== null;
   }
 
-  /** The queue; null without ffmpeg. */
+  /** The queue once open; null in tests built withoutJobs. */
   get queue(): TranscodeQueue | null {
     return this.jobs;
   }
 
   /** Starts pg-boss on the app's database (once per process, from createDeps) and sends what is waiting. */
   async open(database: Database, config: TranscodeConfig, logger: Logger): Promise<void> {
-    if (!this.transcoder || this.jobs) return;
+    if (!this.runsJobs || this.jobs) return;
     const queue = new TranscodeQueue(database, config, logger);
     // pg-boss's own advisory lock does not cover its queues: two replicas creating them at once deadlock, so its
     // schema work waits for the app's start-up lock like the migrations do, on that lock's connection (decision 0205).
     await database.exclusively((executeSql) => queue.start(executeSql));
     this.jobs = queue;
     await queue.sendMissing();
+    // Files stored before encryption, or whose job was lost: each movie's job collapses into one already waiting.
+    const plain = await moviesWithPlainFiles(database.db);
+    for (const movieId of plain) await queue.sendEncrypt(movieId, ENCRYPT_EXPIRY_SECONDS);
+    if (plain.length > 0) logger.info({ movies: plain.length }, 'film encryption: jobs sent for files stored plain');
+  }
+
+  /**
+   * Encrypts the movie's files that are plain (its original, after a save). A failed send is logged, not thrown: the
+   * next process start sends it again.
+   */
+  async encrypt(movieId: string, logger: Logger): Promise<void> {
+    if (!this.jobs) return;
+    try {
+      await this.jobs.sendEncrypt(movieId, ENCRYPT_EXPIRY_SECONDS);
+    } catch (error) {
+      logger.error({ err: error, movieId }, 'film encryption: sending the job failed; sent again at the next start');
+    }
+    for (const listener of this.wakeListeners) listener();
   }
 
   /** Stops pg-boss (after this process's runner stopped); the database closes after. */

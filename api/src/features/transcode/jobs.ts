@@ -109,7 +109,14 @@ export async function reportProgress(
 export async function markReady(
   db: Db,
   job: ClaimedJob,
-  file: { storageKey: string; sizeBytes: number; width: number; height: number; bitsPerSecond: number | null },
+  file: {
+    storageKey: string;
+    fileNonce: string;
+    sizeBytes: number;
+    width: number;
+    height: number;
+    bitsPerSecond: number | null;
+  },
   now: Date,
 ): Promise<boolean> {
   const rows = await db

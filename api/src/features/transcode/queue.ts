@@ -13,6 +13,8 @@ import type { Database, ExecuteSql } from '../../db/client.ts';
 export const TRANSCODE_QUEUE = 'transcode';
 /** Jobs out of attempts land here (pg-boss's dead letter), so a rendition whose last worker died is marked failed. */
 export const TRANSCODE_DEAD_QUEUE = 'transcode_dead';
+/** One job per movie with a file still stored plain: encrypt it (decision 0235). */
+export const ENCRYPT_QUEUE = 'film_encrypt';
 const SCHEMA = 'pgboss';
 /** Three attempts in all. */
 const RETRY_LIMIT = 2;
@@ -25,6 +27,10 @@ export interface TranscodeJobData {
 }
 
 export type TranscodeJob = PgBoss.JobWithMetadata<TranscodeJobData>;
+
+export interface EncryptJobData {
+  movieId: string;
+}
 
 /** Per job: the longer of the configured floor and 4× the movie (an encode at a quarter of real time still fits). */
 function expirySeconds(config: TranscodeConfig, durationSeconds: number | null): number {
@@ -84,6 +90,13 @@ export class TranscodeQueue {
         retryBackoff: true,
         deadLetter: TRANSCODE_DEAD_QUEUE,
       });
+      await this.boss.createQueue(ENCRYPT_QUEUE, {
+        name: ENCRYPT_QUEUE,
+        policy: 'stately',
+        retryLimit: 5,
+        retryDelay: this.config.retryDelaySeconds,
+        retryBackoff: true,
+      });
     } finally {
       this.startupSql = null;
     }
@@ -111,6 +124,21 @@ export class TranscodeQueue {
       retryBackoff: true,
       expireInSeconds: handedBack?.expireInSeconds ?? expirySeconds(this.config, durationSeconds),
       deadLetter: TRANSCODE_DEAD_QUEUE,
+    });
+  }
+
+  /**
+   * Encrypts the movie's plain files (its original after a save, files stored before encryption); a movie with a job
+   * waiting collapses into it. Runs after the renditions of the save only by chance: each file is its own step.
+   */
+  async sendEncrypt(movieId: string, expireInSeconds: number): Promise<string | null> {
+    const data: EncryptJobData = { movieId };
+    return this.boss.send(ENCRYPT_QUEUE, data, {
+      singletonKey: movieId,
+      retryLimit: 5,
+      retryDelay: this.config.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: Math.min(MAX_EXPIRY_SECONDS, Math.max(this.config.expiryMinSeconds, expireInSeconds)),
     });
   }
 
@@ -144,6 +172,34 @@ export class TranscodeQueue {
     );
     const ids = rows.map((row) => String(row.id));
     for (const id of ids) await this.boss.fail(TRANSCODE_QUEUE, id, { reason });
+    return ids.length;
+  }
+
+  /**
+   * A running encryption's sign of life, written into its own pg-boss job (pg-boss 10 has no heartbeat): the copy of
+   * a 2 GB film may take most of the job's hour, so a job is judged by this, not by its expiry (decision 0238).
+   */
+  async encryptAlive(jobId: string): Promise<void> {
+    await this.database.executeSql(
+      `update ${SCHEMA}.job set output = jsonb_build_object('aliveAt', now())
+        where name = $1 and id = $2::uuid and state = 'active'`,
+      [ENCRYPT_QUEUE, jobId],
+    );
+  }
+
+  /**
+   * Encryptions whose process stopped writing its sign of life for `lapsedSeconds` (it died): failed, so pg-boss runs
+   * them again after the back-off instead of at their expiry an hour on; until then the movie's original would be
+   * linked plain. Returns how many.
+   */
+  async failLapsedEncrypts(lapsedSeconds: number, reason: string): Promise<number> {
+    const { rows } = await this.database.executeSql(
+      `select id from ${SCHEMA}.job where name = $1 and state = 'active'
+        and coalesce((output->>'aliveAt')::timestamptz, started_on) < now() - make_interval(secs => $2::int)`,
+      [ENCRYPT_QUEUE, lapsedSeconds],
+    );
+    const ids = rows.map((row) => String(row.id));
+    for (const id of ids) await this.boss.fail(ENCRYPT_QUEUE, id, { reason });
     return ids.length;
   }
 

@@ -4,7 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RenditionKind } from '@filamu/shared';
-import { renditionKey, type ObjectStorage } from '../storage/storage.ts';
+import type { ObjectStorage } from '../storage/storage.ts';
+import type { ContentKeys } from '../content-keys/content-keys.ts';
+import { type EncryptDeps, storeEncrypted } from './encrypt-files.ts';
+import { EncryptWorker } from './encrypt-worker.ts';
 import type { Logger } from 'pino';
 import {
   claimRendition,
@@ -40,6 +43,7 @@ interface RunnerDeps {
   clock: Clock;
   logger: Logger;
   transcode: TranscodeHub;
+  contentKeys: ContentKeys;
 }
 
 /** How often an idle worker asks pg-boss for a job (a job sent by this process is fetched at once: hub wake). */
@@ -48,8 +52,6 @@ const POLL_SECONDS = 2;
 const PROGRESS_WRITE_MS = 2000;
 /** Leftover encoder outputs are looked for this often (a process sharing DATA_DIR may have died). */
 const SWEEP_MS = 10_000;
-/** A work file that matches no job's name is removed once this old. */
-const STRAY_FILE_MS = 10 * 60_000;
 /** A presigned source link outlives the longest encode (S3's limit is 7 days). */
 const SOURCE_LINK_SECONDS = 2 * 86_400;
 
@@ -76,16 +78,20 @@ class TranscodeRunner {
   private readonly workerIds: string[] = [];
   private sweepTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly stopping = new AbortController();
+  private readonly encryption: EncryptWorker;
   private readonly unlisten: () => void;
   private readonly workDir: string;
 
   constructor(
     private readonly deps: RunnerDeps,
     private readonly queue: TranscodeQueue,
-    private readonly transcoder: Transcoder,
+    /** Null without ffmpeg: this process then runs only the encryption jobs. */
+    private readonly transcoder: Transcoder | null,
     private readonly concurrency: number,
   ) {
     this.workDir = join(deps.config.dataDir, 'transcode');
+    this.encryption = new EncryptWorker(queue, this.encryptDeps, deps.logger);
     this.unlisten = deps.transcode.listen({
       wake: () => {
         for (const id of this.workerIds) queue.boss.notifyWorker(id);
@@ -104,14 +110,33 @@ class TranscodeRunner {
     this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_MS);
     this.sweepTimer.unref();
     const options = { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: POLL_SECONDS };
-    for (let i = 0; i < this.concurrency; i++) {
+    const transcoder = this.transcoder;
+    if (transcoder) {
+      for (let i = 0; i < this.concurrency; i++) {
+        this.workerIds.push(
+          await this.queue.boss.work<TranscodeJobData>(TRANSCODE_QUEUE, options, ([job]) =>
+            this.handle(transcoder, job!),
+          ),
+        );
+      }
       this.workerIds.push(
-        await this.queue.boss.work<TranscodeJobData>(TRANSCODE_QUEUE, options, ([job]) => this.handle(job!)),
+        await this.queue.boss.work<TranscodeJobData>(TRANSCODE_DEAD_QUEUE, options, ([job]) => this.abandoned(job!)),
       );
     }
-    this.workerIds.push(
-      await this.queue.boss.work<TranscodeJobData>(TRANSCODE_DEAD_QUEUE, options, ([job]) => this.abandoned(job!)),
-    );
+    this.workerIds.push(await this.encryption.start(options));
+  }
+
+  private get encryptDeps(): EncryptDeps {
+    const { database, storage, contentKeys, logger } = this.deps;
+    return {
+      db: database.db,
+      storage,
+      contentKeys,
+      logger,
+      workDir: this.workDir,
+      signal: this.stopping.signal,
+      staleWorkMs: this.deps.config.transcode.staleWorkSeconds * 1000,
+    };
   }
 
   /**
@@ -124,11 +149,13 @@ class TranscodeRunner {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     await Promise.all(this.workerIds.map((id) => this.queue.boss.offWork({ id })));
     for (const entry of this.running.values()) entry.abort.abort(new Stopped('the server is stopping'));
+    this.stopping.abort(new Stopped('the server is stopping'));
     await Promise.all([...this.running.values()].map((entry) => entry.done));
+    await this.encryption.stopped();
   }
 
   /** pg-boss's handler: resolves when the rendition is made (or there is nothing to make); throws to retry. */
-  private async handle(job: TranscodeJob): Promise<void> {
+  private async handle(transcoder: Transcoder, job: TranscodeJob): Promise<void> {
     const { movieId, kind } = job.data;
     const log = this.deps.logger.child({ movieId, rendition: kind, job: job.id, retry: job.retryCount });
     if (this.stopped) {
@@ -142,7 +169,7 @@ class TranscodeRunner {
     const abort = new AbortController();
     const id = `${movieId}/${kind}`;
     const output = join(this.workDir, `${movieId}-${kind}-${claimed.attempt}-${randomUUID()}.mp4`);
-    const done = this.run(claimed, job, output, abort.signal, log).finally(() => this.running.delete(id));
+    const done = this.run(transcoder, claimed, job, output, abort.signal, log).finally(() => this.running.delete(id));
     this.running.set(id, { job: claimed, abort, done, output });
     await done;
   }
@@ -172,6 +199,11 @@ class TranscodeRunner {
     await this.recoverLapsed().catch((error: unknown) =>
       this.deps.logger.warn({ err: error }, 'transcode: could not look for lapsed encodes'),
     );
+    await this.encryption
+      .recoverLapsed()
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error }, 'film encryption: could not look for lapsed encryptions'),
+      );
     await this.removeStaleWork().catch(() => {});
   }
 
@@ -194,7 +226,8 @@ class TranscodeRunner {
    * file is named after its job's attempt, so it is kept exactly while that attempt still holds the row.
    */
   private async removeStaleWork(): Promise<void> {
-    const cutoff = Date.now() - STRAY_FILE_MS;
+    // Files named after no job (an encrypted copy under way) are kept while their process touches them.
+    const cutoff = Date.now() - this.deps.config.transcode.staleWorkSeconds * 1000;
     for (const name of await readdir(this.workDir).catch(() => [] as string[])) {
       const path = join(this.workDir, name);
       if (this.isOurs(path)) continue;
@@ -215,6 +248,7 @@ class TranscodeRunner {
   }
 
   private async run(
+    transcoder: Transcoder,
     job: ClaimedJob,
     pgJob: TranscodeJob,
     output: string,
@@ -222,7 +256,7 @@ class TranscodeRunner {
     log: Logger,
   ): Promise<void> {
     const db = this.deps.database.db;
-    const key = renditionKey(job.movieId, job.kind);
+    let key: string | null = null;
     let latest: EncodeProgress = { fraction: 0, etaSeconds: null, done: false };
     const local = new AbortController();
     const onAbort = () => local.abort(signal.reason);
@@ -245,9 +279,9 @@ class TranscodeRunner {
     try {
       log.info({ attempt: job.attempt }, 'transcode: started');
       const input = await this.deps.storage.transcodeInput(job.sourceKey, SOURCE_LINK_SECONDS);
-      const source = await this.transcoder.probe(input, local.signal);
+      const source = await transcoder.probe(input, local.signal);
       const step = ladderStep(job.kind);
-      await this.transcoder.encode(
+      await transcoder.encode(
         step,
         { input, output, hasAudio: source.hasAudio, durationSeconds: source.durationSeconds ?? 0 },
         (progress) => {
@@ -255,27 +289,36 @@ class TranscodeRunner {
         },
         local.signal,
       );
-      const made = await this.transcoder.probe(output, local.signal);
+      const made = await transcoder.probe(output, local.signal);
       const { size } = await stat(output);
       if (local.signal.aborted) throw local.signal.reason;
-      await this.deps.storage.putFile(key, output, 'video/mp4');
+      // Stored only encrypted, under a key of its own (decision 0235): phones never get the plain rendition.
+      const stored = await storeEncrypted(this.encryptDeps, job.movieId, job.kind, { path: output });
+      key = stored.key;
       const ready = await markReady(
         db,
         job,
-        { storageKey: key, sizeBytes: size, width: made.width, height: made.height, bitsPerSecond: made.bitsPerSecond },
+        {
+          storageKey: stored.key,
+          fileNonce: stored.nonce,
+          sizeBytes: size,
+          width: made.width,
+          height: made.height,
+          bitsPerSecond: made.bitsPerSecond,
+        },
         this.deps.clock.now(),
       );
       if (ready) {
         log.info({ bytes: size, height: made.height, bitsPerSecond: made.bitsPerSecond }, 'transcode: ready');
-      } else if (await isCancelled(db, job)) {
-        // Deleted while the file went up: it must not stay behind.
-        await this.deps.storage.delete(key);
+      } else {
+        // Deleted or taken over while the file went up: this run's object is nobody's (its key is this run's own).
+        await this.deps.storage.delete(stored.key);
       }
     } catch (caught) {
       const error = local.signal.aborted && !(caught instanceof Expired) ? local.signal.reason : caught;
       if (error instanceof Stopped) {
         log.info({ reason: error.message }, 'transcode: stopped');
-        if (await isCancelled(db, job).catch(() => false)) await this.deps.storage.delete(key).catch(() => {});
+        if (key && (await isCancelled(db, job).catch(() => false))) await this.deps.storage.delete(key).catch(() => {});
         else if (this.stopped) await this.handBack(pgJob, job).catch((e: unknown) => log.warn({ err: e }, 'hand back'));
         return;
       }
@@ -295,15 +338,16 @@ class TranscodeRunner {
 }
 
 /**
- * Starts this process's workers when it has ffmpeg (and so a queue) and a concurrency above 0; returns the stop
- * function. With 0 the process still sends jobs, for other processes to run.
+ * Starts this process's workers when its concurrency is above 0 (with 0 it still sends jobs, for other processes to
+ * run); returns the stop function. Without ffmpeg they run only the encryption jobs (decision 0238).
  */
 export async function startTranscodeRunner(deps: RunnerDeps): Promise<() => Promise<void>> {
   const { transcoder, queue } = deps.transcode;
   const concurrency = deps.config.transcode.concurrency;
-  if (!transcoder || !queue || concurrency <= 0) return async () => {};
+  if (!queue || concurrency <= 0) return async () => {};
   const runner = new TranscodeRunner(deps, queue, transcoder, concurrency);
   await runner.start();
-  deps.logger.info({ concurrency }, 'transcode: this process runs rendition jobs');
+  if (transcoder) deps.logger.info({ concurrency }, 'transcode: this process runs rendition jobs');
+  else deps.logger.info('film encryption: this process encrypts films (no ffmpeg: no renditions)');
   return () => runner.stop();
 }

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectErrorEnvelope, loginAdmin, testConfig, type TestApp } from '../../../test/harness.ts';
 import { configuredTranscoder } from '../../bootstrap.ts';
 import { type RunningS3rver, startS3rver } from '../storage/s3rver.testing.ts';
+import { and, eq } from 'drizzle-orm';
+import { movieRenditions } from '../../db/schema.ts';
+import { plainCopyOf } from '../content-keys/film-files.testing.ts';
 import { renditionKey } from '../storage/storage.ts';
 import { makeAudioOnly, makeClip } from './clips.testing.ts';
 import { startTranscodeRunner } from './runner.ts';
@@ -67,11 +70,25 @@ describe('renditions on S3 storage', () => {
       const list = await t.request('GET', '/api/admin/movies', { token });
       small = (list.json.movies as AdminMovie[]).find((m) => m.id === movie.id)!.renditions[0];
     }
-    const key = renditionKey(movie.id, 'small');
+    const [row] = await t.deps.database.db
+      .select()
+      .from(movieRenditions)
+      .where(and(eq(movieRenditions.movieId, movie.id), eq(movieRenditions.kind, 'small')));
+    const key = row!.storageKey!;
+    expect(key.startsWith(`renditions/${movie.id}/small-`)).toBe(true);
+    expect(await t.deps.storage.head(renditionKey(movie.id, 'small'))).toBeNull();
     const head = await t.deps.storage.head(key);
     expect(head?.size).toBe(small.sizeBytes);
     // Asynchronously: the S3 server runs in this process, so a blocking ffprobe would never get an answer.
-    const probed = await t.deps.transcode.transcoder!.probe(await t.deps.storage.transcodeInput(key, 600));
+    const { transcoder } = t.deps.transcode;
+    // Encrypted on S3 (decision 0235): its presigned link gives no video without the title's key, the film with it.
+    await expect(transcoder!.probe(await t.deps.storage.transcodeInput(key, 600))).rejects.toThrow();
+    const plain = await plainCopyOf(t.deps.storage, t.deps.contentKeys, {
+      movieId: movie.id,
+      key,
+      nonce: row!.fileNonce!,
+    });
+    const probed = await transcoder!.probe(plain);
     expect([probed.height, probed.videoCodec, probed.hasAudio]).toEqual([360, 'h264', true]);
   }, 180_000);
 });

@@ -18,6 +18,7 @@ import {
 } from '../../../test/harness.ts';
 import { fakeMp4 } from '../../../test/library.ts';
 import { configuredTranscoder } from '../../bootstrap.ts';
+import { plainCopyOf } from '../content-keys/film-files.testing.ts';
 import { renditionKey } from '../storage/storage.ts';
 import { makeAudioOnly, makeClip, probeFile, topLevelBoxes } from './clips.testing.ts';
 import { ladderStep } from './ladder.ts';
@@ -160,8 +161,20 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
       },
       240_000,
     );
+    const stored = await t.deps.database.db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movie.id));
     for (const rendition of done) {
-      const path = await t.deps.storage.transcodeInput(renditionKey(movie.id, rendition.kind), 60);
+      const row = stored.find((r) => r.kind === rendition.kind)!;
+      // Stored only encrypted (decision 0235): under a key of its own, unreadable as a video without the title's key.
+      expect(row.storageKey).toMatch(new RegExp(`^renditions/${movie.id}/${rendition.kind}-[0-9a-f]{16}\\.filamu$`));
+      expect(await t.deps.storage.head(renditionKey(movie.id, rendition.kind))).toBeNull();
+      const encrypted = await t.deps.storage.transcodeInput(row.storageKey!, 60);
+      expect(() => probeFile(encrypted)).toThrow();
+      expect(topLevelBoxes(encrypted)).not.toContain('moov');
+      const path = await plainCopyOf(t.deps.storage, t.deps.contentKeys, {
+        movieId: movie.id,
+        key: row.storageKey!,
+        nonce: row.fileNonce!,
+      });
       const facts = probeFile(path);
       expect(facts.height).toBe(RENDITION_TARGETS[rendition.kind].height);
       expect(rendition.height).toBe(facts.height);
@@ -176,6 +189,22 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
       expect(rendition.sizeBytes! * 8).toBeLessThanOrEqual(capBits);
       expect(rendition.sizeBytes).toBeGreaterThan(0);
     }
+    // The original phones get is an encrypted copy too; the upload stays as the transcoder's source.
+    const original = await waitFor('the original encrypted', async () => {
+      const [m] = await t.deps.database.db.select().from(movies).where(eq(movies.id, movie.id));
+      return m?.originalFileKey ? m : null;
+    });
+    const plainOriginal = await plainCopyOf(t.deps.storage, t.deps.contentKeys, {
+      movieId: movie.id,
+      key: original.originalFileKey!,
+      nonce: original.originalFileNonce!,
+    });
+    expect(readFileSync(plainOriginal).equals(readFileSync(hd))).toBe(true);
+    expect(
+      readFileSync(await t.deps.storage.transcodeInput(original.originalFileKey!, 60)).equals(readFileSync(hd)),
+    ).toBe(false);
+    const admin = (await t.request('GET', '/api/admin/movies', { token })).json.movies as AdminMovie[];
+    expect(admin.find((m) => m.id === movie.id)!.encryption).toEqual({ encrypted: 4, files: 4 });
     // No encoder output left behind.
     expect(readdirSync(join(t.deps.config.dataDir, 'transcode'))).toEqual([]);
   }, 300_000);
