@@ -1,8 +1,9 @@
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { fieldClasses } from '../../components/ui/Input.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { Icon } from '../../components/ui/icons.tsx';
 import { SEARCH_MAX } from '../movie/library-url.ts';
+import { onSent, onUrlSearch, searchText } from './search-text.ts';
 
 /** Wait after the last key press before searching: one request per pause in typing, not per letter. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -17,22 +18,37 @@ const SearchIcon = ({ className }: { className?: string }) => (
 /**
  * The library's search box. `value` is the search in the URL; typing updates the URL `SEARCH_DEBOUNCE_MS`
  * after the last key (Enter at once), and a URL changed from outside (back, a link) updates the box.
+ *
+ * The input is uncontrolled: what the person typed stays in it, and React writes it only when a search from
+ * elsewhere replaces the text. Controlled, a render carrying an older text (a navigation finishing between two
+ * keys on a busy phone) could write it back and lose a key.
  */
 export function SearchBox({ value, onSearch }: { value: string; onSearch: (search: string) => void }) {
   const id = useId();
-  const [text, setText] = useState(value);
-  const [seen, setSeen] = useState(value);
-  if (value !== seen) {
-    setSeen(value);
-    if (value !== text.trim()) setText(value);
-  }
+  const input = useRef<HTMLInputElement>(null);
+  const [box, setBox] = useState(() => searchText(value));
+  if (value !== box.seen) setBox((current) => onUrlSearch(current, value));
+  const { text, replaced } = box;
 
+  useLayoutEffect(() => {
+    if (input.current && input.current.value !== text) input.current.value = text;
+    // Only a replacement writes the input; `text` is read at that moment.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [replaced]);
+
+  const search = useCallback(
+    (next: string) => {
+      setBox((current) => onSent(current, next));
+      onSearch(next);
+    },
+    [onSearch],
+  );
   useEffect(() => {
     const next = text.trim();
     if (next === value) return;
-    const timer = window.setTimeout(() => onSearch(next), SEARCH_DEBOUNCE_MS);
+    const timer = window.setTimeout(() => search(next), SEARCH_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
-  }, [text, value, onSearch]);
+  }, [text, value, search]);
 
   return (
     <form
@@ -41,7 +57,7 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (searc
       className="relative w-full sm:max-w-md"
       onSubmit={(event) => {
         event.preventDefault();
-        onSearch(text.trim());
+        search(text.trim());
       }}
     >
       <label htmlFor={id} className="sr-only">
@@ -51,8 +67,12 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (searc
       <input
         id={id}
         type="search"
-        value={text}
-        onChange={(event) => setText(event.target.value)}
+        ref={input}
+        defaultValue={value}
+        onChange={(event) => {
+          const typed = event.target.value;
+          setBox((current) => ({ ...current, text: typed }));
+        }}
         maxLength={SEARCH_MAX}
         placeholder="Search by title, VJ or description"
         autoComplete="off"
