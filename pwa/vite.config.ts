@@ -78,6 +78,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     emptyOutDir: true,
     manifest: true,
     target: 'es2022',
+    modulePreload: false,
     rollupOptions: isSsrBuild ? {} : { output: { chunkFileNames } },
   },
   server: {

@@ -32,7 +32,8 @@ export const layers = {
           'features/system',
         ],
       },
-      // The movie: its row, whether it is live, its files and sizes, its subtitles' summary, who may have it.
+      // The movie: its row, whether it is live, its files and sizes, its subtitles' summary, who may have it, and
+      // the re-download allowance (spent by downloads and licences).
       { name: 'movie', paths: ['features/movies'] },
       { name: 'product features', paths: ['features/*'] },
       // The composition root: reads the environment, builds the dependencies, mounts every feature.

@@ -7,6 +7,7 @@ import { loadMeta } from './lib/meta.ts';
 import { startServiceWorker } from './lib/service-worker-start.ts';
 import { useSessionStore } from './lib/session.ts';
 import { startSessionBootstrap } from './lib/session-start.ts';
+import { DATABASES } from './lib/storage-names.ts';
 import { initTheme } from './lib/theme.ts';
 import './index.css';
 
@@ -17,6 +18,7 @@ void loadMeta();
 startSessionBootstrap();
 startServiceWorker();
 startDownloadsWhenSignedIn();
+startLicenceCheckAfterLoad();
 
 /**
  * Downloads pick up where they stopped as soon as the app opens, whatever the first screen, and start with the
@@ -29,12 +31,34 @@ function startDownloadsWhenSignedIn(): void {
     if (document.readyState === 'complete') resumeDownloads();
     else window.addEventListener('load', resumeDownloads, { once: true });
   };
-  if (useSessionStore.getState().token) return start();
+  // Signed out, the last person's films still show on My Downloads (decision 0233): the manager reads them.
+  const wanted = (state: { token: string | null; keptOwnerId: string | null }) => !!(state.token || state.keptOwnerId);
+  if (wanted(useSessionStore.getState())) return start();
   const stopWatching = useSessionStore.subscribe((state) => {
-    if (!state.token) return;
+    if (!wanted(state)) return;
     stopWatching();
     start();
   });
+}
+
+/**
+ * The phone asks whether the licences it holds still hold (decision 0233), signed in or not, once the page has loaded:
+ * it never competes with the first screen, and its chunk is fetched only on a phone that has licences at all.
+ */
+function startLicenceCheckAfterLoad(): void {
+  if (typeof indexedDB === 'undefined') return;
+  const start = () =>
+    void hasLicences()
+      .then((some) => (some ? import('./features/licences/check.ts').then((m) => m.startLicenceCheck()) : undefined))
+      .catch(() => undefined);
+  if (document.readyState === 'complete') start();
+  else window.addEventListener('load', start, { once: true });
+}
+
+/** Whether this phone ever kept a licence (a browser that cannot list its databases is assumed to have). */
+async function hasLicences(): Promise<boolean> {
+  if (typeof indexedDB.databases !== 'function') return true;
+  return (await indexedDB.databases()).some((db) => db.name === DATABASES.licences);
 }
 
 // The landing and the policy pages arrive prerendered (docs/decisions/0076): those are hydrated, the rest rendered.

@@ -8,6 +8,8 @@ import type {
   BackgroundFetchEvent,
   BackgroundFetchUpdateUIEvent,
 } from './features/downloads/engine/background-fetch-types.ts';
+import { PLAY_PREFIX } from './features/downloads/play/play-address.ts';
+import { answerPlay } from './features/downloads/play/sw-play.ts';
 import { listenForPushes } from './features/push/sw-push.ts';
 
 declare const self: ServiceWorkerGlobalScope & {
@@ -41,6 +43,13 @@ registerRoute(
     }
   },
 );
+// An encrypted film on this phone plays from here (decision 0232): the player's range requests are answered from the
+// file in OPFS, decrypted as they are read. Registered before the pages, so even a navigation there is never the app.
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname.startsWith(PLAY_PREFIX),
+  ({ request }) => answerPlay(request),
+  'GET',
+);
 registerRoute(
   new NavigationRoute(
     async (options) => {
@@ -50,7 +59,7 @@ registerRoute(
         return (await matchPrecache('/offline.html')) ?? Response.error();
       }
     },
-    { denylist: [/^\/api(\/|$)/, /^\/files(\/|$)/, /^\/sandbox(\/|$)/] },
+    { denylist: [/^\/api(\/|$)/, /^\/files(\/|$)/, /^\/sandbox(\/|$)/, /^\/play\//] },
   ),
 );
 

@@ -2,6 +2,8 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { Button } from '../components/ui/Button.tsx';
 import { WifiOffIcon } from '../components/ui/icons.tsx';
 import { PageSpinner } from '../components/ui/Spinner.tsx';
+import { SignedOutBar } from '../components/layout/SignedOutBar.tsx';
+import { useSignedOutOwner } from '../lib/owner.ts';
 import { useSession, useSessionStore } from '../lib/session.ts';
 import { startSessionBootstrap } from '../lib/session-start.ts';
 
@@ -34,6 +36,22 @@ export function RequireAuth() {
   if (status === 'loading') return <Loading />;
   if (status === 'guest') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   return <Outlet />;
+}
+
+/**
+ * My Downloads and the Play screen: the signed-in person's, or, signed out by the server (another phone, an expired
+ * session), still the films of the last person who signed in on this phone, under a bar that offers to sign in again
+ * (decision 0233). Anyone else signed out goes to /login.
+ */
+export function RequireAuthOrKeptFilms() {
+  const kept = useSignedOutOwner();
+  if (!kept) return <RequireAuth />;
+  return (
+    <>
+      <SignedOutBar />
+      <Outlet />
+    </>
+  );
 }
 
 /** Login and admin required: guests go to /login, everyone else to /dashboard. */

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { LandingPage } from '../features/landing/LandingPage.tsx';
-import { RequireAdmin, RequireAuth } from './guards.tsx';
+import { RequireAdmin, RequireAuth, RequireAuthOrKeptFilms } from './guards.tsx';
 import { RootError } from './RootError.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { ErrorPanel } from '../components/ui/ErrorPanel.tsx';
@@ -56,10 +56,16 @@ export const routes: RouteObject[] = [
               { path: 'profile', lazy: page(() => import('../features/profile/ProfilePage.tsx')) },
               { path: 'movies', lazy: page(() => import('../features/catalog/MovieLibraryPage.tsx')) },
               { path: 'movies/:id', lazy: page(() => import('../features/catalog/MovieDetailPage.tsx')) },
-              { path: 'downloads', lazy: page(() => import('../features/downloads/DownloadsPage.tsx')) },
-              { path: 'downloads/:movieId/play', lazy: page(() => import('../features/downloads/PlayPage.tsx')) },
               { path: 'subscription', lazy: page(() => import('../features/payments/SubscriptionPage.tsx')) },
               { path: 'checkout/:planId', lazy: page(() => import('../features/payments/CheckoutPage.tsx')) },
+            ],
+          },
+          {
+            // The films on this phone play signed out too (decision 0233).
+            Component: RequireAuthOrKeptFilms,
+            children: [
+              { path: 'downloads', lazy: page(() => import('../features/downloads/DownloadsPage.tsx')) },
+              { path: 'downloads/:movieId/play', lazy: page(() => import('../features/downloads/PlayPage.tsx')) },
             ],
           },
           {

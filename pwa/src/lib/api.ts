@@ -71,7 +71,9 @@ function handleUnauthorized(redirect: boolean, reason: string): void {
   useSessionStore.getState().clear();
   regenerateDeviceId();
   toast.info('You have been signed out', reason);
-  if (redirect && window.location.pathname !== '/login') navigateTo('/login');
+  // My Downloads and the Play screen stay open for the person whose films are on the phone (decision 0233).
+  const keptHere = !!useSessionStore.getState().keptOwnerId && window.location.pathname.startsWith('/downloads');
+  if (redirect && window.location.pathname !== '/login' && !keptHere) navigateTo('/login');
 }
 
 function buildUrl(contract: Contract, request: { params?: unknown; query?: unknown }): string {

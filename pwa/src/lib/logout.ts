@@ -17,6 +17,8 @@ export function useLogout() {
     } catch {
       /* the session ends locally either way */
     } finally {
+      // Leaving on purpose: this phone stops showing their films until they sign in again (decision 0233).
+      useSessionStore.getState().forgetKeptOwner();
       useSessionStore.getState().clear();
       queryClient.clear();
       setPending(false);

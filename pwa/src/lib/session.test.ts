@@ -157,3 +157,43 @@ describe('refreshing the saved session', () => {
     expect(useSessionStore.getState()).toMatchObject({ status: 'user', token: 'new' });
   });
 });
+
+describe('the person whose films a signed-out phone keeps showing (decision 0233)', () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('is the last person signed in, kept when the server ends the session', async () => {
+    const { store } = installBrowserStubs({ saved: { token: 'tok', kind: 'user', profile: user } });
+    vi.stubGlobal('fetch', async () => unauthorized());
+    const { useSessionStore, bootstrapSession } = await loadModules();
+    const { shownOwnerId, currentOwnerId } = await import('./owner.ts');
+    expect(useSessionStore.getState().keptOwnerId).toBe('user:u1');
+    await bootstrapSession();
+    expect(useSessionStore.getState()).toMatchObject({ status: 'guest', keptOwnerId: 'user:u1' });
+    expect(currentOwnerId()).toBeNull();
+    expect(shownOwnerId()).toBe('user:u1');
+    expect(store.get('filamu.keptOwner')).toBe('user:u1');
+
+    // The next visit, signed out, still knows whose films these are.
+    vi.resetModules();
+    const again = await import('./session.ts');
+    expect(again.useSessionStore.getState()).toMatchObject({ status: 'guest', keptOwnerId: 'user:u1' });
+  });
+
+  it('is replaced when someone else signs in, and forgotten when the person logs out', async () => {
+    const { store } = installBrowserStubs({ saved: { token: 'tok', kind: 'user', profile: user } });
+    const { useSessionStore } = await loadModules();
+    const { shownOwnerId } = await import('./owner.ts');
+    useSessionStore.getState().signInUser('other', { ...user, id: 'u2', fullName: 'Okello' });
+    expect(shownOwnerId()).toBe('user:u2');
+    useSessionStore.getState().clear();
+    expect(shownOwnerId()).toBe('user:u2');
+    useSessionStore.getState().forgetKeptOwner();
+    expect(shownOwnerId()).toBeNull();
+    expect(store.has('filamu.keptOwner')).toBe(false);
+  });
+});

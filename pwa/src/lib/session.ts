@@ -1,7 +1,7 @@
 import type { AgentProfile, UserProfile } from '@filamu/shared';
 import { create } from 'zustand';
 import { useHydrated } from './hydration.ts';
-import { writeLocal } from './local-storage.ts';
+import { readLocal, writeLocal } from './local-storage.ts';
 import { STORAGE_KEYS } from './storage-names.ts';
 
 /**
@@ -31,15 +31,40 @@ export interface SessionState {
   agent: AgentProfile | null;
   /** The last attempt to load the profile could not reach the server (offline, timeout, 5xx). */
   unreachable: boolean;
+  /**
+   * The owner id (`user:<id>` or `agent:<id>`) of the last person signed in on this phone, kept after the server ends
+   * the session (another phone, expired): their films stay on My Downloads and play (decision 0233). Forgotten when
+   * they log out themselves; replaced when someone else signs in.
+   */
+  keptOwnerId: string | null;
   signInUser: (token: string, user: UserProfile) => void;
   signInAgent: (token: string, agent: AgentProfile) => void;
   setUser: (user: UserProfile) => void;
   setAgent: (agent: AgentProfile) => void;
   setUnreachable: (unreachable: boolean) => void;
   clear: () => void;
+  /** Log out: the phone no longer shows this person's films until they sign in again. */
+  forgetKeptOwner: () => void;
 }
 
 const KEY = STORAGE_KEYS.session;
+const KEPT_KEY = STORAGE_KEYS.keptOwner;
+
+/** Whose downloads and watch positions these are: user and agent ids live in different tables. */
+export function ownerIdOf(kind: SessionKind, profile: { id: string }): string {
+  return `${kind}:${profile.id}`;
+}
+
+/** The kept owner, remembered (when it changed) so a session the server ends later still finds it. */
+function keepOwner(ownerId: string): string {
+  if (readLocal(KEPT_KEY) !== ownerId) writeLocal(KEPT_KEY, ownerId);
+  return ownerId;
+}
+
+function readKeptOwner(): string | null {
+  const value = readLocal(KEPT_KEY);
+  return value && /^(user|agent):[\w-]{1,64}$/.test(value) ? value : null;
+}
 
 type Check = (value: unknown) => boolean;
 const text: Check = (v) => typeof v === 'string';
@@ -106,6 +131,8 @@ function writePersisted(value: Persisted | null): void {
 const initial = readPersisted();
 const initialUser = initial?.kind === 'user' ? (initial.profile as UserProfile | null) : null;
 const initialAgent = initial?.kind === 'agent' ? (initial.profile as AgentProfile | null) : null;
+// A phone signed in before the kept owner existed learns it now, while the profile is still saved.
+const initialKept = initial?.profile ? keepOwner(ownerIdOf(initial.kind, initial.profile)) : readKeptOwner();
 
 export const useSessionStore = create<SessionState>()((set, get) => ({
   token: initial?.token ?? null,
@@ -117,13 +144,25 @@ export const useSessionStore = create<SessionState>()((set, get) => ({
   userLoadedAt: 0,
   agent: initialAgent,
   unreachable: false,
+  keptOwnerId: initialKept,
   signInUser: (token, user) => {
     writePersisted({ token, kind: 'user', profile: user });
-    set({ token, kind: 'user', status: 'user', user, userLoadedAt: Date.now(), agent: null, unreachable: false });
+    const keptOwnerId = keepOwner(ownerIdOf('user', user));
+    set({
+      token,
+      kind: 'user',
+      status: 'user',
+      user,
+      userLoadedAt: Date.now(),
+      agent: null,
+      unreachable: false,
+      keptOwnerId,
+    });
   },
   signInAgent: (token, agent) => {
     writePersisted({ token, kind: 'agent', profile: agent });
-    set({ token, kind: 'agent', status: 'agent', agent, user: null, unreachable: false });
+    const keptOwnerId = keepOwner(ownerIdOf('agent', agent));
+    set({ token, kind: 'agent', status: 'agent', agent, user: null, unreachable: false, keptOwnerId });
   },
   setUser: (user) => {
     const { token, kind } = get();
@@ -137,18 +176,28 @@ export const useSessionStore = create<SessionState>()((set, get) => ({
       return;
     }
     writePersisted({ token, kind, profile: user });
-    set({ user, userLoadedAt: Date.now(), status: 'user', unreachable: false });
+    set({
+      user,
+      userLoadedAt: Date.now(),
+      status: 'user',
+      unreachable: false,
+      keptOwnerId: keepOwner(ownerIdOf('user', user)),
+    });
   },
   setAgent: (agent) => {
     const { token, kind } = get();
     if (!token || kind !== 'agent') return;
     writePersisted({ token, kind, profile: agent });
-    set({ agent, status: 'agent', unreachable: false });
+    set({ agent, status: 'agent', unreachable: false, keptOwnerId: keepOwner(ownerIdOf('agent', agent)) });
   },
   setUnreachable: (unreachable) => set({ unreachable }),
   clear: () => {
     writePersisted(null);
     set({ token: null, kind: null, status: 'guest', user: null, userLoadedAt: 0, agent: null, unreachable: false });
+  },
+  forgetKeptOwner: () => {
+    writeLocal(KEPT_KEY, null);
+    set({ keptOwnerId: null });
   },
 }));
 

@@ -23,6 +23,8 @@ export const LOCKS = {
 /** localStorage keys. */
 export const STORAGE_KEYS = {
   session: 'filamu.session',
+  /** Whose films a signed-out phone keeps showing (decision 0233): the last person signed in on it. */
+  keptOwner: 'filamu.keptOwner',
   deviceId: 'filamu.deviceId',
   payment: 'filamu.payment',
   push: 'filamu.push',

@@ -1,7 +1,7 @@
 import { useState, type ComponentType } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useLogout } from '../../lib/logout.ts';
-import { useSession } from '../../lib/session.ts';
+import { useSession, useSessionStore } from '../../lib/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { cn } from '../ui/cn.ts';
@@ -30,6 +30,8 @@ const ADMIN: NavItem = { to: '/admin', label: 'Admin', Icon: ShieldIcon };
  */
 export function AccountHeader() {
   const { status, isAdmin } = useSession();
+  // A phone that still shows its last person's films (decision 0233) is theirs: it offers Login, not a new account.
+  const kept = useSessionStore((s) => !!s.keptOwnerId);
   const { logout, pending } = useLogout();
   // Log out sits beside the theme switch: one slip of the thumb must not end the session (and need the password).
   const [confirming, setConfirming] = useState(false);
@@ -92,12 +94,14 @@ export function AccountHeader() {
           >
             Login
           </Link>
-          <Link
-            to="/register"
-            className="whitespace-nowrap rounded-lg bg-brand-700 px-2.5 py-2 text-sm font-semibold text-white hover:bg-brand-800 dark:bg-brand-500 dark:text-stone-950 dark:hover:bg-brand-400"
-          >
-            Get Started
-          </Link>
+          {!kept && (
+            <Link
+              to="/register"
+              className="whitespace-nowrap rounded-lg bg-brand-700 px-2.5 py-2 text-sm font-semibold text-white hover:bg-brand-800 dark:bg-brand-500 dark:text-stone-950 dark:hover:bg-brand-400"
+            >
+              Get Started
+            </Link>
+          )}
         </>
       ) : null}
     </AppHeader>

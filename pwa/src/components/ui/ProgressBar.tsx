@@ -16,7 +16,8 @@ export function ProgressBar({
   labelledBy?: string;
   valueText?: string;
   className?: string;
-  tone?: 'brand' | 'success';
+  /** `info`: sky, inside a sky notice (the admin's encryption progress). */
+  tone?: 'brand' | 'success' | 'info';
 }) {
   const value = Math.max(0, Math.min(100, Math.round(percent)));
   return (
@@ -33,7 +34,9 @@ export function ProgressBar({
       <div
         className={cn(
           'h-full rounded-full transition-[width] duration-500',
-          tone === 'success' ? 'bg-green-600 dark:bg-green-500' : 'bg-brand-600 dark:bg-brand-400',
+          tone === 'success' && 'bg-green-600 dark:bg-green-500',
+          tone === 'info' && 'bg-sky-600 dark:bg-sky-400',
+          tone === 'brand' && 'bg-brand-600 dark:bg-brand-400',
         )}
         style={{ width: `${value}%` }}
       />

@@ -10,6 +10,7 @@ import { StorageSummary } from './components/StorageSummary.tsx';
 import { displayOrder } from './describe.ts';
 import { useLocalDownloads } from './hooks.ts';
 import { useDownloadsStore } from './manager.ts';
+import { useSignedOutOwner } from '../../lib/owner.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { PushPrompt } from '../push/PushPrompt.tsx';
 
@@ -18,6 +19,8 @@ export default function DownloadsPage() {
   useDocumentTitle('My Downloads');
   const downloads = displayOrder(useLocalDownloads());
   const loaded = useDownloadsStore((s) => s.loaded);
+  // Signed out, the films on the phone still play (decision 0233); the library and new downloads wait for a sign-in.
+  const signedOut = !!useSignedOutOwner();
 
   return (
     <div className="min-h-screen">
@@ -29,9 +32,11 @@ export default function DownloadsPage() {
             <h1 className="text-3xl font-extrabold tracking-tight">My Downloads</h1>
             <p className="mt-1 text-stone-600 dark:text-stone-400">Movies on this phone play without internet.</p>
           </div>
-          <LinkButton to="/movies" variant="outline" size="sm">
-            <FilmIcon className="size-4" /> Browse Movies
-          </LinkButton>
+          {!signedOut && (
+            <LinkButton to="/movies" variant="outline" size="sm">
+              <FilmIcon className="size-4" /> Browse Movies
+            </LinkButton>
+          )}
         </div>
 
         <div className="mt-6">
@@ -45,11 +50,19 @@ export default function DownloadsPage() {
             <DownloadIcon className="size-10 text-stone-400" />
             <p className="mt-4 text-lg font-semibold">No movies on this phone yet</p>
             <p className="mt-1 text-stone-600 dark:text-stone-400">
-              Download a movie from the library and it appears here, ready to watch offline.
+              {signedOut
+                ? 'Sign in to download movies to this phone.'
+                : 'Download a movie from the library and it appears here, ready to watch offline.'}
             </p>
-            <LinkButton to="/movies" className="mt-6">
-              Browse Movies
-            </LinkButton>
+            {signedOut ? (
+              <LinkButton to="/login" className="mt-6">
+                Sign in
+              </LinkButton>
+            ) : (
+              <LinkButton to="/movies" className="mt-6">
+                Browse Movies
+              </LinkButton>
+            )}
           </Card>
         ) : (
           <ul aria-label="Downloads on this phone" className="mt-6 space-y-4">

@@ -19,6 +19,7 @@ import { useDocumentTitle } from '../../lib/page.ts';
 import { PlayPinGate } from '../parental-pin/PlayPinGate.tsx';
 import { VideoPlayer } from '../watching/player/VideoPlayer.tsx';
 import { useSubtitleTracks } from './subtitles.ts';
+import { LicensedPlayer } from './play/LicensedPlayer.tsx';
 
 function NotHere({ title, text }: { title: string; text: string }) {
   return (
@@ -33,8 +34,16 @@ function NotHere({ title, text }: { title: string; text: string }) {
   );
 }
 
-/** Plays the file on disk through an object URL (seekable, no network); the URL is revoked on leaving. */
+/**
+ * An encrypted film plays through the service worker with its licence (decision 0232); a plain file, stored before
+ * encryption, plays as it always did.
+ */
 function Player({ record }: { record: LocalDownload }) {
+  return record.fileNonce ? <LicensedPlayer record={record} /> : <PlainPlayer record={record} />;
+}
+
+/** Plays the file on disk through an object URL (seekable, no network); the URL is revoked on leaving. */
+function PlainPlayer({ record }: { record: LocalDownload }) {
   const [src, setSrc] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
   const subtitles = useSubtitleTracks(record.key, record.movieId);

@@ -16,7 +16,7 @@ import { abortBackground, backgroundOptedIn, startInBackground } from './backgro
 import { spaceVerdict } from './estimates.ts';
 import { grantRefusal } from './refusals.ts';
 import { kick, useDownloadsStore } from './manager.ts';
-import { currentOwnerId } from '../../lib/owner.ts';
+import { currentOwnerId, shownOwnerId } from '../../lib/owner.ts';
 import { keepLicence, phoneKey } from '../licences/store.ts';
 
 function setChecking(movieId: string, on: boolean): void {
@@ -125,6 +125,7 @@ export async function startDownload(movie: DownloadableMovie, options: StartOpti
       url: grant.downloadUrl,
       urlExpiresAt: Date.parse(grant.expiresAt),
       etag: grant.etag,
+      fileNonce: grant.fileNonce,
     };
     // Marked for Background Fetch before it is stored, so the in-app engine never starts it too.
     await putDownload({ ...granted, engine: background ? 'bgfetch' : 'ranged' });
@@ -162,8 +163,9 @@ export async function startDownload(movie: DownloadableMovie, options: StartOpti
   return recorded;
 }
 
+/** The record of a film on this phone: the signed-in person's, or signed out the kept person's (decision 0233). */
 function keyOf(movieId: string): string | null {
-  const ownerId = currentOwnerId();
+  const ownerId = shownOwnerId();
   return ownerId ? recordKey(ownerId, movieId) : null;
 }
 

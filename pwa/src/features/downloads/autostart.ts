@@ -3,11 +3,12 @@ import { startDownloadManager } from './manager.ts';
 
 let installed = false;
 
-const relevant = (s: SessionState) => `${s.status}|${s.user?.id ?? ''}|${s.agent?.id ?? ''}|${s.token ?? ''}`;
+const relevant = (s: SessionState) =>
+  `${s.status}|${s.user?.id ?? ''}|${s.agent?.id ?? ''}|${s.token ?? ''}|${s.keptOwnerId ?? ''}`;
 
 /**
  * Keeps the download manager on the signed-in person from app start (downloads resume as soon as the app opens,
- * whatever the first screen) and re-targets it on sign-in and sign-out.
+ * whatever the first screen) and re-targets it on sign-in and sign-out (to the kept person, decision 0233).
  */
 export function ensureDownloadManager(): void {
   if (installed) return;

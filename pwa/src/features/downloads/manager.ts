@@ -12,7 +12,7 @@ import type { WorkerCommand } from './engine/worker-protocol.ts';
 import { reattachBackground } from './background.ts';
 import { downloadSettings, onDownloadSettingsChange } from './settings.ts';
 import { rememberSpeed } from './speed-memory.ts';
-import { currentOwnerId } from '../../lib/owner.ts';
+import { currentOwnerId, shownOwnerId } from '../../lib/owner.ts';
 
 /**
  * The page side of the download manager: mirrors this person's records from IndexedDB into a store the
@@ -56,6 +56,8 @@ function post(command: WorkerCommand): void {
  */
 function ensureWorker(): void {
   if (worker || !useDownloadsStore.getState().ownerId || typeof Worker === 'undefined') return;
+  // Signed out, the phone still shows and plays the kept person's films, but downloads wait for a sign-in.
+  if (!useSessionStore.getState().token) return;
   worker = new Worker(new URL('./engine/worker.ts', import.meta.url), { type: 'module', name: 'filamu-downloads' });
   sendAuth();
 }
@@ -154,9 +156,12 @@ const onVisible = () => {
   if (document.visibilityState === 'visible') wake();
 };
 
-/** Starts (or re-targets) the manager for the signed-in person; safe to call on every session change. */
+/**
+ * Starts (or re-targets) the manager for the person whose films the phone shows (the signed-in one, or signed out the
+ * kept one, decision 0233); safe to call on every session change.
+ */
 export function startDownloadManager(): void {
-  const ownerId = currentOwnerId();
+  const ownerId = shownOwnerId();
   if (typeof indexedDB === 'undefined') return;
   if (useDownloadsStore.getState().ownerId !== ownerId) {
     useDownloadsStore.setState({ ownerId, records: {}, live: {}, checking: {}, loaded: false });

@@ -1,4 +1,4 @@
-import { type Licence, toBase64url } from '@filamu/shared';
+import { type Licence, type LicenceRevokedReason, toBase64url } from '@filamu/shared';
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { DATABASES } from '../../lib/storage-names.ts';
 
@@ -21,6 +21,8 @@ export interface StoredLicence {
   ownerId: string;
   movieId: string;
   licence: Licence;
+  /** Set by the online check when the licence no longer holds: the film stops playing (decision 0230). */
+  revoked?: LicenceRevokedReason;
 }
 
 interface LicencesDb extends DBSchema {
@@ -82,4 +84,40 @@ export async function keepLicence(ownerId: string, licence: Licence): Promise<vo
 
 export async function licenceOf(ownerId: string, movieId: string): Promise<StoredLicence | undefined> {
   return (await openLicencesDb()).get('licences', `${ownerId}:${movieId}`);
+}
+
+/**
+ * The online check's answer kept with each licence (decision 0230): a revoked licence no longer plays, and the Play
+ * screen says why. A licence reissued later (moved back to this phone) replaces the record and plays again.
+ */
+export async function markRevoked(
+  ownerId: string,
+  revoked: readonly { id: string; reason: LicenceRevokedReason }[],
+): Promise<void> {
+  if (revoked.length === 0) return;
+  const reasons = new Map(revoked.map((r) => [r.id, r.reason]));
+  const db = await openLicencesDb();
+  const tx = db.transaction('licences', 'readwrite');
+  for (const stored of await tx.store.index('by-owner').getAll(ownerId)) {
+    const reason = reasons.get(stored.licence.id);
+    if (reason && stored.revoked !== reason) await tx.store.put({ ...stored, revoked: reason });
+  }
+  await tx.done;
+}
+
+/** Every licence this phone holds for a person (the online check asks about them all). */
+export async function licencesOf(ownerId: string): Promise<StoredLicence[]> {
+  return (await openLicencesDb()).getAllFromIndex('licences', 'by-owner', ownerId);
+}
+
+/** Everyone who holds a licence on this phone: the online check asks for each of them, signed in or not. */
+export async function licenceOwners(): Promise<string[]> {
+  const owners: string[] = [];
+  const tx = (await openLicencesDb()).transaction('licences');
+  for (let cursor = await tx.store.index('by-owner').openKeyCursor(null, 'nextunique'); cursor;) {
+    owners.push(cursor.key);
+    cursor = await cursor.continue();
+  }
+  await tx.done;
+  return owners;
 }

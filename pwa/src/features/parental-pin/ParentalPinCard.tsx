@@ -181,8 +181,8 @@ export function ParentalPinCard({ status = NOT_SET }: { status?: ParentalPinStat
           : 'A 4-digit PIN that hides 18+ (or 13+ and 18+) titles and asks for the PIN to play them.'}
       </p>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        {PARENTAL_PIN_MAX_TRIES} wrong tries lock it for {PARENTAL_PIN_LOCK_MINUTES} minutes. A copy saved with Save to
-        phone plays without the PIN.
+        {PARENTAL_PIN_MAX_TRIES} wrong tries lock it for {PARENTAL_PIN_LOCK_MINUTES} minutes. An .mp4 copy made with
+        Keep a copy plays without the PIN.
       </p>
       {mode === 'idle' && (
         <div className="mt-4 flex flex-wrap gap-3">

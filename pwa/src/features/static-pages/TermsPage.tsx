@@ -49,6 +49,10 @@ export default function TermsPage() {
           </li>
           <li>Each movie can be downloaded once per account. {ENGLISH_UNLOCK_RULE}</li>
           <li>
+            Downloaded movies are encrypted: they play only in Filamu, with a licence for you and the phone they were
+            downloaded to. A copy made with Keep a copy opens only in Filamu too.
+          </li>
+          <li>
             You may not copy, share, sell, re-upload, broadcast or publicly screen downloaded movies, or try to get
             around download protections.
           </li>

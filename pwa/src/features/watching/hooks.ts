@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { useSessionStore } from '../../lib/session.ts';
-import { currentOwnerId } from '../../lib/owner.ts';
+import { shownOwnerId } from '../../lib/owner.ts';
 import type { LocalPosition } from './store.ts';
 import { loadPositions, startWatchingSync, useWatchingStore } from './sync.ts';
 
 /** This person's positions on this phone (merged with the server's when online), loaded once per person. */
 export function useWatchPositions(): { loaded: boolean; positions: Record<string, LocalPosition> } {
-  const ownerId = useSessionStore(() => currentOwnerId());
+  const ownerId = useSessionStore(() => shownOwnerId());
   useEffect(() => {
     if (!ownerId) return;
     startWatchingSync();

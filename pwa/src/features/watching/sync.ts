@@ -2,7 +2,7 @@ import { contracts, type WatchPosition } from '@filamu/shared';
 import { create } from 'zustand';
 import { api, isApiError } from '../../lib/api.ts';
 import { useSessionStore } from '../../lib/session.ts';
-import { currentOwnerId } from '../../lib/owner.ts';
+import { currentOwnerId, shownOwnerId } from '../../lib/owner.ts';
 import { listPositions, mergePosition, positionKey, type LocalPosition } from './store.ts';
 
 /**
@@ -99,7 +99,8 @@ export function loadPositions(): Promise<void> {
 }
 
 async function readAndSync(): Promise<void> {
-  const ownerId = currentOwnerId();
+  // Signed out, the kept person's positions are read and saved here; they reach the server after the next sign-in.
+  const ownerId = shownOwnerId();
   if (!ownerId) return;
   if (useWatchingStore.getState().ownerId !== ownerId) {
     useWatchingStore.setState({ ownerId, positions: {}, loaded: false });
@@ -124,7 +125,7 @@ export async function savePosition(
   input: { movieId: string; title: string; positionSeconds: number; durationSeconds: number },
   send: boolean,
 ): Promise<void> {
-  const ownerId = currentOwnerId();
+  const ownerId = shownOwnerId();
   if (!ownerId || !(input.durationSeconds > 0)) return;
   const position = Math.min(Math.max(0, input.positionSeconds), input.durationSeconds);
   show(

@@ -1,6 +1,8 @@
+import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
 import { TabHeading } from '../components/TabHeading.tsx';
 import { MovieList } from './MovieList.tsx';
-import { useAdminSystemStatus } from './queries.ts';
+import { useAdminMovies, useAdminSystemStatus } from './queries.ts';
+import { encryptionBacklog } from './renditions.ts';
 import { UploadForms } from './UploadForm.tsx';
 import { UploadQueue } from './UploadQueue.tsx';
 
@@ -23,6 +25,32 @@ function TranscoderNotice() {
   );
 }
 
+/** The encryption job's progress (decision 0235): shown while files phones can get are still stored plain. */
+function EncryptionProgress() {
+  const backlog = encryptionBacklog(useAdminMovies().data);
+  if (!backlog) return null;
+  const left = backlog.files - backlog.encrypted;
+  return (
+    <div
+      role="status"
+      data-testid="encryption-progress"
+      className="rounded-2xl border border-sky-300 bg-sky-50 p-4 text-sm text-sky-950 dark:border-sky-800 dark:bg-sky-950/40 dark:text-sky-100"
+    >
+      <p>
+        <strong className="font-semibold">Encrypting films for phones:</strong> {backlog.encrypted} of {backlog.files}{' '}
+        files done, {left} to go. A file is offered as stored until its turn.
+      </p>
+      <ProgressBar
+        className="mt-2 bg-sky-200! dark:bg-sky-900!"
+        tone="info"
+        percent={(backlog.encrypted / backlog.files) * 100}
+        label="Films encrypted for phones"
+        valueText={`${backlog.encrypted} of ${backlog.files} files`}
+      />
+    </div>
+  );
+}
+
 /** Admin → Movies: upload (English / Kinayuganda), the uploads in progress, and the library to manage. */
 export default function MoviesTab() {
   return (
@@ -33,6 +61,7 @@ export default function MoviesTab() {
       />
       <div className="space-y-8">
         <TranscoderNotice />
+        <EncryptionProgress />
         <UploadForms />
         <UploadQueue />
         <MovieList />

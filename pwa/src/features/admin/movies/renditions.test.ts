@@ -1,6 +1,6 @@
 import type { AdminRendition } from '@filamu/shared';
 import { describe, expect, it } from 'vitest';
-import { anyEncoding, renditionLine, renditionText } from './renditions.ts';
+import { anyEncoding, encryptionBacklog, renditionLine, renditionText } from './renditions.ts';
 
 const base: AdminRendition = {
   kind: 'small',
@@ -32,10 +32,29 @@ describe('renditionText', () => {
   });
 });
 
+const done = { encrypted: 2, files: 2 };
+
 describe('anyEncoding', () => {
-  it('is true while a rendition is queued or encoding', () => {
-    expect(anyEncoding([{ renditions: [{ ...base, state: 'ready' }] }])).toBe(false);
-    expect(anyEncoding([{ renditions: [] }, { renditions: [{ ...base, state: 'encoding' }] }])).toBe(true);
+  it('is true while a rendition is queued or encoding, or a file waits to be encrypted', () => {
+    expect(anyEncoding([{ renditions: [{ ...base, state: 'ready' }], encryption: done }])).toBe(false);
+    expect(
+      anyEncoding([
+        { renditions: [], encryption: done },
+        { renditions: [{ ...base, state: 'encoding' }], encryption: done },
+      ]),
+    ).toBe(true);
+    expect(anyEncoding([{ renditions: [], encryption: { encrypted: 1, files: 2 } }])).toBe(true);
     expect(anyEncoding(undefined)).toBe(false);
+  });
+});
+
+describe('encryptionBacklog', () => {
+  it('sums the library’s files and says nothing once every one is encrypted', () => {
+    expect(encryptionBacklog([{ encryption: done }, { encryption: { encrypted: 0, files: 3 } }])).toEqual({
+      encrypted: 2,
+      files: 5,
+    });
+    expect(encryptionBacklog([{ encryption: done }])).toBeNull();
+    expect(encryptionBacklog(undefined)).toBeNull();
   });
 });

@@ -28,6 +28,23 @@ export function renditionLine(rendition: AdminRendition): string {
 }
 
 /** While any rendition is queued or encoding, the movie list polls for its progress. */
-export function anyEncoding(movies: readonly Pick<AdminMovie, 'renditions'>[] | undefined): boolean {
-  return !!movies?.some((m) => m.renditions.some((r) => r.state === 'queued' || r.state === 'encoding'));
+export function anyEncoding(movies: readonly Pick<AdminMovie, 'renditions' | 'encryption'>[] | undefined): boolean {
+  return !!movies?.some(
+    (m) =>
+      m.renditions.some((r) => r.state === 'queued' || r.state === 'encoding') ||
+      m.encryption.encrypted < m.encryption.files,
+  );
+}
+
+/**
+ * The encryption job's progress over the library (decision 0235): files phones can get that are encrypted, of all;
+ * null when none waits.
+ */
+export function encryptionBacklog(
+  movies: readonly Pick<AdminMovie, 'encryption'>[] | undefined,
+): { encrypted: number; files: number } | null {
+  if (!movies) return null;
+  const encrypted = movies.reduce((sum, m) => sum + m.encryption.encrypted, 0);
+  const files = movies.reduce((sum, m) => sum + m.encryption.files, 0);
+  return encrypted < files ? { encrypted, files } : null;
 }

@@ -32,6 +32,7 @@ const movie = (id: string, overrides: Partial<AdminMovie> = {}): AdminMovie => (
   plan_ids: [],
   download_count: 0,
   taken_down_at: null,
+  encryption: { encrypted: 1, files: 1 },
   renditions: [],
   ...overrides,
 });

@@ -3,31 +3,47 @@ import { useState } from 'react';
 import { Button, LinkButton } from '../../../components/ui/Button.tsx';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog.tsx';
 import { PlayIcon } from '../../../components/ui/icons.tsx';
+import { useSignedOutOwner } from '../../../lib/owner.ts';
 import { toast } from '../../../lib/toast.ts';
 import { RESUMABLE_STATES, RUNNABLE_STATES, type LocalDownload } from '../engine/record.ts';
 import { cancelDownload, deleteFromDevice, openMovieFile, pauseDownload, resumeDownload } from '../actions.ts';
-import { saveToPhone } from '../save.ts';
+import { copyName, exportFile, isEncrypted } from '../keep-copy.ts';
 
 /** The title after a button's visible word, for screen readers ("Pause The Movie"). */
 function For({ title }: { title: string }) {
   return <span className="sr-only"> {title}</span>;
 }
 
-async function save(record: LocalDownload): Promise<void> {
+/** Keep a copy (decision 0234): the file exactly as the phone holds it, under the film's name. */
+async function keepCopy(record: LocalDownload): Promise<void> {
+  const name = copyName(record);
   try {
-    const result = await saveToPhone(await openMovieFile(record.movieId), record.fileName);
-    if (result === 'saved') toast.success('Saved to your phone', record.fileName);
-    if (result === 'started') toast.info('Saving to your phone', `${record.fileName} is in your Downloads.`);
+    const result = await exportFile(await openMovieFile(record.movieId), name);
+    if (result === 'saved') toast.success('Copy kept', name);
+    if (result === 'started') toast.info('Keeping a copy', `${name} is in your Downloads.`);
   } catch {
-    toast.error('Could not save', `${record.title} could not be saved. Check the space on your phone and try again.`);
+    toast.error(
+      'Could not keep a copy',
+      `${record.title} could not be copied. Check the space on your phone and try again.`,
+    );
   }
 }
 
-/** Pause / Resume / Cancel while downloading; Play, Save to phone and Delete once it is here. */
+/**
+ * Pause / Resume / Cancel while downloading; Play, Keep a copy and Delete once it is here. Signed out (the films of the
+ * last person signed in, decision 0233), nothing that needs the server: Resume leads to sign-in, Pause is not offered.
+ */
 export function DownloadActions({ record }: { record: LocalDownload }) {
-  const [asking, setAsking] = useState<'cancel' | 'delete' | null>(null);
+  const [asking, setAsking] = useState<'cancel' | 'delete' | 'copy' | null>(null);
   const [busy, setBusy] = useState(false);
+  const signedOut = !!useSignedOutOwner();
   const { movieId, title, state } = record;
+
+  const copy = () => {
+    // A plain file (stored before encryption) is an ordinary video: saved at once, as it always was.
+    if (!isEncrypted(record)) return void keepCopy(record);
+    setAsking('copy');
+  };
 
   const confirm = async () => {
     setBusy(true);
@@ -50,23 +66,29 @@ export function DownloadActions({ record }: { record: LocalDownload }) {
             <PlayIcon className="size-4" /> Play
             <For title={title} />
           </LinkButton>
-          <Button size="sm" variant="outline" onClick={() => void save(record)}>
-            Save to phone
+          <Button size="sm" variant="outline" onClick={copy}>
+            Keep a copy
             <For title={title} />
           </Button>
         </>
       )}
-      {RUNNABLE_STATES.has(state) && (
+      {RUNNABLE_STATES.has(state) && !signedOut && (
         <Button size="sm" variant="outline" onClick={() => void pauseDownload(movieId)}>
           Pause
           <For title={title} />
         </Button>
       )}
-      {RESUMABLE_STATES.has(state) && (
+      {RESUMABLE_STATES.has(state) && !signedOut && (
         <Button size="sm" onClick={() => void resumeDownload(movieId)}>
           Resume
           <For title={title} />
         </Button>
+      )}
+      {(RESUMABLE_STATES.has(state) || RUNNABLE_STATES.has(state)) && signedOut && (
+        <LinkButton to="/login" size="sm">
+          Sign in to finish
+          <For title={title} />
+        </LinkButton>
       )}
       {(RUNNABLE_STATES.has(state) || RESUMABLE_STATES.has(state)) && (
         <Button size="sm" variant="ghost" onClick={() => setAsking('cancel')}>
@@ -113,7 +135,25 @@ export function DownloadActions({ record }: { record: LocalDownload }) {
           {title} is removed from this phone, freeing {formatBytes(record.size)}. Each movie downloads once per person:
           getting it back later uses one of your few monthly re-downloads.
         </p>
-        {state === 'complete' && <p>To keep a copy, use Save to phone first.</p>}
+        {state === 'complete' && <p>To keep it elsewhere on this phone, use Keep a copy first.</p>}
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={asking === 'copy'}
+        title="Keep a copy?"
+        confirmLabel="Keep a copy"
+        cancelLabel="Not now"
+        confirmVariant="primary"
+        onConfirm={() => {
+          setAsking(null);
+          void keepCopy(record);
+        }}
+        onClose={() => setAsking(null)}
+      >
+        <p>
+          A copy of {title} is saved as {copyName(record)}. It opens only in Filamu, on a phone with its own licence for
+          this film.
+        </p>
+        <p>It is the same size as the film: {formatBytes(record.size)}.</p>
       </ConfirmDialog>
     </div>
   );

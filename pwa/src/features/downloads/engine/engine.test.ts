@@ -72,6 +72,7 @@ class FakeApi {
           downloadedBytes: 0,
           resumedCount: 0,
           redownloads: null,
+          fileNonce: null,
           // What the server answers a link asked with the phone's key: the film's licence (decision 0230).
           licence: devicePublicKey
             ? {

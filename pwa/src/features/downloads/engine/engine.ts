@@ -162,6 +162,7 @@ export class Engine {
         urlExpiresAt: Date.parse(link.expiresAt),
         size: link.fileSize,
         etag: link.etag,
+        fileNonce: link.fileNonce,
       });
     }
     if (answer.status === 429) {
@@ -285,7 +286,9 @@ export class Engine {
         await dispatch(key, { type: 'offline' });
         return;
       case 'changed':
+        // A fresh link names the file as it is now, with its nonce (a plain file encrypted since, decision 0229).
         this.retry.delete(key);
+        await dispatch(key, { type: 'link-lapsed' });
         return;
       case 'gone':
         await this.fail(auth, key, 'This movie is no longer available.', true);

@@ -33,6 +33,7 @@ const granted: DownloadEvent = {
   urlExpiresAt: 10_000,
   size: 1000,
   etag: '"e1"',
+  fileNonce: 'AAECAwQFBgc',
 };
 
 describe('download state machine', () => {

@@ -63,6 +63,11 @@ export interface LocalDownload {
   sizeChoice?: DownloadSize;
   /** Strong validator of the bytes we hold; a different one means the file changed. */
   etag: string | null;
+  /**
+   * The held file's nonce (decision 0229): the file is encrypted with its title's key and plays through the service
+   * worker with the film's licence. Null or absent: a plain file (stored before encryption), played as it is.
+   */
+  fileNonce?: string | null;
   fileName: string;
   /** Signed link and its expiry (ms); null when a fresh one must be asked for. */
   url: string | null;
@@ -88,7 +93,15 @@ export interface LocalDownload {
 
 export type DownloadEvent =
   | { type: 'start' }
-  | { type: 'granted'; downloadId: string; url: string; urlExpiresAt: number; size: number; etag: string | null }
+  | {
+      type: 'granted';
+      downloadId: string;
+      url: string;
+      urlExpiresAt: number;
+      size: number;
+      etag: string | null;
+      fileNonce: string | null;
+    }
   | { type: 'committed'; committed: number; etag: string | null; bytesFromNetwork: number }
   | { type: 'offline'; message?: string }
   | { type: 'link-lapsed' }
@@ -140,6 +153,8 @@ export function transition(record: LocalDownload, event: DownloadEvent, now: num
         urlExpiresAt: event.urlExpiresAt,
         size: event.size,
         etag: record.etag ?? event.etag,
+        // The file as it is now (a file that changes under a transfer asks for a fresh link: engine.ts).
+        fileNonce: event.fileNonce,
         state: 'downloading',
         message: null,
       });
