@@ -19,7 +19,7 @@ const alone = ['api/test/stall-sweep.test.ts', 'api/test/processes/transcode.tes
 /** Slow by nature: spawned servers, real ffmpeg encodes, and the sweeps that send thousands of requests. */
 const deep = [
   'api/test/processes/**/*.test.ts',
-  'api/test/bad-input-sweep.test.ts',
+  'api/test/bad-input-sweep.*.test.ts',
   ...alone,
   'api/src/features/transcode/transcode.test.ts',
   'api/src/features/transcode/s3-transcode.test.ts',

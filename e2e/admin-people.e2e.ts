@@ -328,6 +328,10 @@ describe('Agents tab', () => {
       body: JSON.stringify({ email, password: firstPassword, currentDeviceId: deviceId }),
     });
     expect(oldLogin.status).toBe(401);
+    // The reset ended the agent's session too: at its next request the app sends the phone to the sign-in page. (Signing
+    // in before it has found out raced that redirect, which reset the form to the person's mode mid-way.)
+    await agentPage.reload();
+    await agentPage.waitForURL('**/login');
     await login(agentPage, email, newPassword, 'agent');
     await agentPage.waitForURL('**/dashboard');
 

@@ -1,7 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBytes } from '../shared/src/format.ts';
-import type { AdminMovie } from '../shared/src/schemas/movies.ts';
 import {
   DATA_COST_FLOOR_UGX,
   dataCostUgx,
@@ -11,9 +10,18 @@ import {
 import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, newContext, useServer } from './support/browser.ts';
-import { browserSession, isComplete, signInSubscriber, smallMovie, waitForRecord } from './support/downloads.ts';
-import { adminSession, createPlan, signInContext, uploadMovie, type ApiSession } from './support/seed.ts';
+import {
+  browserSession,
+  isComplete,
+  opfsSha256,
+  sha256,
+  signInSubscriber,
+  waitForRecord,
+} from './support/downloads.ts';
+import { addMovie, waitForRevoked } from './support/encrypted-films.ts';
+import { adminSession, createPlan, signInContext, type ApiSession } from './support/seed.ts';
 import { type BuiltServer, startBuiltServer } from './support/server.ts';
+import { controlledByServiceWorker } from './support/service-worker.ts';
 
 /**
  * Issue 10/14 §4–§5 in a real browser: Download Now asks which size, with its bytes and what it costs in data, and
@@ -41,19 +49,6 @@ afterAll(async () => {
 });
 
 const stamp = () => Date.now().toString(36);
-
-/** Uploads a playable clip in the plan and waits until the server has finished any renditions of it. */
-async function addMovie(title: string): Promise<{ id: string; sizes: MovieSize[] }> {
-  const movie = await uploadMovie(smallMovie(title), { title, category: 'Kinayuganda', planIds: [planId] });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const { movies } = await apiCall<{ movies: AdminMovie[] }>('/admin/movies', admin);
-    const saved = movies.find((m) => m.id === movie.id)!;
-    const busy = saved.renditions.some((r) => r.state === 'queued' || r.state === 'encoding');
-    if (!busy || Date.now() > deadline) return { id: movie.id, sizes: saved.sizes };
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-}
 
 /** The price the dialog uses: the operator's (the shared default when the server does not say). */
 async function operatorPrice(): Promise<number> {
@@ -92,7 +87,7 @@ async function subscriber(dataSaver: boolean): Promise<{ context: BrowserContext
 describe('Choosing a size before a download', () => {
   it('pre-selects Small, shows each size with its bytes and UGX price, downloads the Original picked, and remembers it', async () => {
     const title = `Size Choice ${stamp()}`;
-    const movie = await addMovie(title);
+    const movie = await addMovie(planId, title);
     const original = movie.sizes.find((s) => s.size === 'original')!;
     expect(original).toBeDefined();
     const price = await operatorPrice();
@@ -126,6 +121,22 @@ describe('Choosing a size before a download', () => {
       await page.getByText('On this phone', { exact: true }).waitFor({ timeout: 30_000 });
       const record = await waitForRecord(page, movie.id, isComplete);
       expect(record).toMatchObject({ size: original.bytes, sizeChoice: 'original' });
+
+      // Encrypted on the phone (decision 0235): the same length as the upload, not its bytes; it plays only through
+      // the service worker with the film's licence, offline too.
+      const held = await opfsSha256(page, movie.id);
+      expect(held.size).toBe(movie.bytes.length);
+      expect(held.sha).not.toBe(sha256(movie.bytes));
+      await controlledByServiceWorker(page);
+      await context.setOffline(true);
+      await page.goto(`/downloads/${movie.id}/play`);
+      const video = page.locator('video');
+      await video.waitFor();
+      expect(await video.getAttribute('src')).toMatch(/^\/play\//);
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
+      await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.3);
+      expect(await video.evaluate((v: HTMLVideoElement) => v.error)).toBeNull();
+      await context.setOffline(false);
 
       // The server was asked for the original, and My Downloads says what it used.
       const session = await browserSession(page);
@@ -164,7 +175,7 @@ describe('Choosing a size before a download', () => {
       expect(await waitForRecord(page, movie.id, isComplete)).toMatchObject({ size: small.bytes, sizeChoice: 'small' });
 
       // The next movie's size choice remembers the size picked last on this phone (Small, in "Download again").
-      const next = await addMovie(`${title} Next`);
+      const next = await addMovie(planId, `${title} Next`);
       await page.goto(`/movies/${next.id}`);
       await page.getByRole('button', { name: 'Download Now' }).click();
       const nextDialog = page.getByRole('dialog', { name: `Download ${title} Next` });
@@ -177,7 +188,7 @@ describe('Choosing a size before a download', () => {
 
   it('pre-selects Small with Data Saver on', async () => {
     const title = `Data Saver ${stamp()}`;
-    const movie = await addMovie(title);
+    const movie = await addMovie(planId, title);
     const { context, page } = await subscriber(true);
     try {
       await page.goto(`/movies/${movie.id}`);
@@ -199,10 +210,47 @@ describe('Choosing a size before a download', () => {
   });
 });
 
+describe('A film taken down for rights', () => {
+  it('stops playing on the phone at its next online check, and the Play screen says why', async () => {
+    const title = `Taken Down ${stamp()}`;
+    const movie = await addMovie(planId, title);
+    const { context, page } = await subscriber(false);
+    try {
+      await page.goto(`/movies/${movie.id}`);
+      await page.getByRole('button', { name: 'Download Now' }).click();
+      const dialog = page.getByRole('dialog', { name: `Download ${title}` });
+      await dialog.getByRole('button', { name: 'Download Small' }).click();
+      await waitForRecord(page, movie.id, isComplete);
+
+      const taken = await apiCall<{ revokedLicences: number }>(`/admin/movies/${movie.id}/take-down`, {
+        ...admin,
+        method: 'POST',
+        body: { reason: 'The rights holder withdrew it.' },
+      });
+      expect(taken.revokedLicences).toBe(1);
+      // The app opens online: its check hears the licence was revoked and keeps that on the phone.
+      await page.goto('/downloads');
+      await waitForRevoked(page, movie.id, 'taken_down');
+      // Offline now, the film no longer plays: the words say why, never a player error.
+      await controlledByServiceWorker(page);
+      await context.setOffline(true);
+      await page.goto(`/downloads/${movie.id}/play`);
+      await page
+        .getByText('This film was taken down by Filamu and can no longer be played.', { exact: false })
+        .waitFor({ timeout: 60_000 });
+      expect(await page.locator('video').count()).toBe(0);
+      await expectAccessible(page, 'a film taken down, on the Play screen');
+      await context.setOffline(false);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('Sizes in the admin console', () => {
   it('shows each movie’s sizes as the server made them, and checks the data price', async () => {
     const title = `Console Sizes ${stamp()}`;
-    const movie = await addMovie(title);
+    const movie = await addMovie(planId, title);
     const status = await apiCall<{ transcoder: { available: boolean } }>('/admin/system', admin);
     expect(status.transcoder.available).toBe(true);
     const context = await newContext(browser);

@@ -309,7 +309,8 @@ describe('download manager', () => {
       );
       expect(await player.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThanOrEqual(3.9);
 
-      // Save to phone (the file picker cannot be driven headless: the download-link path).
+      // Keep a copy (the file picker cannot be driven headless: the download-link path). The server still delivers
+      // plain files, so the copy is the .mp4 it always was (downloads-screens.e2e.ts covers the .filamu one).
       await page.goto('/downloads');
       await page.evaluate(() =>
         Object.defineProperty(window, 'showSaveFilePicker', { configurable: true, value: undefined }),
@@ -317,7 +318,7 @@ describe('download manager', () => {
       const [download] = await Promise.all([
         page.waitForEvent('download'),
         page
-          .getByRole('button', { name: /save to phone/i })
+          .getByRole('button', { name: /keep a copy/i })
           .first()
           .click(),
       ]);
@@ -407,7 +408,10 @@ describe('download manager', () => {
     /** The person turns on "Keep downloading when the app is closed" on My Downloads. */
     async function optIn(page: Page) {
       await page.goto('/downloads');
-      await page.waitForFunction(async () => !!(await navigator.serviceWorker.ready).active);
+      // `ready` settles once a worker is active (evaluate awaits it; waitForFunction would not).
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+      });
       await page.reload({ waitUntil: 'networkidle' });
       await page.waitForFunction(() => !!navigator.serviceWorker.controller);
       const toggle = page.getByRole('switch', { name: 'Keep downloading when the app is closed' });

@@ -8,9 +8,9 @@ import { formatBytes } from '../shared/src/format.ts';
 import type { AdminMovie } from '../shared/src/schemas/movies.ts';
 import { DATA_COST_FLOOR_UGX } from '../shared/src/schemas/renditions.ts';
 import { apiCall } from './support/api.ts';
-import { launchBrowser, useServer } from './support/browser.ts';
 import { browserSession, isComplete, opfsSha256, sha256, subscriberPage, waitForRecord } from './support/downloads.ts';
-import { FaultProxy } from './support/fault-proxy.ts';
+import { type FilmServer, startFilmServer } from './support/encrypted-films.ts';
+import type { FaultProxy } from './support/fault-proxy.ts';
 import {
   adminSession,
   createPlan,
@@ -19,7 +19,7 @@ import {
   subscribeUser,
   type SeededPlan,
 } from './support/seed.ts';
-import { type BuiltServer, startBuiltServer } from './support/server.ts';
+import type { BuiltServer } from './support/server.ts';
 
 /**
  * Issue 10/14 end to end in Chromium, on a server with real ffmpeg: the admin uploads a clip in the console and
@@ -30,6 +30,7 @@ import { type BuiltServer, startBuiltServer } from './support/server.ts';
 
 const KiB = 1024;
 
+let films: FilmServer;
 let server: BuiltServer;
 let browser: Browser;
 let proxy: FaultProxy;
@@ -38,21 +39,14 @@ let plan: SeededPlan;
 let clips: string;
 
 beforeAll(async () => {
-  server = await startBuiltServer(undefined, { FFMPEG_PATH: 'ffmpeg', FFPROBE_PATH: 'ffprobe' });
-  useServer(server);
-  browser = await launchBrowser();
-  // Only the renditions' bytes misbehave; the app, the API and the originals pass through.
-  proxy = new FaultProxy({ upstream: server.baseURL, match: (path) => path.startsWith('/files/renditions/') });
-  origin = await proxy.listen();
+  films = await startFilmServer();
+  ({ server, browser, proxy, origin } = films);
   plan = await createPlan({ global_expiry_date: '2030-12-31T23:59' });
   clips = mkdtempSync(join(tmpdir(), 'filamu-small-e2e-'));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await proxy?.close();
-  useServer(null);
-  await server?.stop();
+  await films?.close();
   if (clips) rmSync(clips, { recursive: true, force: true });
 });
 
@@ -108,7 +102,13 @@ describe('A new movie in Small, end to end', () => {
       await form.getByLabel('Movie file').setInputFiles(clip);
       await form.getByLabel('Rating', { exact: true }).selectOption({ label: 'All' });
       await form.getByRole('checkbox', { name: new RegExp(plan.plan_name) }).check();
-      await tab.getByRole('button', { name: 'Upload Movie' }).click();
+      const upload = tab.getByRole('button', { name: 'Upload Movie' });
+      await upload.click({ timeout: 30_000 }).catch(async (error: unknown) => {
+        // Say what the form still wanted, not only that its button stayed disabled.
+        const describedBy = await upload.getAttribute('aria-describedby');
+        const wanted = describedBy ? await tab.locator(`[id="${describedBy}"]`).innerText() : '';
+        throw new Error(`Upload Movie could not be pressed; the form said: ${wanted || '(nothing)'}`, { cause: error });
+      });
       await tab.getByText('small-walk.mp4 has been uploaded and attached to 1 plan.').waitFor();
 
       await tab.getByRole('searchbox', { name: 'Search movies' }).fill(title);

@@ -156,21 +156,14 @@ describe('resume where you stopped', () => {
       await page.getByRole('button', { name: /^Resume from 0:1\d$/ }).waitFor();
       // Back online: the position saved offline (queued on the phone) reaches the server by itself.
       await context.setOffline(false);
-      await page.waitForFunction(
-        async (before) => {
-          const saved = JSON.parse(localStorage.getItem('filamu.session')!) as { token: string };
-          const response = await fetch('/api/users/watch-positions', {
-            headers: {
-              Authorization: `Bearer ${saved.token}`,
-              'X-Device-Id': localStorage.getItem('filamu.deviceId')!,
-            },
-          });
-          const body = (await response.json()) as { positions: { updatedAt: string }[] };
-          return body.positions[0]!.updatedAt > before;
-        },
-        server.positions[0]!.updatedAt,
-        { polling: 250, timeout: 15_000 },
-      );
+      // Polled from the test: waitForFunction would take the fetch's promise for a truthy answer and not wait.
+      const before = server.positions[0]!.updatedAt;
+      await expect
+        .poll(async () => (await serverPositions(page)).positions[0]!.updatedAt > before, {
+          interval: 250,
+          timeout: 15_000,
+        })
+        .toBe(true);
       expect((await serverPositions(page)).positions[0]!.positionSeconds).toBeGreaterThan(12);
 
       // Another phone of the same person: no file there, but the position came from the server.

@@ -191,7 +191,7 @@ export async function createTestApp(
     const notify = options.dpo.notify ?? true;
     payments = notify ? runtime.current : { ...runtime.current, bindNotify: () => {} };
   }
-  const transcode = options.transcode ?? new TranscodeHub(null, 'Tests run without ffmpeg: originals only.');
+  const transcode = options.transcode ?? TranscodeHub.withoutJobs('Tests run without ffmpeg: originals only.');
   const deps = await createDeps(config, {
     database,
     logger,

@@ -86,9 +86,10 @@ describe('stall sweep: no request holds the event loop', { timeout: 600_000 }, (
       STALE_DOWNLOAD_SWEEP_INTERVAL_MS: '0',
       STORAGE_CLEANUP_INTERVAL_MS: '0',
       // The fixtures save stand-in movie bytes that ffprobe rightly refuses, and an encode would share the loop being
-      // measured: this server offers originals only.
+      // measured: this server offers originals only, and runs no film jobs (their copies would share it too).
       FFMPEG_PATH: '/nonexistent/ffmpeg',
       FFPROBE_PATH: '/nonexistent/ffprobe',
+      TRANSCODE_CONCURRENCY: '0',
     };
     server = await Replica.start({ env, replicas: [] });
     logins.admin = () => loginAdmin(server);

@@ -125,6 +125,8 @@ export interface PageRecord {
   message: string | null;
   /** The size chosen (absent on records made before sizes). */
   sizeChoice?: string;
+  /** The file's nonce when the film is held encrypted (decision 0229). */
+  fileNonce?: string | null;
 }
 
 /** This device's record of a movie, read from IndexedDB in the page. */
@@ -315,4 +317,87 @@ export async function licenceOnPhone(
       db.close();
     }
   }, movieId);
+}
+
+/**
+ * Keeps a licence for `movieId` on the phone as the app keeps one (`filamu-licences`, decision 0230), with `rawKey`
+ * wrapped for this phone's key — made here if the phone has none yet — as the server wraps it (RSA-OAEP, SHA-256).
+ * It lets a test play an encrypted film without the server encrypting stored files. Returns the licence id.
+ */
+export async function keepLicenceOnPhone(
+  page: Page,
+  ownerId: string,
+  movieId: string,
+  rawKey: Buffer,
+  revoked?: 'moved' | 'taken_down' | 'deleted',
+): Promise<string> {
+  return page.evaluate(
+    async ({ ownerId, movieId, rawKey, revoked }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open('filamu-licences', 1);
+        request.onupgradeneeded = () => {
+          request.result.createObjectStore('phoneKeys', { keyPath: 'name' });
+          request.result.createObjectStore('licences', { keyPath: 'key' }).createIndex('by-owner', 'ownerId');
+        };
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const done = (request: IDBRequest) =>
+        new Promise<unknown>((resolve, reject) => {
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+      const toB64url = (bytes: ArrayBuffer) =>
+        btoa(String.fromCharCode(...new Uint8Array(bytes)))
+          .replaceAll('+', '-')
+          .replaceAll('/', '_')
+          .replaceAll('=', '');
+      try {
+        let phone = (await done(db.transaction('phoneKeys').objectStore('phoneKeys').get('licence'))) as
+          { spki: string } | undefined;
+        if (!phone) {
+          const pair = await crypto.subtle.generateKey(
+            { name: 'RSA-OAEP', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+            false,
+            ['wrapKey', 'unwrapKey'],
+          );
+          phone = { spki: toB64url(await crypto.subtle.exportKey('spki', pair.publicKey)) };
+          await done(
+            db
+              .transaction('phoneKeys', 'readwrite')
+              .objectStore('phoneKeys')
+              .put({ name: 'licence', privateKey: pair.privateKey, spki: phone.spki }),
+          );
+        }
+        const spki = Uint8Array.from(atob(phone.spki.replaceAll('-', '+').replaceAll('_', '/')), (c) =>
+          c.charCodeAt(0),
+        );
+        const publicKey = await crypto.subtle.importKey('spki', spki, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, [
+          'encrypt',
+        ]);
+        const wrapped = await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, publicKey, new Uint8Array(rawKey));
+        const id = crypto.randomUUID();
+        const licence = {
+          id,
+          movieId,
+          deviceId: localStorage.getItem('filamu.deviceId') ?? 'phone',
+          deviceKeyId: 'test',
+          wrappedKey: toB64url(wrapped),
+          way: 'download',
+          issuedAt: new Date().toISOString(),
+          token: 'not-signed-in-tests',
+        };
+        await done(
+          db
+            .transaction('licences', 'readwrite')
+            .objectStore('licences')
+            .put({ key: `${ownerId}:${movieId}`, ownerId, movieId, licence, ...(revoked ? { revoked } : {}) }),
+        );
+        return id;
+      } finally {
+        db.close();
+      }
+    },
+    { ownerId, movieId, rawKey: [...rawKey], revoked },
+  );
 }

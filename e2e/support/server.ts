@@ -61,6 +61,19 @@ export interface BuiltServer {
 }
 
 /**
+ * Most suites save stand-in movie bytes (an `ftyp` box and zeros) that ffprobe rightly refuses, and would spend the two
+ * cores encoding: they run without ffmpeg (originals only) and without the film jobs, so a film stays as uploaded and
+ * the download manager's byte-for-byte checks compare with the upload (a server without ffmpeg still encrypts:
+ * decision 0238). The suites that pass `FFMPEG_PATH` get a server that makes renditions and encrypts every film
+ * (download-sizes, small-download, encrypted-download).
+ */
+const filesAsStored = {
+  FFMPEG_PATH: '/nonexistent/ffmpeg',
+  FFPROBE_PATH: '/nonexistent/ffprobe',
+  TRANSCODE_CONCURRENCY: '0',
+};
+
+/**
  * Starts the built app (`node api/dist/server.js`) on a free 127.0.0.1 port with a fresh data dir and a known
  * admin, and waits until `GET /api/health` answers. Used by the e2e global setup, the download bench and the
  * screenshot script. `appRoot` is the checkout whose build to run: this one unless given (the screenshot script
@@ -106,11 +119,7 @@ export async function startBuiltServer(
       // Every test signs its people up from 127.0.0.1 against one server: far more than one address registers in
       // an hour in real life. The per-address limit itself is tested in api/src/features/rate-limit (ADR 0061).
       REGISTRATIONS_PER_IP_PER_HOUR: '100000',
-      // Most suites save stand-in movie bytes (an `ftyp` box and zeros) that ffprobe rightly refuses, and would spend
-      // the two cores encoding: they run without ffmpeg (originals only). download-sizes.e2e.ts starts its own
-      // server with ffmpeg and a real clip.
-      FFMPEG_PATH: '/nonexistent/ffmpeg',
-      FFPROBE_PATH: '/nonexistent/ffprobe',
+      ...(env.FFMPEG_PATH ? {} : filesAsStored),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -88,8 +88,11 @@ export async function createCluster(): Promise<Cluster> {
       DPO_API_URL: `${running.url}${SANDBOX_MOUNT}/`,
       PAYMENT_RECONCILE_INTERVAL_MS: '0',
       STALE_DOWNLOAD_SWEEP_INTERVAL_MS: '0',
-      // No ffmpeg unless a test asks (FFMPEG_PATH=ffmpeg): the replicas save tiny fake movies as originals.
+      // No ffmpeg unless a test asks (FFMPEG_PATH=ffmpeg): the replicas save tiny fake movies as originals. And no film
+      // jobs unless it asks (TRANSCODE_CONCURRENCY): those films stay as uploaded, which the downloads here compare
+      // with (a server without ffmpeg still encrypts: decision 0238).
       FFMPEG_PATH: '/nonexistent/ffmpeg',
+      TRANSCODE_CONCURRENCY: '0',
     },
     close: async () => {
       await Promise.all(cluster.replicas.map((r) => r.kill('SIGKILL')));

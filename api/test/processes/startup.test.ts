@@ -103,7 +103,7 @@ describe.skipIf(!processTests)(
         const queues = (await cluster.database.db.execute(
           sql`select name from pgboss.queue order by name`,
         )) as unknown as { rows: { name: string }[] };
-        expect(queues.rows.map((r) => r.name)).toEqual(['transcode', 'transcode_dead']);
+        expect(queues.rows.map((r) => r.name)).toEqual(['film_encrypt', 'transcode', 'transcode_dead']);
       } finally {
         await cluster.close();
       }

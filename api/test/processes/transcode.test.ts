@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RENDITION_KINDS } from '@filamu/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { movieRenditions } from '../../src/db/schema.ts';
+import { movieRenditions, movies } from '../../src/db/schema.ts';
+import { masterKeyFrom, sealedContentKeys } from '../../src/features/content-keys/content-keys.ts';
+import { plainCopyFrom } from '../../src/features/content-keys/film-files.testing.ts';
 import { makeClip, probeFile } from '../../src/features/transcode/clips.testing.ts';
 import { type Cluster, createCluster, loginAdmin, pollUntil, processTests, Replica } from './server-process.ts';
 
@@ -14,7 +16,11 @@ import { type Cluster, createCluster, loginAdmin, pollUntil, processTests, Repli
  * each rendition once, and a process killed mid-encode leaves no half file — its rendition stops getting progress, a
  * live process takes the row back and fails the pg-boss job, which runs again after the back-off.
  */
-describe.skipIf(!processTests)('renditions across server processes', { timeout: 240_000 }, () => {
+const CONTENT_MASTER_KEY = 'process-tests-content-master-key-0123456789';
+
+const LONG_CLIP_SECONDS = 30;
+
+describe.skipIf(!processTests)('renditions across server processes', { timeout: 420_000 }, () => {
   let cluster: Cluster;
   const clips = mkdtempSync(join(tmpdir(), 'filamu-proc-clips-'));
   let clip: string;
@@ -26,12 +32,17 @@ describe.skipIf(!processTests)('renditions across server processes', { timeout: 
     TRANSCODE_CONCURRENCY: '1',
     TRANSCODE_EXPIRY_MIN_SECONDS: '900',
     TRANSCODE_RETRY_DELAY_SECONDS: '1',
+    // A dead process's half-written encrypted copy is swept within seconds here (ten minutes by default).
+    TRANSCODE_STALE_WORK_SECONDS: '5',
+    // Configured (not generated), so the test can open the title keys the replicas make and read a stored film.
+    CONTENT_MASTER_KEY: CONTENT_MASTER_KEY,
   };
 
   beforeAll(async () => {
     clip = makeClip(clips, 'hd.mp4', { width: 1280, height: 720, seconds: 5 });
-    // Long enough that an idle machine is still encoding it when the test looks (a 5 s clip is done in a second).
-    longClip = makeClip(clips, 'long.mp4', { width: 1280, height: 720, seconds: 60 });
+    // Long enough that an idle machine is still encoding it when the test looks (a 5 s clip is done in a second), short
+    // enough that the three encodes after the restart, one at a time, fit well within the wait below.
+    longClip = makeClip(clips, 'long.mp4', { width: 1280, height: 720, seconds: LONG_CLIP_SECONDS });
     cluster = await createCluster();
   }, 120_000);
   afterAll(async () => {
@@ -57,15 +68,30 @@ describe.skipIf(!processTests)('renditions across server processes', { timeout: 
     return res.json.movie.id as string;
   }
 
+  const originalOf = async (movieId: string) => {
+    const [movie] = await cluster.database.db
+      .select({ key: movies.originalFileKey })
+      .from(movies)
+      .where(eq(movies.id, movieId));
+    return movie?.key ?? null;
+  };
+
   const rowsOf = (movieId: string) =>
     cluster.database.db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movieId));
 
   async function allReady(movieId: string) {
     await pollUntil(
       async () => (await rowsOf(movieId)).every((r) => r.state === 'ready'),
-      180_000,
+      240_000,
       () => `renditions never became ready:\n${cluster.replicas.map((r) => r.log()).join('\n---\n')}`,
     );
+  }
+
+  /** A stored rendition read the way a phone with its licence reads it (decision 0235: films are stored encrypted). */
+  async function plainRendition(movieId: string, row: { storageKey: string | null; fileNonce: string | null }) {
+    const keys = sealedContentKeys(cluster.database.db, masterKeyFrom(CONTENT_MASTER_KEY));
+    const from = createReadStream(join(cluster.dataDir, 'objects', row.storageKey!));
+    return plainCopyFrom(from, await keys.keyOf(movieId), row.fileNonce!);
   }
 
   const started = (replica: Replica, movieId: string) =>
@@ -102,7 +128,7 @@ describe.skipIf(!processTests)('renditions across server processes', { timeout: 
     for (const row of rows) {
       const path = join(cluster.dataDir, 'objects', row.storageKey!);
       expect(statSync(path).size).toBe(row.sizeBytes);
-      expect(probeFile(path).height).toBe(row.height);
+      expect(probeFile(await plainRendition(movieId, row)).height).toBe(row.height);
     }
     await Promise.all([a.kill('SIGTERM'), b.kill('SIGTERM')]);
   });
@@ -124,14 +150,26 @@ describe.skipIf(!processTests)('renditions across server processes', { timeout: 
     // The interrupted one ran again under a new attempt (its progress lapsed; the job did not wait for its 15-minute
     // expiry); no row is half made.
     expect(rows.find((r) => r.kind === killed.kind)!.attempts).toBe(killed.attempts + 1);
+    // The original's encrypted copy too, though the dead process may have been making it: its job, silent since the
+    // kill, is failed and run again well before its hour's expiry (decision 0238).
+    await pollUntil(
+      async () => (await originalOf(movieId)) !== null,
+      120_000,
+      () => `the original was never encrypted:\n${server.log()}`,
+    );
+    const original = (await originalOf(movieId))!;
     const stored = readdirSync(join(cluster.dataDir, 'objects', 'renditions', movieId)).sort();
-    expect(stored).toEqual([...RENDITION_KINDS].map((k) => `${k}.mp4`).sort());
+    const named = [...rows.map((r) => r.storageKey!), original].map((key) => key.split('/').pop());
+    expect(stored).toEqual(named.sort());
+    expect(stored.map((name) => name.split('-')[0]).sort()).toEqual([...RENDITION_KINDS, 'original'].sort());
+    expect(stored.every((name) => name.endsWith('.filamu'))).toBe(true);
     for (const row of rows) {
       const path = join(cluster.dataDir, 'objects', row.storageKey!);
       expect(statSync(path).size).toBe(row.sizeBytes);
-      expect(probeFile(path).durationSeconds).toBeCloseTo(60, 0);
+      expect(probeFile(await plainRendition(movieId, row)).durationSeconds).toBeCloseTo(LONG_CLIP_SECONDS, 0);
     }
-    // The dead process's encoder output is swept once its attempt no longer holds the row.
+    // The dead process's encoder output is swept once its attempt no longer holds the row, its half-encrypted copy of
+    // the original once it has gone untouched for TRANSCODE_STALE_WORK_SECONDS.
     await pollUntil(
       async () => leftovers().length === 0,
       30_000,
