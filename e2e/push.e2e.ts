@@ -103,6 +103,11 @@ describe('push notifications', () => {
       await tap(worker, 'plan_ends');
       await page.waitForURL(`${origin}/subscription`);
       await expect.poll(() => shown(worker)).toEqual([]);
+      // The next push comes to Filamu open on that screen, not to a page still loading: a CI run lost the push
+      // DevTools delivered during the tap's navigation (the worker showed nothing in 10 s), which only a real
+      // push service's redelivery would cover.
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await controlledByServiceWorker(page);
 
       const movies = {
         kind: 'new_movies',
