@@ -151,7 +151,13 @@ async function signInSubscriber(context: BrowserContext, baseURL: string): Promi
   );
   // A subscriber's phone has the app installed (the service worker registers once the first page is idle): the
   // signed-in screens are measured as they open on the phone, not as a first visit.
-  await page.waitForFunction(() => navigator.serviceWorker.ready.then(() => true), undefined, { timeout: 30_000 });
+  // `ready` settles once a worker is active; evaluate awaits it (waitForFunction would take the promise as truthy).
+  await page.evaluate(() =>
+    Promise.race([
+      navigator.serviceWorker.ready.then(() => true),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('no service worker after 30 s')), 30_000)),
+    ]),
+  );
   // Its sizes are encoded first, so no ffmpeg runs while the screens are measured.
   const admin = await adminSession();
   const renditionsSettled = async () => {
