@@ -1,11 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { daysRemaining, formatBytes, formatDate, formatLastDownload, formatRunningTime, formatUgx } from './format.ts';
+import {
+  daysRemaining,
+  formatBytes,
+  formatDate,
+  formatLastDownload,
+  formatRunningTime,
+  formatUgx,
+  groupDigits,
+} from './format.ts';
 
 describe('formatting', () => {
   it('shows UGX with en-UG thousands separators and no decimals', () => {
     expect(formatUgx(25000)).toBe('UGX 25,000');
     expect(formatUgx('1500000')).toBe('UGX 1,500,000');
     expect(formatUgx(0)).toBe('UGX 0');
+  });
+
+  it('groups digits as the en-UG and en-US number formatters do, without starting one', () => {
+    const values = [0, 7, 999, 1000, 1700, 25_000, 99_999, 100_000, 1_234_567, 1_000_000_000, 2.5, 1499.5, 0.4, -3500];
+    for (const locale of ['en-UG', 'en-US']) {
+      const intl = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+      expect(values.map(groupDigits)).toEqual(values.map((v) => intl.format(v)));
+    }
+    expect(groupDigits(Number.NaN)).toBe('NaN');
   });
 
   it('shows dates as day, short month and year in Kampala time', () => {

@@ -4,7 +4,20 @@ export * from './dates.ts';
 
 /** UGX amounts are whole numbers shown with en-UG thousands separators: `UGX 25,000`. */
 export function formatUgx(amount: number | string): string {
-  return `UGX ${new Intl.NumberFormat('en-UG', { maximumFractionDigits: 0 }).format(Number(amount))}`;
+  return `UGX ${groupDigits(Number(amount))}`;
+}
+
+/**
+ * A number rounded to whole units with comma thousands separators (`25,000`), as en-UG and en-US write it. Written
+ * out, not `Intl.NumberFormat` or `toLocaleString`: the browser's number formatter, the first time a page starts it,
+ * costs a slow phone's main thread a long task (decision 0239).
+ */
+export function groupDigits(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const digits = String(Math.round(Math.abs(value)));
+  const groups: string[] = [];
+  for (let end = digits.length; end > 0; end -= 3) groups.unshift(digits.slice(Math.max(0, end - 3), end));
+  return `${value < 0 && digits !== '0' ? '-' : ''}${groups.join(',')}`;
 }
 
 /** Bytes in steps of 1024 with one decimal: `1.5 GB`. */

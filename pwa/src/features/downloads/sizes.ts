@@ -3,6 +3,7 @@ import {
   dataCostUgx,
   DOWNLOAD_SIZES,
   formatBytes,
+  groupDigits,
   type DownloadSize,
   type MovieSize,
 } from '@filamu/shared';
@@ -14,7 +15,7 @@ const NBSP = '\u00a0';
 
 /** `UGX 1,700`. */
 function formatUgx(amount: number): string {
-  return `UGX${NBSP}${Math.round(amount).toLocaleString('en-US')}`;
+  return `UGX${NBSP}${groupDigits(amount)}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { DOWNLOAD_SIZE_LABELS, DOWNLOAD_SIZES, type DownloadSize } from '@filamu/shared';
+import { DOWNLOAD_SIZE_LABELS, DOWNLOAD_SIZES, type DownloadSize, groupDigits } from '@filamu/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { fieldClasses, Input } from '../../../components/ui/Input.tsx';
@@ -23,7 +23,7 @@ export function DataSettings() {
     if (typedNumber(price) === undefined) {
       setBundlePrice(null);
       setError(null);
-      setSaved(`Sizes are priced at UGX ${operatorPrice.toLocaleString('en-US')} per GB.`);
+      setSaved(`Sizes are priced at UGX ${groupDigits(operatorPrice)} per GB.`);
       return;
     }
     const typed = readDataPrice(price);
@@ -33,7 +33,7 @@ export function DataSettings() {
     }
     setError(null);
     setBundlePrice(typed.price);
-    setSaved(`Saved: UGX ${typed.price.toLocaleString('en-US')} per GB.`);
+    setSaved(`Saved: UGX ${groupDigits(typed.price)} per GB.`);
   };
 
   return (
@@ -69,7 +69,7 @@ export function DataSettings() {
           value={price}
           onChange={(e) => setPrice(e.target.value)}
           placeholder={operatorPrice.toString()}
-          hint={`Used to estimate what each size costs in data. Leave empty for UGX ${operatorPrice.toLocaleString('en-US')} per GB.`}
+          hint={`Used to estimate what each size costs in data. Leave empty for UGX ${groupDigits(operatorPrice)} per GB.`}
           error={error}
         />
         <div className="mt-2 flex flex-wrap items-center gap-3">

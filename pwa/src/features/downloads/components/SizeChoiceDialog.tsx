@@ -1,4 +1,4 @@
-import { DOWNLOAD_SIZE_LABELS, formatBytes, type DownloadSize, type UserMovie } from '@filamu/shared';
+import { DOWNLOAD_SIZE_LABELS, formatBytes, groupDigits, type DownloadSize, type UserMovie } from '@filamu/shared';
 import { useState } from 'react';
 import { Modal, ModalDescription, ModalTitle } from '../../../components/ui/Modal.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
@@ -105,7 +105,7 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
         </label>
       )}
       <p className="mt-3 text-xs text-stone-600 dark:text-stone-400">
-        Data prices are estimates at UGX {price.toLocaleString('en-US')} per GB.
+        Data prices are estimates at UGX {groupDigits(price)} per GB.
       </p>
       <div className="mt-5 flex flex-wrap justify-end gap-3">
         <Button variant="outline" onClick={onClose}>
