@@ -11,7 +11,6 @@ import {
   localRecord,
   movieBytes,
   opfsSha256,
-  plainFetch,
   putLocalDownload,
   readRecord,
   sha256,
@@ -383,26 +382,6 @@ describe('download manager', () => {
       await context.close();
     }
   }, 240_000);
-
-  it('keeps within 110 % of a plain fetch on a throttled link', async () => {
-    // A plain fetch of the whole file is a delivery (decision 0191): the baseline fetches a twin of the same size.
-    const { id: twin } = await movie(movieBytes(12 * MiB));
-    const { id } = await movie(movieBytes(12 * MiB));
-    const { context, page } = await subscriber();
-    try {
-      proxy.throttleBps = 2 * MiB;
-      await plainFetch(page, twin);
-      const plain = proxy.log[0]!;
-      await tapDownload(page, id);
-      await waitForRecord(page, id, complete);
-      const engine = proxy.log.slice(1);
-      const plainDuration = plain.endedAt - plain.startedAt;
-      const engineDuration = engine.at(-1)!.endedAt - engine[0]!.startedAt;
-      expect(engineDuration).toBeLessThanOrEqual(plainDuration * 1.1);
-    } finally {
-      await context.close();
-    }
-  });
 
   describe('Background Fetch (opted in)', () => {
     /** The person turns on "Keep downloading when the app is closed" on My Downloads. */
