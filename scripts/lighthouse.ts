@@ -7,10 +7,12 @@
  * `<outDir>` (default `lighthouse-reports/`, git-ignored).
  *
  * With `--assert` (the test line) it fails unless the landing scores performance ≥ 95 (median of three runs),
- * accessibility 100 and best practices 100, every subscriber screen scores accessibility 100, and the landing's JavaScript
- * weighs ≤ 130 KB as transferred. A subscriber screen under performance 95 is reported but does not fail the line yet
- * (docs/decisions/0228). Build first (`npx pnpm@10 build`), then `npx pnpm@10 lighthouse [-- --assert]`;
- * `-- --screens=library,player` measures only those screens and `-- --repeat` each three times.
+ * accessibility 100 and best practices 100, every subscriber screen scores performance ≥ 95 (median of five runs when
+ * the first is under) and accessibility 100, and the landing's JavaScript weighs ≤ 130 KB as transferred (0228, 0240).
+ * A run on a host slower than the one Lighthouse's 4× CPU slowdown is meant for is measured with the slowdown scaled
+ * down, so every run emulates the same phone (0240). Build first (`npx pnpm@10 build`), then
+ * `npx pnpm@10 lighthouse [-- --assert]`; `-- --screens=library,player` measures only those screens and `-- --repeat`
+ * each five times.
  *
  * Lighthouse 12 is used because 13 needs Node 22 and the project runs on Node 20 (docs/decisions/0075).
  */
@@ -37,10 +39,29 @@ import { startBuiltServer } from '../e2e/support/server.ts';
 
 const TARGETS = { performance: 95, accessibility: 100, bestPractices: 100, landingScriptKB: 130 };
 const LANDING_RUNS = 3;
-const SCREEN_RUNS = 3;
+const SCREEN_RUNS = 5;
+
+/**
+ * Lighthouse's default 4× CPU slowdown takes a host whose benchmark index is 1500-2000 (its documentation's "high-end
+ * desktop") to a mid-tier phone. On a slower or busier host the same 4× emulates a slower phone than that, so the
+ * slowdown is scaled by the host's index under 1500, as the documentation advises; a faster host keeps 4×.
+ */
+const LIGHTHOUSE_SLOWDOWN = 4;
+const REFERENCE_HOST_INDEX = 1500;
+/** A run whose host index moved this much from the one its slowdown was chosen for is measured again. */
+const CALIBRATION_TOLERANCE = 0.2;
+const CALIBRATION_RETRIES = 2;
+
+function cpuSlowdownFor(hostIndex: number): number {
+  if (!(hostIndex > 0) || hostIndex >= REFERENCE_HOST_INDEX) return LIGHTHOUSE_SLOWDOWN;
+  return Math.max(1, Number(((LIGHTHOUSE_SLOWDOWN * hostIndex) / REFERENCE_HOST_INDEX).toFixed(2)));
+}
 
 interface Summary {
   page: string;
+  /** The CPU slowdown the run was simulated with, and the host's benchmark index it measured. */
+  cpuSlowdown: number;
+  hostIndex: number;
   performance: number;
   accessibility: number;
   bestPractices: number;
@@ -83,6 +104,8 @@ function summarize(page: string, result: RunnerResult): Summary {
     .map((ref) => ref.id);
   return {
     page,
+    cpuSlowdown: result.lhr.configSettings.throttling.cpuSlowdownMultiplier,
+    hostIndex: Math.round(result.lhr.environment.benchmarkIndex),
     performance: score('performance'),
     accessibility: score('accessibility'),
     bestPractices: score('best-practices'),
@@ -103,7 +126,29 @@ function summarize(page: string, result: RunnerResult): Summary {
 const TRACE_RECORDING_ERRORS = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED', 'NO_DCL']);
 const TRACE_RETRIES = 2;
 
+/** The host's benchmark index as the last run measured it: the next run's slowdown is chosen from it. */
+let lastHostIndex = REFERENCE_HOST_INDEX;
+
+/**
+ * One Lighthouse run with the CPU slowdown chosen for the host as last measured; when the run finds the host's speed
+ * moved enough to call for another slowdown, it is measured again with that one.
+ */
 async function audit(url: string, port: number, flags: Flags): Promise<RunnerResult> {
+  for (let attempt = 0; ; attempt++) {
+    const cpuSlowdownMultiplier = cpuSlowdownFor(lastHostIndex);
+    // Lighthouse merges the flags' settings into its mobile defaults: only the slowdown changes.
+    const result = await auditOnce(url, port, { ...flags, throttling: { cpuSlowdownMultiplier } });
+    lastHostIndex = result.lhr.environment.benchmarkIndex;
+    const wanted = cpuSlowdownFor(lastHostIndex);
+    if (Math.abs(wanted - cpuSlowdownMultiplier) <= CALIBRATION_TOLERANCE * cpuSlowdownMultiplier) return result;
+    if (attempt >= CALIBRATION_RETRIES) return result;
+    console.warn(
+      `Host speed moved (benchmark index ${Math.round(lastHostIndex)}): measuring ${url} again at ${wanted}x`,
+    );
+  }
+}
+
+async function auditOnce(url: string, port: number, flags: Flags): Promise<RunnerResult> {
   for (let attempt = 0; ; attempt++) {
     const result = await lighthouse(url, {
       port,
@@ -185,7 +230,7 @@ function median(values: number[]): number {
 async function main(): Promise<void> {
   const args = process.argv.slice(2).filter((a) => a !== '--');
   const assert = args.includes('--assert');
-  // `--screens=library,player` measures only those subscriber screens; `--repeat` measures each three times.
+  // `--screens=library,player` measures only those subscriber screens; `--repeat` measures each five times.
   const only = args
     .find((a) => a.startsWith('--screens='))
     ?.slice('--screens='.length)
@@ -224,8 +269,8 @@ async function main(): Promise<void> {
     ].filter(([name]) => !only || only.includes(name!)) as [string, string][];
     const signedIn: Summary[] = [];
     for (const [name, path] of screens) {
-      // Measured once; a screen under the performance target is measured twice more and reported by the median of
-      // the three, so one busy moment of the machine neither hides a fast screen nor a slow one.
+      // Measured once; a screen under the performance target is measured four times more and reported by the median
+      // of the five, so one busy moment of the machine neither hides a fast screen nor fails the line.
       const runs: Summary[] = [];
       for (let run = 1; run <= SCREEN_RUNS; run++) {
         const result = await audit(`${server.baseURL}${path}`, port, { disableStorageReset: true });
@@ -247,11 +292,10 @@ async function main(): Promise<void> {
       const performance = median(landing.map((s) => s.performance));
       if (performance < TARGETS.performance)
         problems.push(`landing performance ${performance} (median of ${LANDING_RUNS}) < ${TARGETS.performance}`);
-      // Not failed on yet: on this 2-core machine a screen's score moves by up to 7 points from run to run, and the
-      // signed-in screens sit at 92-98 (decision 0228). Said on every run, so the gap stays in sight.
       for (const s of signedIn.filter((screen) => screen.performance < TARGETS.performance))
-        console.warn(
-          `Not yet at target: ${s.page} performance ${s.performance} (TBT ${s.tbtMs} ms, LCP ${s.lcpMs} ms)`,
+        problems.push(
+          `${s.page}: performance ${s.performance} (median of the runs; TBT ${s.tbtMs} ms, LCP ${s.lcpMs} ms, ` +
+            `CPU slowdown ${s.cpuSlowdown}x on a host of index ${s.hostIndex})`,
         );
       for (const s of [landing[0]!, ...signedIn]) {
         if (s.accessibility < TARGETS.accessibility)
