@@ -5,7 +5,7 @@ import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClip } from '../api/src/features/transcode/clips.testing.ts';
 import { formatBytes } from '../shared/src/format.ts';
-import type { AdminMovie } from '../shared/src/schemas/movies.ts';
+import type { AdminMovie } from '../shared/src/schemas/admin-movies.ts';
 import { DATA_COST_FLOOR_UGX } from '../shared/src/schemas/renditions.ts';
 import { apiCall } from './support/api.ts';
 import { browserSession, isComplete, opfsSha256, sha256, subscriberPage, waitForRecord } from './support/downloads.ts';

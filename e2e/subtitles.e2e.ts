@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoMovie } from '../api/demo/media/index.ts';
-import type { AdminMovie } from '../shared/src/schemas/movies.ts';
+import type { AdminMovie } from '../shared/src/schemas/admin-movies.ts';
 import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
 import { baseURL, launchBrowser } from './support/browser.ts';

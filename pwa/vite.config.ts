@@ -24,10 +24,14 @@ const REACT_ROUTER_PRODUCTION = join(
   'dist/production/index.mjs',
 );
 
+/** The admin console's own code: its screens, and the admin side of the shared contracts and schemas (0241). */
+const isAdminCode = (id: string) =>
+  id.includes('/src/features/admin/') || /\/shared\/src\/(contracts|schemas)\/admin-[^/]*$/.test(id);
+
 /** Chunks made only of the admin console's own code go to their own folder, which the precache leaves out. */
 function chunkFileNames(chunk: { moduleIds: readonly string[] }): string {
   const ownCode = chunk.moduleIds.filter((id) => !id.includes('/node_modules/'));
-  const adminOnly = ownCode.length > 0 && ownCode.every((id) => id.includes('/src/features/admin/'));
+  const adminOnly = ownCode.length > 0 && ownCode.every(isAdminCode);
   return adminOnly ? `${ADMIN_CHUNKS}/[name]-[hash].js` : 'assets/[name]-[hash].js';
 }
 

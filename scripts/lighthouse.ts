@@ -23,7 +23,7 @@ import { join, resolve } from 'node:path';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, useServer } from '../e2e/support/browser.ts';
-import type { AdminMovie } from '../shared/src/schemas/movies.ts';
+import type { AdminMovie } from '../shared/src/schemas/admin-movies.ts';
 import { apiCall } from '../e2e/support/api.ts';
 import { confirmSize, isComplete, smallMovie, waitForRecord } from '../e2e/support/downloads.ts';
 import {

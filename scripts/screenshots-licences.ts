@@ -31,7 +31,7 @@ import {
   type SeededUser,
 } from '../e2e/support/seed.ts';
 import { startBuiltServer, type BuiltServer } from '../e2e/support/server.ts';
-import type { AdminMovie } from '../shared/src/schemas/movies.ts';
+import type { AdminMovie } from '../shared/src/schemas/admin-movies.ts';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };

@@ -31,7 +31,7 @@ import {
   uploadMovie,
 } from '../e2e/support/seed.ts';
 import { startBuiltServer } from '../e2e/support/server.ts';
-import type { AdminMovie } from '../shared/src/schemas/movies.ts';
+import type { AdminMovie } from '../shared/src/schemas/admin-movies.ts';
 
 const VIEWPORTS = { 390: { width: 390, height: 844 }, 1280: { width: 1280, height: 800 } } as const;
 const THEMES = ['light', 'dark'] as const;

@@ -19,7 +19,7 @@ import { createReadStream, existsSync, mkdirSync, renameSync, statSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { AdminMovie } from '../shared/src/schemas/movies.ts';
+import type { AdminMovie } from '../shared/src/schemas/admin-movies.ts';
 import { useServer } from '../e2e/support/browser.ts';
 import { apiCall } from '../e2e/support/api.ts';
 import { smallMovie } from '../e2e/support/downloads.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { renderDemoMovieFrames } from '../../api/demo/media/index.ts';
 import { encodeMp4 } from '../../api/demo/media/mp4.ts';
-import type { AdminMovie } from '../../shared/src/schemas/movies.ts';
+import type { AdminMovie } from '../../shared/src/schemas/admin-movies.ts';
 import type { DownloadSize, MovieSize } from '../../shared/src/schemas/renditions.ts';
 import { apiCall } from './api.ts';
 import { launchBrowser, useServer } from './browser.ts';

@@ -44,7 +44,7 @@ describe('Kampala local time', () => {
 
 describe('LocalDateTime schema', () => {
   it('refuses malformed text and impossible days with issues, never an exception', async () => {
-    const { LocalDateTime } = await import('./schemas/plans.ts');
+    const { LocalDateTime } = await import('./schemas/admin-plans.ts');
     for (const bad of ['31/12/2026', '2026-02-31T10:00', '2027-02-29T10:00', '']) {
       expect(LocalDateTime.safeParse(bad).success, bad).toBe(false);
     }
@@ -54,7 +54,7 @@ describe('LocalDateTime schema', () => {
 
 describe('LocalDateTime range', () => {
   it('refuses years Postgres cannot store or no plan ends in, and keeps the whole four-digit range above them', async () => {
-    const { LocalDateTime } = await import('./schemas/plans.ts');
+    const { LocalDateTime } = await import('./schemas/admin-plans.ts');
     for (const bad of ['0000-01-01T00:00', '0001-01-01T00:00', '1999-12-31T23:59']) {
       const result = LocalDateTime.safeParse(bad);
       expect(result.success, bad).toBe(false);

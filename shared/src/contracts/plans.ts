@@ -1,6 +1,7 @@
 import { defineContract } from '../contract.ts';
-import { IdParams, Message } from '../schemas/common.ts';
-import { AdminPlanList, AdminPlanResponse, CustomerPlanList, PlanInput, PlanUpdate } from '../schemas/plans.ts';
+import { CustomerPlanList } from '../schemas/plans.ts';
+
+export { adminCreatePlan, adminDeletePlan, adminListPlans, adminUpdatePlan } from './admin-plans.ts';
 
 export const customerPlans = defineContract({
   method: 'get',
@@ -9,45 +10,4 @@ export const customerPlans = defineContract({
   tag: 'Plans',
   access: 'account',
   response: CustomerPlanList,
-});
-
-export const adminListPlans = defineContract({
-  method: 'get',
-  path: '/admin/subscription-plans',
-  summary: 'Every plan, by display order',
-  tag: 'Plans',
-  access: 'admin',
-  response: AdminPlanList,
-});
-
-export const adminCreatePlan = defineContract({
-  method: 'post',
-  path: '/admin/subscription-plans',
-  summary: 'Create a plan',
-  tag: 'Plans',
-  access: 'admin',
-  body: PlanInput,
-  response: AdminPlanResponse,
-  status: 201,
-});
-
-export const adminUpdatePlan = defineContract({
-  method: 'put',
-  path: '/admin/subscription-plans/:id',
-  summary: 'Change a plan (partial)',
-  tag: 'Plans',
-  access: 'admin',
-  params: IdParams,
-  body: PlanUpdate,
-  response: AdminPlanResponse,
-});
-
-export const adminDeletePlan = defineContract({
-  method: 'delete',
-  path: '/admin/subscription-plans/:id',
-  summary: 'Delete a plan nobody has used; a plan with subscribers or payments is refused with 409',
-  tag: 'Plans',
-  access: 'admin',
-  params: IdParams,
-  response: Message,
 });

@@ -1,31 +1,9 @@
 import { defineContract } from '../contract.ts';
-import { AdminMovieResponse } from '../schemas/movies.ts';
-import { SubtitleFile, SubtitleParams, SubtitleUploadRequest } from '../schemas/subtitles.ts';
+import { SubtitleFile, SubtitleParams } from '../schemas/subtitles.ts';
+
+export { adminDeleteSubtitles, adminPutSubtitles } from './admin-subtitles.ts';
 
 const tag = 'Subtitles';
-
-export const adminPutSubtitles = defineContract({
-  method: 'put',
-  path: '/admin/movies/:id/subtitles/:language',
-  summary:
-    "Attach (or replace) a movie's subtitles in one language: SRT or WebVTT text, checked, cleaned and stored as " +
-    'WebVTT; garbage is refused with invalid_subtitles, a file over 512 KB with payload_too_large',
-  tag,
-  access: 'admin',
-  params: SubtitleParams,
-  body: SubtitleUploadRequest,
-  response: AdminMovieResponse,
-});
-
-export const adminDeleteSubtitles = defineContract({
-  method: 'delete',
-  path: '/admin/movies/:id/subtitles/:language',
-  summary: "Remove a movie's subtitles in one language",
-  tag,
-  access: 'admin',
-  params: SubtitleParams,
-  response: AdminMovieResponse,
-});
 
 export const movieSubtitles = defineContract({
   method: 'get',

@@ -1,0 +1,42 @@
+// Every script a subscriber's screen can load is in the service worker's precache, so the app opens offline: the
+// build puts chunks made only of admin code in assets/admin/, which the precache leaves out (vite.config.ts, 0078,
+// 0241). Reads dist/.vite/manifest.json, follows every import from the entry except into the admin console's routes,
+// and exits 1 if a chunk it reaches sits in assets/admin/.
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const ADMIN_FOLDER = 'assets/admin/';
+const manifestPath = fileURLToPath(new URL('../dist/.vite/manifest.json', import.meta.url));
+if (!existsSync(manifestPath)) {
+  console.error(`phone-chunks: ${manifestPath} not found — run the build first.`);
+  process.exit(1);
+}
+const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry && key.endsWith('index.html'));
+if (!entryKey) {
+  console.error('phone-chunks: no index.html entry in the manifest.');
+  process.exit(1);
+}
+
+const isAdminRoute = (key) => key.startsWith('src/features/admin/');
+/** Chunk key → the chain of keys that reached it from the entry, for the message. */
+const reached = new Map([[entryKey, [entryKey]]]);
+const queue = [entryKey];
+while (queue.length > 0) {
+  const key = queue.shift();
+  const chunk = manifest[key];
+  const next = [...(chunk.imports ?? []), ...(chunk.dynamicImports ?? []).filter((dep) => !isAdminRoute(dep))];
+  for (const dep of next) {
+    if (reached.has(dep) || !manifest[dep]) continue;
+    reached.set(dep, [...reached.get(key), dep]);
+    queue.push(dep);
+  }
+}
+
+const missing = [...reached].filter(([key]) => manifest[key].file.startsWith(ADMIN_FOLDER));
+for (const [key, chain] of missing)
+  console.error(`phone-chunks: ${manifest[key].file} is not precached but a phone reaches it: ${chain.join(' → ')}`);
+console.log(
+  `phone-chunks: ${reached.size} chunks a subscriber's screens can load, ${missing.length} outside the precache`,
+);
+process.exit(missing.length > 0 ? 1 : 0);
