@@ -5,23 +5,10 @@
 // itself where the build wrote none.
 // The budget holds for gzip, what a browser without brotli gets. Exits 1 at or over budget.
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { dist, readBuildManifest } from './build-manifest.mjs';
 
 const BUDGET_KB = 130;
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-const manifestPath = `${dist}.vite/manifest.json`;
-
-if (!existsSync(manifestPath)) {
-  console.error(`bundle-size: ${manifestPath} not found — run the build first.`);
-  process.exit(1);
-}
-
-const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry && key.endsWith('index.html'));
-if (!entryKey) {
-  console.error('bundle-size: no index.html entry in the manifest.');
-  process.exit(1);
-}
+const { manifest, entryKey } = readBuildManifest('bundle-size');
 
 const files = new Set();
 const visit = (key) => {

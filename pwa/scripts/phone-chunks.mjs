@@ -2,21 +2,10 @@
 // build puts chunks made only of admin code in assets/admin/, which the precache leaves out (vite.config.ts, 0078,
 // 0241). Reads dist/.vite/manifest.json, follows every import from the entry except into the admin console's routes,
 // and exits 1 if a chunk it reaches sits in assets/admin/.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readBuildManifest } from './build-manifest.mjs';
 
 const ADMIN_FOLDER = 'assets/admin/';
-const manifestPath = fileURLToPath(new URL('../dist/.vite/manifest.json', import.meta.url));
-if (!existsSync(manifestPath)) {
-  console.error(`phone-chunks: ${manifestPath} not found — run the build first.`);
-  process.exit(1);
-}
-const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry && key.endsWith('index.html'));
-if (!entryKey) {
-  console.error('phone-chunks: no index.html entry in the manifest.');
-  process.exit(1);
-}
+const { manifest, entryKey } = readBuildManifest('phone-chunks');
 
 const isAdminRoute = (key) => key.startsWith('src/features/admin/');
 /** Chunk key → the chain of keys that reached it from the entry, for the message. */
