@@ -7,12 +7,12 @@
  * `<outDir>` (default `lighthouse-reports/`, git-ignored).
  *
  * With `--assert` (the test line) it fails unless the landing scores performance ≥ 95 (median of three runs),
- * accessibility 100 and best practices 100, every subscriber screen scores performance ≥ 95 (median of five runs when
- * the first is under) and accessibility 100, and the landing's JavaScript weighs ≤ 130 KB as transferred (0228, 0240).
+ * accessibility 100 and best practices 100, every subscriber screen scores performance ≥ 95 (median of up to nine runs
+ * when the first is under) and accessibility 100, and the landing's JavaScript weighs ≤ 130 KB as transferred (0228, 0240).
  * A run on a host slower than the one Lighthouse's 4× CPU slowdown is meant for is measured with the slowdown scaled
  * down, so every run emulates the same phone (0240). Build first (`npx pnpm@10 build`), then
  * `npx pnpm@10 lighthouse [-- --assert]`; `-- --screens=library,player` measures only those screens and `-- --repeat`
- * each five times.
+ * each nine times.
  *
  * Lighthouse 12 is used because 13 needs Node 22 and the project runs on Node 20 (docs/decisions/0075).
  */
@@ -39,7 +39,8 @@ import { startBuiltServer } from '../e2e/support/server.ts';
 
 const TARGETS = { performance: 95, accessibility: 100, bestPractices: 100, landingScriptKB: 130 };
 const LANDING_RUNS = 3;
-const SCREEN_RUNS = 5;
+/** A screen whose first run misses the target is judged by the median of this many runs. */
+const SCREEN_RUNS = 9;
 
 /**
  * Lighthouse's default 4× CPU slowdown takes a host whose benchmark index is 1500-2000 (its documentation's "high-end
@@ -230,7 +231,7 @@ function median(values: number[]): number {
 async function main(): Promise<void> {
   const args = process.argv.slice(2).filter((a) => a !== '--');
   const assert = args.includes('--assert');
-  // `--screens=library,player` measures only those subscriber screens; `--repeat` measures each five times.
+  // `--screens=library,player` measures only those subscriber screens; `--repeat` measures each nine times.
   const only = args
     .find((a) => a.startsWith('--screens='))
     ?.slice('--screens='.length)
@@ -269,14 +270,18 @@ async function main(): Promise<void> {
     ].filter(([name]) => !only || only.includes(name!)) as [string, string][];
     const signedIn: Summary[] = [];
     for (const [name, path] of screens) {
-      // Measured once; a screen under the performance target is measured four times more and reported by the median
-      // of the five, so one busy moment of the machine neither hides a fast screen nor fails the line.
+      // Measured once; a screen under the performance target is judged by the median of nine runs, stopping as soon
+      // as five of them are on one side of it, so one busy moment neither hides a slow screen nor fails the line.
       const runs: Summary[] = [];
       for (let run = 1; run <= SCREEN_RUNS; run++) {
         const result = await audit(`${server.baseURL}${path}`, port, { disableStorageReset: true });
         writeFileSync(join(outDir, run === 1 ? `${name}.html` : `${name}-${run}.html`), result.report as string);
         runs.push(summarize(`${name} (signed in${run > 1 ? `, run ${run}` : ''})`, result));
-        if (!repeatAll && runs[0]!.performance >= TARGETS.performance) break;
+        if (repeatAll) continue;
+        if (runs[0]!.performance >= TARGETS.performance) break;
+        const meeting = runs.filter((r) => r.performance >= TARGETS.performance).length;
+        const majority = Math.ceil(SCREEN_RUNS / 2);
+        if (meeting >= majority || runs.length - meeting >= majority) break;
       }
       summaries.push(...runs);
       const middle = runs.find((r) => r.performance === median(runs.map((x) => x.performance)))!;
