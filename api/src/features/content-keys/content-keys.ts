@@ -66,19 +66,29 @@ export function sealedContentKeys(db: Db, masterKey: Buffer): ContentKeys {
     opened.set(movieId, key);
     return key;
   };
+  /** Keys being read or made now: a film's first downloads all at once read (or make) its key once. */
+  const inFlight = new Map<string, Promise<Buffer>>();
+  const readOrMake = async (movieId: string): Promise<Buffer> => {
+    const [existing] = await db.select().from(titleKeys).where(eq(titleKeys.movieId, movieId));
+    if (existing) return keep(movieId, openContentKey(masterKey, movieId, existing.sealedKey));
+    // Two replicas at once each offer a key; the first insert wins and the other reads it back.
+    const [made] = await db
+      .insert(titleKeys)
+      .values({ movieId, sealedKey: sealContentKey(masterKey, movieId, randomBytes(FILM_KEY_BYTES)) })
+      .onConflictDoNothing()
+      .returning();
+    const [stored] = made ? [made] : await db.select().from(titleKeys).where(eq(titleKeys.movieId, movieId));
+    return keep(movieId, openContentKey(masterKey, movieId, stored!.sealedKey));
+  };
   return {
-    async keyOf(movieId) {
+    keyOf(movieId) {
       const known = opened.get(movieId);
-      if (known) return known;
-      const [existing] = await db.select().from(titleKeys).where(eq(titleKeys.movieId, movieId));
-      if (existing) return keep(movieId, openContentKey(masterKey, movieId, existing.sealedKey));
-      // Two callers at once each offer a key; the first insert wins and both read it back.
-      await db
-        .insert(titleKeys)
-        .values({ movieId, sealedKey: sealContentKey(masterKey, movieId, randomBytes(FILM_KEY_BYTES)) })
-        .onConflictDoNothing();
-      const [stored] = await db.select().from(titleKeys).where(eq(titleKeys.movieId, movieId));
-      return keep(movieId, openContentKey(masterKey, movieId, stored!.sealedKey));
+      if (known) return Promise.resolve(known);
+      const pending = inFlight.get(movieId);
+      if (pending) return pending;
+      const reading = readOrMake(movieId).finally(() => inFlight.delete(movieId));
+      inFlight.set(movieId, reading);
+      return reading;
     },
   };
 }

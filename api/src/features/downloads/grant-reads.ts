@@ -31,7 +31,10 @@ export interface GrantRef {
  * Read from the cached catalogue when it has the movie (ids, keys and sizes never change); the transaction
  * below checks again that it is live.
  */
-export async function findGrantedMovie(deps: ReadDeps, ref: GrantRef): Promise<MovieRow> {
+export async function findGrantedMovie(
+  deps: ReadDeps,
+  ref: GrantRef,
+): Promise<{ movie: MovieRow; cachedFiles: readonly MovieFile[] | null }> {
   const snapshot = await deps.catalogue.cached();
   const cached = ref.movieId !== undefined ? snapshot.byId.get(ref.movieId) : snapshot.bySKey.get(ref.s3Key ?? '');
   const movie = cached?.row ?? (await findLiveMovie(deps, ref));
@@ -39,7 +42,43 @@ export async function findGrantedMovie(deps: ReadDeps, ref: GrantRef): Promise<M
   if (ref.s3Key !== undefined && movie.s3Key !== ref.s3Key) {
     throw new AppError('bad_request', 'The file key does not belong to this movie.');
   }
-  return movie;
+  return { movie, cachedFiles: cached?.files ?? null };
+}
+
+/**
+ * The file a grant can expect without reading the database (decision 0242): the size asked for, else the original,
+ * as the cached catalogue knows it. Only a guess: the grant's locked read checks it (`fileAsCommitted`) and, when the
+ * file, its size or the caller's download says otherwise, the grant starts again the long way (`chooseFile`). Null
+ * when the cache has no such file (a rendition it has not seen yet): the long way at once.
+ */
+export function expectedFile(cachedFiles: readonly MovieFile[] | null, ref: GrantRef): MovieFile | null {
+  const file = cachedFiles?.find((f) => f.size === (ref.size ?? 'original'));
+  if (!file) return null;
+  // 0 is how a client says it does not know the size yet.
+  if (ref.totalBytes && ref.totalBytes !== file.bytes) {
+    throw new AppError('bad_request', `totalBytes must be the file size (${file.bytes} bytes).`);
+  }
+  return file;
+}
+
+/**
+ * SQL, on `movies`: the file of `size` as committed — `[key, nonce, bytes]`, null when it is not ready — for the
+ * grant's locked read to compare with `expectedFile`. The same rules as `filesOf` and `readyRenditionsJson`.
+ */
+export function fileAsCommitted(size: DownloadSize): SQL<unknown> {
+  if (size === 'original') {
+    return sql`json_build_array(coalesce("movies"."original_file_key", "movies"."s3_key"), "movies"."original_file_nonce", "movies"."size_bytes")`;
+  }
+  return sql`(select json_build_array(r.storage_key, r.file_nonce, r.size_bytes) from movie_renditions r where r.movie_id = "movies"."id" and r.kind = ${size} and r.state = 'ready')`;
+}
+
+/** Whether the committed file (`fileAsCommitted`'s value) is the one expected. */
+export function isExpectedFile(expected: MovieFile, committed: unknown): boolean {
+  const tuple = (typeof committed === 'string' ? JSON.parse(committed) : committed) as
+    [string, string | null, number | string] | null;
+  return (
+    tuple !== null && tuple[0] === expected.key && tuple[1] === expected.nonce && Number(tuple[2]) === expected.bytes
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 // Longer than 300 lines on purpose: every rule that decides whether a download link is given, in the order the server
 // applies them, in one transaction.
+import { randomUUID } from 'node:crypto';
 import {
   ALREADY_DOWNLOADED,
   isRatingHiddenBy,
@@ -8,24 +9,19 @@ import {
   type RedownloadAllowance,
   SUBSCRIPTION_REQUIRED,
 } from '@filamu/shared';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { type ColumnsSelection, eq, type SQL } from 'drizzle-orm';
+import type { TypedQueryBuilder } from 'drizzle-orm/query-builders/query-builder';
 import { isUniqueViolation, type Tx, type Database } from '../../db/client.ts';
 import { transactionRetrying } from '../../db/retry.ts';
-import { downloads, movies } from '../../db/schema.ts';
+import { downloads } from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound, unauthenticated } from '../../http/errors.ts';
 import type { ObjectInfo, ObjectStorage } from '../storage/storage.ts';
-import {
-  decideAccess,
-  type Downloader,
-  entitledMovie,
-  kinayugandaOutstandingSql,
-  lockDownloader,
-  ownDownloads,
-  recordEnglishUnlock,
-} from '../movies/entitlement.ts';
-import { liveMovie, type MovieRow } from '../movies/movie.ts';
+import { decideAccess, type Downloader, lockDownloader, recordEnglishUnlock } from '../movies/entitlement.ts';
+import type { MovieFile } from '../movies/files.ts';
+import type { MovieRow } from '../movies/movie.ts';
 import type { DownloadRow } from './records.ts';
-import { chooseFile, findGrantedMovie, type GrantRef } from './grant-reads.ts';
+import { type ExistingFacts, grantFacts } from './grant-facts.ts';
+import { chooseFile, expectedFile, findGrantedMovie, type GrantRef, isExpectedFile } from './grant-reads.ts';
 import { closeDownload, completeDelivered, deliveredInFull, finishing } from './completion.ts';
 import { MAX_COPIES_PER_GRANT, TOO_MANY_COPIES } from './grant-caps.ts';
 import { linkWindow, windowOf } from './s3-link-window.ts';
@@ -63,7 +59,18 @@ export const TOO_MANY_LINKS =
 export interface GrantAlongside<Read, Written> {
   read: SQL<Read>;
   write(tx: Tx, granted: Omit<Grant, 'alongside'>, read: Read, ref: GrantRef): Promise<Written>;
+  /**
+   * For a download this grant creates, instead of `write`: the feature's row inserted in the same statement as the
+   * download (one round trip fewer on every first download), and what `write` would have returned for it.
+   */
+  withNewDownload?(
+    tx: Tx,
+    download: { id: string; movieId: string },
+  ): { insert: AlongsideInsert; written(row: Record<string, unknown>): Written };
 }
+
+/** An insert returning its row, run as a CTE beside the download's own insert. */
+type AlongsideInsert = TypedQueryBuilder<ColumnsSelection>;
 
 export interface GrantOptions<Read = unknown, Written = unknown> {
   /** The grant hands out a link (generate-download-url), not only a download id (start). */
@@ -87,58 +94,8 @@ export interface Grant {
 /** A grant with what `alongside` wrote in its transaction (null without it). */
 export type GrantWith<Written> = Grant & { alongside: Written | null };
 
-/**
- * In one statement, under the downloader's lock: whether the movie is still live, whether they are entitled to
- * it, their download of it (locked, so a completion cannot slip in before the update) and, for an English
- * movie, whether a Kinayuganda one still locks it.
- */
-async function grantFacts(tx: Tx, downloader: Downloader, movie: MovieRow) {
-  const existing = tx
-    .select({
-      id: downloads.id,
-      status: downloads.status,
-      resumedCount: downloads.resumedCount,
-      linksSinceProgress: downloads.linksSinceProgress,
-      copiesSent: downloads.copiesSent,
-      deliveredBytes: downloads.deliveredBytes,
-      totalBytes: downloads.totalBytes,
-      linkExpiresAt: downloads.linkExpiresAt,
-      redownloadStartedAt: downloads.redownloadStartedAt,
-      confirmedAt: downloads.confirmedAt,
-      size: downloads.size,
-    })
-    .from(downloads)
-    .where(and(ownDownloads(downloader), eq(downloads.movieId, movies.id)))
-    .for('update')
-    .as('existing');
-  const [facts] = await tx
-    .select({
-      entitled: sql<boolean>`${entitledMovie(downloader)}`,
-      // The category as committed, not as this process's catalogue last saw it: an admin may just have changed it.
-      category: movies.category,
-      kinayugandaOutstanding: sql<boolean>`case when ${movies.category} = 'English'
-        then ${kinayugandaOutstandingSql(downloader)} else false end`,
-      existing: {
-        id: existing.id,
-        status: existing.status,
-        resumedCount: existing.resumedCount,
-        linksSinceProgress: existing.linksSinceProgress,
-        copiesSent: existing.copiesSent,
-        deliveredBytes: existing.deliveredBytes,
-        totalBytes: existing.totalBytes,
-        linkExpiresAt: existing.linkExpiresAt,
-        redownloadStartedAt: existing.redownloadStartedAt,
-        confirmedAt: existing.confirmedAt,
-        size: existing.size,
-      },
-    })
-    .from(movies)
-    .leftJoinLateral(existing, sql`true`)
-    .where(and(eq(movies.id, movie.id), liveMovie()));
-  return facts;
-}
-
-type ExistingFacts = NonNullable<Awaited<ReturnType<typeof grantFacts>>>['existing'];
+/** The guessed file was not the one committed: the grant rolls back and starts again the long way. */
+class StaleGuess extends Error {}
 
 /**
  * A download whose file `/files` delivered in full is done, whether or not its completion has landed yet (it is
@@ -180,13 +137,38 @@ async function decideGrant<Read, Written>(
   deps: GrantDeps,
   caller: Downloader,
   ref: GrantRef,
-  { mintsLink = false, hiddenByPin = null, linkSeconds, alongside }: GrantOptions<Read, Written>,
+  options: GrantOptions<Read, Written>,
 ): Promise<GrantWith<Written> & { result: GrantResult }> {
-  const movie = await findGrantedMovie(deps, ref);
-  if (isRatingHiddenBy(hiddenByPin, movie.rating)) {
+  const { movie, cachedFiles } = await findGrantedMovie(deps, ref);
+  if (isRatingHiddenBy(options.hiddenByPin ?? null, movie.rating)) {
     throw new AppError('pin_required', 'This title is hidden by your parental PIN. Enter the PIN to download it.');
   }
-  const { chosen, read } = await chooseFile(deps, caller, movie, ref, alongside?.read);
+  // The short way (decision 0242): the file the cache expects, checked under the lock; the long way reads it first.
+  const expected = expectedFile(cachedFiles, ref);
+  if (expected) {
+    try {
+      return await decideWithFile(deps, caller, ref, options, movie, { chosen: expected, expected: true });
+    } catch (error) {
+      if (!(error instanceof StaleGuess)) throw error;
+    }
+  }
+  const { chosen, read } = await chooseFile(deps, caller, movie, ref, options.alongside?.read);
+  return decideWithFile(deps, caller, ref, options, movie, { chosen, expected: false, read });
+}
+
+/** The file a grant hands out: read before the lock (`read` is then what `alongside` read), or expected. */
+type FileChoice<Read> =
+  { chosen: MovieFile | AppError; expected: false; read: Read } | { chosen: MovieFile; expected: true };
+
+async function decideWithFile<Read, Written>(
+  deps: GrantDeps,
+  caller: Downloader,
+  ref: GrantRef,
+  { mintsLink = false, linkSeconds, alongside }: GrantOptions<Read, Written>,
+  movie: MovieRow,
+  choice: FileChoice<Read>,
+): Promise<GrantWith<Written> & { result: GrantResult }> {
+  const { chosen } = choice;
   // Storage is asked before any lock is taken; a missing file refuses the grant below, in rule order.
   const stored = chosen instanceof AppError ? null : await deps.storage.head(chosen.key);
   const file = stored && !(chosen instanceof AppError) ? { ...stored, key: chosen.key, nonce: chosen.nonce } : null;
@@ -195,9 +177,9 @@ async function decideGrant<Read, Written>(
   let closedHere: string | null = null;
   try {
     return await transactionRetrying(deps.database.db, async (tx) => {
-      const granted = await decideUnderLock(tx);
-      const written = alongside ? await alongside.write(tx, granted, read, ref) : null;
-      return { ...granted, alongside: written };
+      const { read, written, ...granted } = await decideUnderLock(tx);
+      if (written !== undefined) return { ...granted, alongside: written };
+      return { ...granted, alongside: alongside ? await alongside.write(tx, granted, read, ref) : null };
     });
   } catch (error) {
     // The refusal rolled back the close it made: close it again on its own (a failure here waits for the next grant).
@@ -207,11 +189,31 @@ async function decideGrant<Read, Written>(
     throw error;
   }
 
-  async function decideUnderLock(tx: Tx): Promise<Grant & { result: GrantResult }> {
+  async function decideUnderLock(tx: Tx): Promise<Grant & { result: GrantResult; read: Read; written?: Written }> {
     const downloader = await lockDownloader(tx, caller, now);
     if (!downloader) throw unauthenticated('Your session has ended. Please sign in again.');
-    const facts = await grantFacts(tx, downloader, movie);
+    const facts = await grantFacts(
+      tx,
+      downloader,
+      movie,
+      choice.expected ? { file: choice.chosen, read: alongside?.read } : null,
+    );
     if (!facts) throw notFound('Movie');
+    // An admin made the movie English since the caller's catalogue read it: what locks English is read now.
+    if (facts.category === 'English' && facts.kinayugandaOutstanding === null) {
+      const asEnglish = await grantFacts(tx, downloader, movie, null, true);
+      facts.kinayugandaOutstanding = asEnglish?.kinayugandaOutstanding ?? true;
+    }
+    // An expected file that is not the committed one, or a download of another size when none was asked for: nothing
+    // is written yet, and the long way reads the file afresh.
+    if (
+      choice.expected &&
+      (!isExpectedFile(choice.chosen, facts.file) ||
+        (ref.size === undefined && (facts.existing?.size ?? 'original') !== 'original'))
+    ) {
+      throw new StaleGuess();
+    }
+    const read = (choice.expected ? facts.alongside : choice.read) as Read;
     const existing = await closeIfDelivered(tx, downloader, facts.existing, now);
     if (existing !== facts.existing) closedHere = existing?.id ?? null;
     // A completed movie is granted again only as a re-download: one under way resumes, a new one takes one of
@@ -229,7 +231,7 @@ async function decideGrant<Read, Written>(
       entitled: facts.entitled,
       completed: existing?.status === 'completed' && !reopened && !again,
       category: facts.category,
-      kinayugandaOutstanding: facts.kinayugandaOutstanding && !reopened && !again,
+      kinayugandaOutstanding: facts.kinayugandaOutstanding === true && !reopened && !again,
     });
     if (access === 'downloaded') throw new AppError('already_downloaded', ALREADY_DOWNLOADED);
     if (access === 'subscription_required') throw new AppError('subscription_required', SUBSCRIPTION_REQUIRED);
@@ -276,7 +278,7 @@ async function decideGrant<Read, Written>(
             .where(eq(downloads.id, existing.id!))
             .returning()
         : [taken.row];
-      return { download: row!, movie, file, redownloads: taken.allowance, result: 'redownload' };
+      return { download: row!, movie, file, redownloads: taken.allowance, result: 'redownload', read };
     }
     if (existing) {
       if (mintsLink && existing.linksSinceProgress >= MAX_LINKS_WITHOUT_PROGRESS) throw conflict(TOO_MANY_LINKS);
@@ -300,11 +302,13 @@ async function decideGrant<Read, Written>(
         .where(eq(downloads.id, existing.id))
         .returning();
       const result = resumed ? 'resumed' : 'repeated';
-      return { download: row!, movie, file, redownloads: await allowanceNow(), result };
+      return { download: row!, movie, file, redownloads: await allowanceNow(), result, read };
     }
-    const [row] = await tx
+    const id = randomUUID();
+    const insertDownload = tx
       .insert(downloads)
       .values({
+        id,
         ...(downloader.kind === 'user' ? { userId: downloader.id } : { agentId: downloader.id }),
         movieId: movie.id,
         size: chosen.size,
@@ -317,6 +321,15 @@ async function decideGrant<Read, Written>(
         lastActivityAt: now,
       })
       .returning();
-    return { download: row!, movie, file, redownloads: await allowanceNow(), result: 'granted' as const };
+    const granted = { movie, file, redownloads: await allowanceNow(), result: 'granted' as const, read };
+    const along = alongside?.withNewDownload?.(tx, { id, movieId: movie.id });
+    if (!along) {
+      const [row] = await insertDownload;
+      return { download: row!, ...granted };
+    }
+    const newDownload = tx.$with('new_download').as(insertDownload);
+    const alongsideRow = tx.$with('alongside_row').as(along.insert);
+    const [both] = await tx.with(newDownload, alongsideRow).select().from(newDownload).crossJoin(alongsideRow);
+    return { download: both!.new_download, ...granted, written: along.written(both!.alongside_row) };
   }
 }

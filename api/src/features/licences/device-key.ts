@@ -13,8 +13,24 @@ export interface DeviceKey {
 
 const INVALID_KEY = 'The phone’s key is not valid. Reopen the app and try again.';
 
+/**
+ * Keys read lately, by their text: a phone sends the same key with every link it asks for, and parsing and checking
+ * an RSA key costs more than the rest of the licence. Bounded: the oldest is forgotten first.
+ */
+const KEPT_KEYS = 2_000;
+const readKeys = new Map<string, DeviceKey>();
+
 /** Reads a key the contract already bounded (length, alphabet); refuses anything but a sound RSA key. */
 export function readDeviceKey(spkiBase64url: string): DeviceKey {
+  const known = readKeys.get(spkiBase64url);
+  if (known) return known;
+  const read = parseDeviceKey(spkiBase64url);
+  if (readKeys.size >= KEPT_KEYS) readKeys.delete(readKeys.keys().next().value!);
+  readKeys.set(spkiBase64url, read);
+  return read;
+}
+
+function parseDeviceKey(spkiBase64url: string): DeviceKey {
   const der = Buffer.from(spkiBase64url, 'base64url');
   let key: KeyObject;
   try {

@@ -67,6 +67,24 @@ export function licenceAlongGrant(deps: LicenceDeps, downloader: Downloader, pho
     // for the licence it holds, writes nothing.
     // Written out with aliases: drizzle renders a column of a one-table select unqualified.
     read: sql<SeenLicence | null>`(select json_build_object('id', l.id, 'downloadId', l.download_id, 'movieId', l.movie_id, 'userId', l.user_id, 'agentId', l.agent_id, 'deviceId', l.device_id, 'deviceKeyId', l.device_key_id, 'way', l.way, 'issuedAt', l.issued_at, 'revokedAt', l.revoked_at, 'revokedReason', l.revoked_reason) from licences l join downloads d on d.id = l.download_id where l.revoked_at is null and d.movie_id = "movies"."id" and ${ownedBy(downloader, 'd')})`,
+    // A first download has no licence anywhere: its licence goes in with it, in the same statement.
+    withNewDownload(tx: Tx, download: { id: string; movieId: string }) {
+      return {
+        insert: tx
+          .insert(licences)
+          .values({
+            downloadId: download.id,
+            movieId: download.movieId,
+            ...subjectColumns(downloader),
+            deviceId: phone.deviceId,
+            deviceKeyId: device.id,
+            way: 'download',
+            issuedAt: deps.clock.now(),
+          })
+          .returning(),
+        written: (row: Record<string, unknown>) => ({ row: row as LicenceRow, issued: true }),
+      };
+    },
     async write(
       tx: Tx,
       granted: { download: { id: string }; movie: { id: string }; redownloads: unknown },

@@ -24,8 +24,14 @@ export interface Downloader {
   englishKept: boolean;
 }
 
+/** What the rules read of a subscriber's row. */
+type DownloaderUser = Pick<
+  UserRow,
+  'id' | 'isAdmin' | 'subscriptionPlanId' | 'subscriptionStartDate' | 'subscriptionEndDate' | 'englishUnlockedAt'
+>;
+
 export function downloaderFromRow(
-  row: { kind: 'user'; user: UserRow } | { kind: 'agent'; agent: AgentRow },
+  row: { kind: 'user'; user: DownloaderUser } | { kind: 'agent'; agent: Pick<AgentRow, 'id'> },
   now: Date,
 ): Downloader {
   if (row.kind === 'agent') {
@@ -46,7 +52,7 @@ export function downloaderFromRow(
 }
 
 /** An unlock counts for the paid period it happened in: a new period moves the start past it (decision 0177). */
-const unlockedThisPeriod = (user: UserRow) =>
+const unlockedThisPeriod = (user: DownloaderUser) =>
   user.englishUnlockedAt !== null &&
   user.subscriptionStartDate !== null &&
   user.englishUnlockedAt >= user.subscriptionStartDate;
@@ -60,10 +66,26 @@ export const downloaderOf = (principal: Principal, now: Date): Downloader => dow
  */
 export async function lockDownloader(exec: Executor, downloader: Downloader, now: Date): Promise<Downloader | null> {
   if (downloader.kind === 'agent') {
-    const [agent] = await exec.select().from(agents).where(eq(agents.id, downloader.id)).for('update');
+    const [agent] = await exec
+      .select({ id: agents.id, isActive: agents.isActive })
+      .from(agents)
+      .where(eq(agents.id, downloader.id))
+      .for('update');
     return agent && agent.isActive ? downloaderFromRow({ kind: 'agent', agent }, now) : null;
   }
-  const [user] = await exec.select().from(users).where(eq(users.id, downloader.id)).for('update');
+  // Only what the rules read: the row is read on every grant, under its lock.
+  const [user] = await exec
+    .select({
+      id: users.id,
+      isAdmin: users.isAdmin,
+      subscriptionPlanId: users.subscriptionPlanId,
+      subscriptionStartDate: users.subscriptionStartDate,
+      subscriptionEndDate: users.subscriptionEndDate,
+      englishUnlockedAt: users.englishUnlockedAt,
+    })
+    .from(users)
+    .where(eq(users.id, downloader.id))
+    .for('update');
   return user ? downloaderFromRow({ kind: 'user', user }, now) : null;
 }
 

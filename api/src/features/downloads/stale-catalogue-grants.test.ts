@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KINAYUGANDA_FIRST } from '@filamu/shared';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/client.ts';
+import {
+  type TestApp,
+  createTestApp,
+  expectErrorEnvelope,
+  freshDatabase,
+  loginAdmin,
+  registerUser,
+  testDatabases,
+} from '../../../test/harness.ts';
+import { addMovie, addReadyRendition, createPlan, fakeMp4, fetchLink, subscribe } from '../../../test/library.ts';
+import { movieRenditions } from '../../db/schema.ts';
+import { filmKey } from '../storage/storage.ts';
+
+/**
+ * A grant starts from the catalogue its replica holds in memory (decision 0242) and decides by what is committed: a
+ * replica that has not yet seen another's change of a movie's category or files still grants by the change.
+ */
+describe.each(testDatabases)('grants on a replica whose catalogue is behind, on %s', (kind) => {
+  let database: Database;
+  let behind: TestApp;
+  let admin: TestApp;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    database = await freshDatabase(kind);
+    // Two replicas of one deployment: one database, one object store.
+    const env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'filamu-replicas-')) };
+    behind = await createTestApp(kind, { database, env, keepDatabaseOpen: true });
+    admin = await createTestApp(kind, { database, env, keepDatabaseOpen: true });
+    adminToken = await loginAdmin(admin);
+  });
+  afterAll(async () => {
+    await behind.close();
+    await admin.close();
+    await database.close();
+  });
+
+  const grant = (app: TestApp, token: string, body: Record<string, unknown>) =>
+    app.request('POST', '/api/users/movies/generate-download-url', { token, body });
+
+  it('refuses a movie made English elsewhere while a Kinayuganda one is still to download', async () => {
+    const planId = await createPlan(admin, adminToken);
+    await addMovie(admin, adminToken, { category: 'Kinayuganda', planIds: [planId] });
+    const moved = await addMovie(admin, adminToken, { category: 'Kinayuganda', planIds: [planId] });
+    const { token, user } = await registerUser(admin);
+    await subscribe(admin, adminToken, user.id, planId);
+    // The replica reads its catalogue now, with the movie still Kinayuganda.
+    expect((await behind.request('GET', '/api/users/movies', { token })).status).toBe(200);
+
+    const patched = await admin.request('PATCH', `/api/admin/movies/${moved.movie.id}`, {
+      token: adminToken,
+      body: { category: 'English', vj: 'VJ Junior' },
+    });
+    expect(patched.status, patched.text).toBe(200);
+
+    const refused = await grant(behind, token, { movieId: moved.movie.id });
+    expectErrorEnvelope(refused, 403, 'download_locked');
+    expect(refused.json.error.message).toBe(KINAYUGANDA_FIRST);
+  });
+
+  it('hands out the file committed now, not the one the replica remembers', async () => {
+    const planId = await createPlan(admin, adminToken);
+    const film = await addMovie(admin, adminToken, { category: 'Kinayuganda', planIds: [planId] });
+    await addReadyRendition(admin, film.movie.id, 'small', 1_000);
+    const { token, user } = await registerUser(admin);
+    await subscribe(admin, adminToken, user.id, planId);
+    expect((await behind.request('GET', '/api/users/movies', { token })).status).toBe(200);
+
+    // Small is replaced meanwhile (by its encrypted copy, under a new key), and the replica has not looked.
+    const again = fakeMp4(1_500);
+    const nonce = randomBytes(8);
+    const key = filmKey(film.movie.id, 'small', nonce);
+    await admin.deps.storage.put(key, again, 'application/octet-stream');
+    await database.db
+      .update(movieRenditions)
+      .set({ storageKey: key, sizeBytes: again.length, fileNonce: nonce.toString('base64url') })
+      .where(and(eq(movieRenditions.movieId, film.movie.id), eq(movieRenditions.kind, 'small')));
+    const link = await grant(behind, token, { movieId: film.movie.id, size: 'small' });
+    expect(link.status, link.text).toBe(200);
+    expect(link.json).toMatchObject({ size: 'small', fileSize: 1_500, fileNonce: nonce.toString('base64url') });
+    expect((await fetchLink(behind, link.json.downloadUrl as string)).bytes).toEqual(again);
+  });
+});
