@@ -259,10 +259,14 @@ describe('download manager', () => {
     const { id, bytes } = await movie(movieBytes(24 * MiB));
     const { context, page } = await subscriber();
     try {
-      const second = await context.newPage();
-      await second.goto('/downloads');
       proxy.throttleBps = 3 * MiB;
       await tapDownload(page, id);
+      // The first tab is the writer: it was the only one when the download started. (Every tab's engine asks for the
+      // one writer's lock when the tab opens, so a second tab opened first could hold it and the close below would
+      // change nothing.)
+      await waitForRecord(page, id, (r) => r.committed >= 1 * MiB);
+      const second = await context.newPage();
+      await second.goto('/downloads');
       await waitForRecord(second, id, (r) => r.committed >= 4 * MiB);
       await second.getByRole('progressbar').first().waitFor();
       // Two tabs open, one request: the second tab only watches.
