@@ -6,16 +6,27 @@ import { getDeviceId } from './device-id.ts';
 import { queryClient } from './query-client.ts';
 import { useSessionStore } from './session.ts';
 
-/** POST /auth/logout with this device id, then clear the session and go to `/` (even if the call fails). */
+/**
+ * How long leaving waits for the server to hear of it. The phone forgets the session either way, so a slow or stalled
+ * network must not hold a person on a screen they asked to leave; the request carries on in the background.
+ */
+const LOGOUT_WAIT_MS = 3_000;
+
+/** POST /auth/logout with this device id, then clear the session and go to `/` (even if the call fails or stalls). */
 export function useLogout() {
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
   const logout = async () => {
     setPending(true);
     try {
-      await api(contracts.auth.logout, { body: { currentDeviceId: getDeviceId() } }, { redirectOn401: false });
-    } catch {
-      /* the session ends locally either way */
+      // The session's token is read as the request starts, so clearing it below cannot change what is sent. A failure
+      // changes nothing: the session ends on this phone either way.
+      const told = api(
+        contracts.auth.logout,
+        { body: { currentDeviceId: getDeviceId() } },
+        { redirectOn401: false },
+      ).catch(() => undefined);
+      await Promise.race([told, new Promise((resolve) => setTimeout(resolve, LOGOUT_WAIT_MS))]);
     } finally {
       // Leaving on purpose: this phone stops showing their films until they sign in again (decision 0233).
       useSessionStore.getState().forgetKeptOwner();
