@@ -93,15 +93,22 @@ describe('A signed-out phone', () => {
       const someoneElse = newUser();
       await register(page, someoneElse);
       await page.waitForURL('**/subscription');
+      // From here on a slow phone's CPU: a signed-in screen's guard once won the race against Log out's move to the
+      // landing and sent the person to /login instead.
+      const cdp = await first.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
       await page.goto('/downloads');
       await page.getByText('No movies on this phone yet').waitFor();
       expect(await page.getByRole('complementary', { name: 'Signed out' }).count()).toBe(0);
       expect(await page.getByText(title).count()).toBe(0);
 
-      // Logging out on purpose: the phone shows nobody's films until someone signs in.
+      // Logging out on purpose: the landing, then the phone shows nobody's films until someone signs in.
       await page.getByRole('button', { name: 'Log out' }).click();
       await page.getByRole('dialog', { name: 'Log out of Filamu?' }).getByRole('button', { name: 'Log out' }).click();
       await page.waitForURL((url) => url.pathname === '/');
+      await page.getByRole('link', { name: 'Join Now' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/');
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
       await page.goto('/downloads');
       await page.waitForURL('**/login');
     } finally {

@@ -1,4 +1,5 @@
 import { startTransition, StrictMode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { config as zodConfig } from 'zod/v4/core';
@@ -66,7 +67,8 @@ const container = document.getElementById('root')!;
 const prerendered = container.hasChildNodes();
 const app = (router: Awaited<ReturnType<typeof createAppRouter>>) => (
   <StrictMode>
-    <RouterProvider router={router} />
+    {/* Lets a navigation ask to commit at once (`flushSync: true`) when a state change after it depends on it. */}
+    <RouterProvider router={router} flushSync={flushSync} />
   </StrictMode>
 );
 void createAppRouter(prerendered).then((router) => {

@@ -12,7 +12,7 @@ import { useSessionStore } from './session.ts';
  */
 const LOGOUT_WAIT_MS = 3_000;
 
-/** POST /auth/logout with this device id, then clear the session and go to `/` (even if the call fails or stalls). */
+/** POST /auth/logout with this device id, then go to `/` and clear the session (even if the call fails or stalls). */
 export function useLogout() {
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
@@ -28,12 +28,14 @@ export function useLogout() {
       ).catch(() => undefined);
       await Promise.race([told, new Promise((resolve) => setTimeout(resolve, LOGOUT_WAIT_MS))]);
     } finally {
+      // Leave first, committed at once: cleared while still on a signed-in screen, that screen's guard would send the
+      // person to /login before the router's (transition-scheduled) move to `/` lands — reliably on a slow phone.
+      await navigate('/', { replace: true, flushSync: true });
       // Leaving on purpose: this phone stops showing their films until they sign in again (decision 0233).
       useSessionStore.getState().forgetKeptOwner();
       useSessionStore.getState().clear();
       queryClient.clear();
       setPending(false);
-      void navigate('/', { replace: true });
     }
   };
   return { logout, pending };
