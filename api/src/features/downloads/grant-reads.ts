@@ -49,15 +49,14 @@ export async function findGrantedMovie(
  * The file a grant can expect without reading the database (decision 0242): the size asked for, else the original,
  * as the cached catalogue knows it. Only a guess: the grant's locked read checks it (`fileAsCommitted`) and, when the
  * file, its size or the caller's download says otherwise, the grant starts again the long way (`chooseFile`). Null
- * when the cache has no such file (a rendition it has not seen yet): the long way at once.
+ * when the cache has no such file (a rendition it has not seen yet) or a length other than the one the client was
+ * given (the file was replaced, and this process has not heard yet): the long way at once, which decides from the
+ * database whether the client is wrong.
  */
 export function expectedFile(cachedFiles: readonly MovieFile[] | null, ref: GrantRef): MovieFile | null {
   const file = cachedFiles?.find((f) => f.size === (ref.size ?? 'original'));
-  if (!file) return null;
-  // 0 is how a client says it does not know the size yet.
-  if (ref.totalBytes && ref.totalBytes !== file.bytes) {
-    throw new AppError('bad_request', `totalBytes must be the file size (${file.bytes} bytes).`);
-  }
+  // 0 is how a client says it does not know the length yet.
+  if (!file || (ref.totalBytes && ref.totalBytes !== file.bytes)) return null;
   return file;
 }
 
@@ -84,8 +83,8 @@ export function isExpectedFile(expected: MovieFile, committed: unknown): boolean
 /**
  * The file the grant hands out (decision 0126): the size asked for, else the size of the caller's download of the
  * movie, else the original. Read before any lock (storage is asked about it before the transaction); the
- * transaction checks that the download's size did not change meanwhile. Renditions are read from the database, not
- * the cache: one stopped being ready is never granted. One round trip: the files, the caller's download's size and
+ * transaction checks that the download's size did not change meanwhile. The files are read from the database, not
+ * the cache: a rendition that stopped being ready is never granted, a replaced original is granted with its length. One round trip: the files, the caller's download's size and
  * what `alongside` reads.
  */
 export async function chooseFile<Read>(
@@ -99,6 +98,7 @@ export async function chooseFile<Read>(
     .select({
       originalKey: movies.originalFileKey,
       originalNonce: movies.originalFileNonce,
+      originalBytes: movies.sizeBytes,
       renditions: readyRenditionsJson(),
       existingSize: sql<DownloadSize | null>`(select d.size from downloads d where ${ownedBy(caller, 'd')} and d.movie_id = "movies"."id")`,
       read: alongside ?? sql<Read>`null`,
@@ -106,7 +106,12 @@ export async function chooseFile<Read>(
     .from(movies)
     .where(eq(movies.id, movie.id));
   const read = (row?.read ?? null) as Read;
-  const original = { key: row?.originalKey ?? null, nonce: row?.originalNonce ?? null };
+  // The original as committed too: the cached row may predate its encrypted copy, which has another length.
+  const original = {
+    key: row?.originalKey ?? null,
+    nonce: row?.originalNonce ?? null,
+    bytes: row?.originalBytes ?? movie.sizeBytes,
+  };
   const renditions = row ? renditionsFromJson(row.renditions) : [];
   let file: MovieFile;
   try {

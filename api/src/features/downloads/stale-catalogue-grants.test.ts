@@ -16,7 +16,7 @@ import {
   testDatabases,
 } from '../../../test/harness.ts';
 import { addMovie, addReadyRendition, createPlan, fakeMp4, fetchLink, subscribe } from '../../../test/library.ts';
-import { movieRenditions } from '../../db/schema.ts';
+import { movieRenditions, movies } from '../../db/schema.ts';
 import { filmKey } from '../storage/storage.ts';
 
 /**
@@ -87,5 +87,33 @@ describe.each(testDatabases)('grants on a replica whose catalogue is behind, on 
     expect(link.status, link.text).toBe(200);
     expect(link.json).toMatchObject({ size: 'small', fileSize: 1_500, fileNonce: nonce.toString('base64url') });
     expect((await fetchLink(behind, link.json.downloadUrl as string)).bytes).toEqual(again);
+  });
+
+  it('takes the length a client learned from a replica that has seen the new file', async () => {
+    const planId = await createPlan(admin, adminToken);
+    const film = await addMovie(admin, adminToken, { category: 'Kinayuganda', planIds: [planId], size: 1_000 });
+    const { token, user } = await registerUser(admin);
+    await subscribe(admin, adminToken, user.id, planId);
+    expect((await behind.request('GET', '/api/users/movies', { token })).status).toBe(200);
+
+    // The original is replaced by its encrypted copy, and the replica has not looked.
+    const again = fakeMp4(1_500);
+    const nonce = randomBytes(8);
+    const key = filmKey(film.movie.id, 'original', nonce);
+    await admin.deps.storage.put(key, again, 'application/octet-stream');
+    await database.db
+      .update(movies)
+      .set({ originalFileKey: key, sizeBytes: again.length, originalFileNonce: nonce.toString('base64url') })
+      .where(eq(movies.id, film.movie.id));
+
+    // The old length is refused with the true one; the true one is taken although this replica remembers the old.
+    const start = (totalBytes: number) =>
+      behind.request('POST', '/api/users/downloads/start', { token, body: { movieId: film.movie.id, totalBytes } });
+    const stale = await start(1_000);
+    expectErrorEnvelope(stale, 400, 'bad_request');
+    expect(stale.json.error.message).toBe('totalBytes must be the file size (1500 bytes).');
+    const started = await start(1_500);
+    expect(started.status, started.text).toBe(200);
+    expect(started.json).toMatchObject({ status: 'starting', totalBytes: 1_500 });
   });
 });

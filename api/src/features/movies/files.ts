@@ -55,9 +55,10 @@ export async function readyRenditionsOf(exec: Executor, movieIds?: string[]): Pr
 export function filesOf(
   movie: MovieRow,
   renditions: readonly MovieFile[],
-  original: { key: string | null; nonce: string | null } = {
+  original: { key: string | null; nonce: string | null; bytes: number } = {
     key: movie.originalFileKey,
     nonce: movie.originalFileNonce,
+    bytes: movie.sizeBytes,
   },
 ): MovieFile[] {
   const ready = renditions
@@ -69,8 +70,8 @@ export function filesOf(
           RENDITION_KINDS.indexOf(b.size as (typeof RENDITION_KINDS)[number]),
     );
   const originalFile: MovieFile = original.key
-    ? { size: 'original', key: original.key, bytes: movie.sizeBytes, height: movie.height, nonce: original.nonce }
-    : { size: 'original', key: movie.s3Key, bytes: movie.sizeBytes, height: movie.height, nonce: null };
+    ? { size: 'original', key: original.key, bytes: original.bytes, height: movie.height, nonce: original.nonce }
+    : { size: 'original', key: movie.s3Key, bytes: original.bytes, height: movie.height, nonce: null };
   return [...ready, originalFile];
 }
 
