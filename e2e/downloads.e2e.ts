@@ -367,34 +367,6 @@ describe('download manager', () => {
     }
   });
 
-  it('keeps the page heap flat during a 256 MiB download', async () => {
-    const { id, bytes } = await movie(movieBytes(256 * MiB));
-    const { context, page } = await subscriber();
-    try {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Performance.enable');
-      const heap = async () => {
-        const { metrics } = await cdp.send('Performance.getMetrics');
-        return metrics.find((m) => m.name === 'JSHeapUsedSize')!.value;
-      };
-      await tapDownload(page, id);
-      const samples: number[] = [];
-      const deadline = Date.now() + 120_000;
-      for (;;) {
-        samples.push(await heap());
-        const record = await readRecord(page, id);
-        if (record && complete(record)) break;
-        if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify(record)}`);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      expect(samples.length).toBeGreaterThan(4);
-      expect(Math.max(...samples)).toBeLessThan(64 * MiB);
-      expect((await opfsSha256(page, id)).sha).toBe(sha256(bytes));
-    } finally {
-      await context.close();
-    }
-  }, 240_000);
-
   describe('Background Fetch (opted in)', () => {
     /** The person turns on "Keep downloading when the app is closed" on My Downloads. */
     async function optIn(page: Page) {
