@@ -68,7 +68,12 @@ const prerendered = container.hasChildNodes();
 const app = (router: Awaited<ReturnType<typeof createAppRouter>>) => (
   <StrictMode>
     {/* Lets a navigation ask to commit at once (`flushSync: true`) when a state change after it depends on it. */}
-    <RouterProvider router={router} flushSync={flushSync} />
+    <RouterProvider
+      router={router}
+      flushSync={(update) => {
+        flushSync(update);
+      }}
+    />
   </StrictMode>
 );
 void createAppRouter(prerendered).then((router) => {
