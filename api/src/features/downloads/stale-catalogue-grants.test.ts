@@ -46,6 +46,26 @@ describe.each(testDatabases)('grants on a replica whose catalogue is behind, on 
   const grant = (app: TestApp, token: string, body: Record<string, unknown>) =>
     app.request('POST', '/api/users/movies/generate-download-url', { token, body });
 
+  /** A subscriber of a new Kinayuganda film whose catalogue the replica behind has just read. */
+  async function subscriberSeenByReplica(movie: { size?: number; small?: number }) {
+    const planId = await createPlan(admin, adminToken);
+    const film = await addMovie(admin, adminToken, { category: 'Kinayuganda', planIds: [planId], size: movie.size });
+    if (movie.small) await addReadyRendition(admin, film.movie.id, 'small', movie.small);
+    const { token, user } = await registerUser(admin);
+    await subscribe(admin, adminToken, user.id, planId);
+    expect((await behind.request('GET', '/api/users/movies', { token })).status).toBe(200);
+    return { movieId: film.movie.id, token };
+  }
+
+  /** A file of 1,500 bytes stored under a new key, as the encryption job replaces one; the replica has not looked. */
+  async function storeReplacement(movieId: string, size: 'small' | 'original') {
+    const bytes = fakeMp4(1_500);
+    const nonce = randomBytes(8);
+    const key = filmKey(movieId, size, nonce);
+    await admin.deps.storage.put(key, bytes, 'application/octet-stream');
+    return { bytes, key, nonce: nonce.toString('base64url') };
+  }
+
   it('refuses a movie made English elsewhere while a Kinayuganda one is still to download', async () => {
     const planId = await createPlan(admin, adminToken);
     await addMovie(admin, adminToken, { category: 'Kinayuganda', planIds: [planId] });
@@ -67,48 +87,31 @@ describe.each(testDatabases)('grants on a replica whose catalogue is behind, on 
   });
 
   it('hands out the file committed now, not the one the replica remembers', async () => {
-    const planId = await createPlan(admin, adminToken);
-    const film = await addMovie(admin, adminToken, { category: 'Kinayuganda', planIds: [planId] });
-    await addReadyRendition(admin, film.movie.id, 'small', 1_000);
-    const { token, user } = await registerUser(admin);
-    await subscribe(admin, adminToken, user.id, planId);
-    expect((await behind.request('GET', '/api/users/movies', { token })).status).toBe(200);
-
-    // Small is replaced meanwhile (by its encrypted copy, under a new key), and the replica has not looked.
-    const again = fakeMp4(1_500);
-    const nonce = randomBytes(8);
-    const key = filmKey(film.movie.id, 'small', nonce);
-    await admin.deps.storage.put(key, again, 'application/octet-stream');
+    const { movieId, token } = await subscriberSeenByReplica({ small: 1_000 });
+    // Small is replaced meanwhile (by its encrypted copy, under a new key).
+    const again = await storeReplacement(movieId, 'small');
     await database.db
       .update(movieRenditions)
-      .set({ storageKey: key, sizeBytes: again.length, fileNonce: nonce.toString('base64url') })
-      .where(and(eq(movieRenditions.movieId, film.movie.id), eq(movieRenditions.kind, 'small')));
-    const link = await grant(behind, token, { movieId: film.movie.id, size: 'small' });
+      .set({ storageKey: again.key, sizeBytes: again.bytes.length, fileNonce: again.nonce })
+      .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.kind, 'small')));
+    const link = await grant(behind, token, { movieId, size: 'small' });
     expect(link.status, link.text).toBe(200);
-    expect(link.json).toMatchObject({ size: 'small', fileSize: 1_500, fileNonce: nonce.toString('base64url') });
-    expect((await fetchLink(behind, link.json.downloadUrl as string)).bytes).toEqual(again);
+    expect(link.json).toMatchObject({ size: 'small', fileSize: 1_500, fileNonce: again.nonce });
+    expect((await fetchLink(behind, link.json.downloadUrl as string)).bytes).toEqual(again.bytes);
   });
 
   it('takes the length a client learned from a replica that has seen the new file', async () => {
-    const planId = await createPlan(admin, adminToken);
-    const film = await addMovie(admin, adminToken, { category: 'Kinayuganda', planIds: [planId], size: 1_000 });
-    const { token, user } = await registerUser(admin);
-    await subscribe(admin, adminToken, user.id, planId);
-    expect((await behind.request('GET', '/api/users/movies', { token })).status).toBe(200);
-
-    // The original is replaced by its encrypted copy, and the replica has not looked.
-    const again = fakeMp4(1_500);
-    const nonce = randomBytes(8);
-    const key = filmKey(film.movie.id, 'original', nonce);
-    await admin.deps.storage.put(key, again, 'application/octet-stream');
+    const { movieId, token } = await subscriberSeenByReplica({ size: 1_000 });
+    // The original is replaced by its encrypted copy.
+    const again = await storeReplacement(movieId, 'original');
     await database.db
       .update(movies)
-      .set({ originalFileKey: key, sizeBytes: again.length, originalFileNonce: nonce.toString('base64url') })
-      .where(eq(movies.id, film.movie.id));
+      .set({ originalFileKey: again.key, sizeBytes: again.bytes.length, originalFileNonce: again.nonce })
+      .where(eq(movies.id, movieId));
 
     // The old length is refused with the true one; the true one is taken although this replica remembers the old.
     const start = (totalBytes: number) =>
-      behind.request('POST', '/api/users/downloads/start', { token, body: { movieId: film.movie.id, totalBytes } });
+      behind.request('POST', '/api/users/downloads/start', { token, body: { movieId, totalBytes } });
     const stale = await start(1_000);
     expectErrorEnvelope(stale, 400, 'bad_request');
     expect(stale.json.error.message).toBe('totalBytes must be the file size (1500 bytes).');
