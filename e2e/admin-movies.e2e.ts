@@ -80,7 +80,15 @@ async function fillUpload(
   },
   planName: string,
 ) {
-  await page.getByRole('tab', { name: movie.tab }).click();
+  const tab = page.getByRole('tab', { name: movie.tab });
+  // A click that lands before the tabs are ready selects nothing (a CI run filled the English form with a Kinayuganda
+  // film's details): click until the tab says it is the selected one.
+  await expect
+    .poll(async () => {
+      if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+      return tab.getAttribute('aria-selected');
+    })
+    .toBe('true');
   const panel = page.getByRole('tabpanel');
   await panel.getByLabel('Movie title').fill(movie.title);
   if (movie.vj) {
