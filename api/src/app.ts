@@ -9,6 +9,7 @@ import { catalogRoutes } from './features/catalog/routes.ts';
 import { parentalPinRoutes } from './features/parental-pin/routes.ts';
 import { downloadRoutes } from './features/downloads/routes.ts';
 import { licenceRoutes } from './features/licences/routes.ts';
+import { filmTransferRoutes } from './features/film-transfer/routes.ts';
 import { messageRoutes } from './features/messages/routes.ts';
 import { httpMetrics } from './features/metrics/http.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
@@ -95,6 +96,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   subtitleRoutes(router, deps);
   downloadRoutes(router, deps);
   licenceRoutes(router, deps);
+  filmTransferRoutes(router, deps);
   analyticsRoutes(router, deps);
   settingsRoutes(router, deps);
   metricsRoutes(router, deps);

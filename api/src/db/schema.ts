@@ -481,6 +481,21 @@ export const titleKeys = pgTable('title_keys', {
 });
 
 /**
+ * Each encrypted film file's chunk hashes (decision 0243), written when the file is stored: the SHA-256 of every 1 MiB
+ * chunk, one after another, in base64url, as the signed manifest carries them. Keyed by the object's key, which names
+ * one file for ever (a new encryption is a new key); the row goes with its movie.
+ */
+export const filmManifests = pgTable('film_manifests', {
+  objectKey: text('object_key').primaryKey(),
+  movieId: uuid('movie_id')
+    .notNull()
+    .references(() => movies.id, { onDelete: 'cascade' }),
+  bytes: bigint('bytes', { mode: 'number' }).notNull(),
+  hashes: text('hashes').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
  * One row per payment attempt. Our id is DPO's CompanyRef; the amount is the plan's price when the
  * payment started, never the client's. Status only moves forward from pending.
  */

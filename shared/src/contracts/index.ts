@@ -4,6 +4,7 @@ import * as agents from './agents.ts';
 import * as analytics from './analytics.ts';
 import * as auth from './auth.ts';
 import * as downloads from './downloads.ts';
+import * as filmFiles from './film-files.ts';
 import * as licences from './licences.ts';
 import * as messages from './messages.ts';
 import * as movies from './movies.ts';
@@ -18,7 +19,7 @@ import * as system from './system.ts';
 import * as watching from './watching.ts';
 
 export { agents, analytics, auth, downloads, messages, movies, payments, plans, settings, subscribers, system };
-export { adminPayments, licences, parentalPin, push, subtitles, watching };
+export { adminPayments, filmFiles, licences, parentalPin, push, subtitles, watching };
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
 export const allContracts: Contract[] = [
@@ -33,6 +34,7 @@ export const allContracts: Contract[] = [
   ...Object.values(subtitles),
   ...Object.values(downloads),
   ...Object.values(licences),
+  ...Object.values(filmFiles),
   ...Object.values(analytics),
   ...Object.values(settings),
   ...Object.values(push),

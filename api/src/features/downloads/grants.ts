@@ -80,6 +80,11 @@ export interface GrantOptions<Read = unknown, Written = unknown> {
   /** How long a link to a file of this many bytes should live (S3 keeps one live window per download: 0192). */
   linkSeconds?: (fileBytes: number) => number;
   alongside?: GrantAlongside<Read, Written>;
+  /**
+   * The film came whole from another phone (issue 19/22): the download this grant makes or resumes is the person's
+   * download of it, completed at once, with no link (the bytes never crossed the network).
+   */
+  received?: boolean;
 }
 
 export interface Grant {
@@ -164,7 +169,7 @@ async function decideWithFile<Read, Written>(
   deps: GrantDeps,
   caller: Downloader,
   ref: GrantRef,
-  { mintsLink = false, linkSeconds, alongside }: GrantOptions<Read, Written>,
+  { mintsLink = false, linkSeconds, alongside, received = false }: GrantOptions<Read, Written>,
   movie: MovieRow,
   choice: FileChoice<Read>,
 ): Promise<GrantWith<Written> & { result: GrantResult }> {
@@ -302,7 +307,8 @@ async function decideWithFile<Read, Written>(
         .where(eq(downloads.id, existing.id))
         .returning();
       const result = resumed ? 'resumed' : 'repeated';
-      return { download: row!, movie, file, redownloads: await allowanceNow(), result, read };
+      const done = received ? await closeDownload(tx, downloader, row!, now, { confirmed: true }) : undefined;
+      return { download: done ?? row!, movie, file, redownloads: await allowanceNow(), result, read };
     }
     const id = randomUUID();
     const insertDownload = tx
@@ -313,7 +319,8 @@ async function decideWithFile<Read, Written>(
         movieId: movie.id,
         size: chosen.size,
         totalBytes: file.size,
-        status: 'starting',
+        status: received ? 'completed' : 'starting',
+        ...(received ? { downloadedBytes: file.size, completedAt: now, confirmedAt: now } : {}),
         linksSinceProgress: mintsLink ? 1 : 0,
         linkExpiresAt: window?.fresh ?? null,
         createdAt: now,
@@ -322,14 +329,18 @@ async function decideWithFile<Read, Written>(
       })
       .returning();
     const granted = { movie, file, redownloads: await allowanceNow(), result: 'granted' as const, read };
+    // Received whole, its last Kinayuganda film unlocks English as a completed download does (closeDownload).
+    const unlockEnglish = () => (received ? recordEnglishUnlock(tx, downloader, now) : undefined);
     const along = alongside?.withNewDownload?.(tx, { id, movieId: movie.id });
     if (!along) {
       const [row] = await insertDownload;
+      await unlockEnglish();
       return { download: row!, ...granted };
     }
     const newDownload = tx.$with('new_download').as(insertDownload);
     const alongsideRow = tx.$with('alongside_row').as(along.insert);
     const [both] = await tx.with(newDownload, alongsideRow).select().from(newDownload).crossJoin(alongsideRow);
+    await unlockEnglish();
     return { download: both!.new_download, ...granted, written: along.written(both!.alongside_row) };
   }
 }

@@ -59,7 +59,13 @@ type SeenLicence = Omit<LicenceRow, 'issuedAt' | 'revokedAt'> & { issuedAt: stri
  * decided this person may have the file now, and a completed film reaches a new phone only through a re-download.
  * The key is read (and refused if unsound) before the grant; the licence is signed after it commits.
  */
-export function licenceAlongGrant(deps: LicenceDeps, downloader: Downloader, phone: LicencePhone) {
+export function licenceAlongGrant(
+  deps: LicenceDeps,
+  downloader: Downloader,
+  phone: LicencePhone,
+  /** How a first licence came: with the film's download, or with a film received from another phone (19/22). */
+  firstWay: Extract<LicenceWay, 'download' | 'transfer'> = 'download',
+) {
   const device = readDeviceKey(phone.devicePublicKey);
   return {
     device,
@@ -78,7 +84,7 @@ export function licenceAlongGrant(deps: LicenceDeps, downloader: Downloader, pho
             ...subjectColumns(downloader),
             deviceId: phone.deviceId,
             deviceKeyId: device.id,
-            way: 'download',
+            way: firstWay,
             issuedAt: deps.clock.now(),
           })
           .returning(),
@@ -111,7 +117,7 @@ export function licenceAlongGrant(deps: LicenceDeps, downloader: Downloader, pho
             ...subjectColumns(downloader),
             deviceId: phone.deviceId,
             deviceKeyId: device.id,
-            way: 'download',
+            way: firstWay,
             issuedAt: now,
           })
           .onConflictDoNothing({ target: licences.downloadId, where: sql.raw('revoked_at is null') })

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { CompactSign, exportJWK, type JWK } from 'jose';
+import { CompactSign, compactVerify, exportJWK, type JWK } from 'jose';
+import type { FilmManifestClaims } from '@filamu/shared';
 import type { Db } from '../../db/client.ts';
 import { appSecrets } from '../../db/schema.ts';
 
@@ -23,19 +24,31 @@ export interface LicenceClaims {
 }
 
 export interface LicenceSigner {
-  sign(claims: LicenceClaims): Promise<string>;
-  /** The public half, for whoever checks a licence. */
+  /** A licence's claims, or a film file's manifest (decision 0243): the same key signs both. */
+  sign(claims: LicenceClaims | FilmManifestClaims): Promise<string>;
+  /** The payload of a token this key signed, or null when the signature is not this key's (or it is no token). */
+  verify(token: string): Promise<unknown>;
+  /** The public half, for whoever checks a licence or a manifest. */
   publicJwk: JWK;
 }
 
 export async function licenceSignerFrom(privateKeyPem: string): Promise<LicenceSigner> {
   const key: KeyObject = createPrivateKey(privateKeyPem);
-  const publicJwk = await exportJWK(createPublicKey(key));
+  const publicKey = createPublicKey(key);
+  const publicJwk = await exportJWK(publicKey);
   const encoder = new TextEncoder();
   return {
     publicJwk,
     sign: (claims) =>
       new CompactSign(encoder.encode(JSON.stringify(claims))).setProtectedHeader({ alg: 'ES256' }).sign(key),
+    async verify(token) {
+      try {
+        const { payload } = await compactVerify(token, publicKey, { algorithms: ['ES256'] });
+        return JSON.parse(new TextDecoder().decode(payload)) as unknown;
+      } catch {
+        return null;
+      }
+    },
   };
 }
 

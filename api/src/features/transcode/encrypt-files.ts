@@ -3,7 +3,7 @@ import { rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { toBase64url } from '@filamu/shared';
+import { FILM_CHUNK_BYTES, toBase64url } from '@filamu/shared';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
@@ -11,6 +11,7 @@ import { movieRenditions, movies } from '../../db/schema.ts';
 import type { ContentKeys } from '../content-keys/content-keys.ts';
 import { encryptFilmStream, newFilmNonce } from '../content-keys/film-encryption.ts';
 import { filmKey, type ObjectStorage } from '../storage/storage.ts';
+import { chunkHashesOf, hasManifest, recordManifest } from '../film-transfer/manifests.ts';
 
 /**
  * The files phones get, encrypted with their title's key (decisions 0229, 0235). New renditions are encrypted as
@@ -69,6 +70,9 @@ export async function storeEncrypted(
     const from = 'path' in source ? createReadStream(source.path) : await readObject(deps.storage, source.key);
     await encryptFilmStream(from, work, contentKey, nonce, deps.signal);
     const { size: bytes } = await stat(work);
+    // Hashed before it is stored, so no phone ever holds a file without its manifest (decision 0243).
+    const hashed = await chunkHashesOf(createReadStream(work, { highWaterMark: FILM_CHUNK_BYTES }));
+    await recordManifest(deps.db, { objectKey: key, movieId, ...hashed });
     await deps.storage.moveFileIn(key, work, 'application/octet-stream');
     return { key, nonce: toBase64url(nonce), bytes };
   } finally {
@@ -138,17 +142,41 @@ export async function encryptMovieFiles(deps: EncryptDeps, movieId: string): Pro
     }
   }
   if (done.original || done.renditions > 0) deps.logger.info({ movieId, ...done }, 'film files encrypted');
+  await hashUnhashedFiles(deps, movieId);
   return done;
 }
 
-/** Movies with a file still plain: the job's backlog (sent again at start), and its progress for the admin. */
+/**
+ * Files encrypted before manifests existed (decision 0243) are hashed once, read back from storage: a phone holding
+ * one can then send it. A file replaced meanwhile is hashed all the same (its row is the phone's, not the catalogue's).
+ */
+async function hashUnhashedFiles(deps: EncryptDeps, movieId: string): Promise<void> {
+  const keys = await deps.db.execute(sql`
+    select m.original_file_key as key from movies m
+     where m.id = ${movieId} and m.deleted_at is null and m.original_file_key is not null
+    union all
+    select r.storage_key as key from movie_renditions r
+     where r.movie_id = ${movieId} and r.state = 'ready' and r.file_nonce is not null and r.storage_key is not null`);
+  for (const { key } of (keys as unknown as { rows: { key: string }[] }).rows) {
+    if (await hasManifest(deps.db, key)) continue;
+    const hashed = await chunkHashesOf((await readObject(deps.storage, key)) as AsyncIterable<Uint8Array>);
+    await recordManifest(deps.db, { objectKey: key, movieId, ...hashed });
+    deps.logger.info({ movieId, key, bytes: hashed.bytes }, 'film file hashed for its manifest');
+  }
+}
+
+/** Movies with a file still plain, or encrypted without its manifest: the job's backlog (sent again at start), and its progress for the admin. */
 export async function moviesWithPlainFiles(db: Db): Promise<string[]> {
   const rows = await db.execute(sql`
     select m.id from movies m
      where m.deleted_at is null
        and (m.original_file_key is null
             or exists (select 1 from movie_renditions r
-                        where r.movie_id = m.id and r.state = 'ready' and r.file_nonce is null))`);
+                        where r.movie_id = m.id and r.state = 'ready' and r.file_nonce is null)
+            or not exists (select 1 from film_manifests f where f.object_key = m.original_file_key)
+            or exists (select 1 from movie_renditions r
+                        where r.movie_id = m.id and r.state = 'ready' and r.file_nonce is not null
+                          and not exists (select 1 from film_manifests f where f.object_key = r.storage_key)))`);
   return (rows as unknown as { rows: { id: string }[] }).rows.map((row) => String(row.id));
 }
 

@@ -1,0 +1,52 @@
+import type { Licence, ParentalHides, ReceivedLicenceRequest } from '@filamu/shared';
+import { and, eq } from 'drizzle-orm';
+import { downloads } from '../../db/schema.ts';
+import { grantDownload } from '../downloads/grants.ts';
+import type { LinkDeps } from '../downloads/links.ts';
+import { licenceAlongGrant, licenceOfDownloaded, licenceOfRow } from '../licences/issue.ts';
+import type { LicenceSigner } from '../licences/signing.ts';
+import { type Downloader, ownDownloads } from '../movies/entitlement.ts';
+import { verifiedManifest } from './manifests.ts';
+
+export interface ReceivedDeps extends LinkDeps {
+  licenceSigner: LicenceSigner;
+}
+
+export interface Receiver {
+  downloader: Downloader;
+  /** The session's device id: the licence is bound to it. */
+  deviceId: string;
+  hiddenByPin: ParentalHides | null;
+}
+
+/**
+ * A film that came whole from another phone (issue 19/22) gets its licence as if it had been downloaded: the manifest
+ * proves the bytes are a file Filamu made of that film, and the grant's rules decide (plan, Kinayuganda first, the
+ * parental PIN, once per person). A first one is the person's download of the film, completed at once with no byte
+ * over the network, and its licence says `transfer`. A film the person already has keeps the licence rules of a
+ * download: here already, it is the same licence; on another phone, `licence_elsewhere` (moving it is a re-download).
+ */
+export async function receivedLicence(
+  deps: ReceivedDeps,
+  receiver: Receiver,
+  request: ReceivedLicenceRequest,
+): Promise<Licence> {
+  const claims = await verifiedManifest(deps.licenceSigner, request.manifest);
+  const { downloader } = receiver;
+  const phone = { deviceId: receiver.deviceId, devicePublicKey: request.devicePublicKey };
+  const [held] = await deps.database.db
+    .select({ status: downloads.status, redownloadStartedAt: downloads.redownloadStartedAt })
+    .from(downloads)
+    .where(and(ownDownloads(downloader), eq(downloads.movieId, claims.mid)));
+  if (held?.status === 'completed' && held.redownloadStartedAt === null) {
+    return licenceOfDownloaded(deps, downloader, phone, claims.mid);
+  }
+  const licensing = licenceAlongGrant(deps, downloader, phone, 'transfer');
+  const grant = await grantDownload(
+    deps,
+    downloader,
+    { movieId: claims.mid, size: claims.size },
+    { hiddenByPin: receiver.hiddenByPin, received: true, alongside: licensing },
+  );
+  return licenceOfRow(deps, downloader, licensing.device, grant.alongside!);
+}
