@@ -265,12 +265,12 @@ describe('Downloads on this phone', () => {
       expect(download.suggestedFilename()).toBe('Offline Test Movie.mp4');
       expect(readFileSync(await download.path()).length).toBe(clip.length);
 
-      // An encrypted film (its record names its file's nonce, decision 0229) is kept exactly as it is held, as a
-      // .filamu file, after a dialog that says only Filamu opens it. The server still delivers plain files (the
-      // encryption of stored files is not merged yet), so the record is given a nonce here: what is asserted is the
-      // name and that the bytes are the held ones. Once files are encrypted, a real download's copy must also differ
-      // from the plain clip (its SHA-256 is not the clip's) while having its length.
-      await putLocalDownload(page, { ...finished, fileNonce: 'AAAAAAAAAAA' });
+      // An encrypted film (its record names its file's nonce, decision 0229) is kept exactly as it is held, behind its
+      // signed manifest, as a .filamu file, after a dialog that says only Filamu opens it. The record here is given a
+      // nonce and a manifest: what is asserted is the name and the file's layout. A real film's copy, opened on
+      // another phone, is film-file.e2e.ts.
+      const manifest = 'eyJhbGciOiJFUzI1NiJ9.e30.c2lnbmF0dXJl';
+      await putLocalDownload(page, { ...finished, fileNonce: 'AAAAAAAAAAA', manifest });
       await page.reload();
       await item.getByText('Downloaded').waitFor();
       await page.evaluate(() => {
@@ -284,14 +284,19 @@ describe('Downloads on this phone', () => {
           'A copy of Offline Test Movie is saved as Offline Test Movie.filamu. It opens only in Filamu, on a phone with its own licence for this film.',
         )
         .waitFor();
-      await keep.getByText(`It is the same size as the film: ${formatBytes(clip.length)}.`).waitFor();
+      await keep.getByText(`It is the size of the film: ${formatBytes(clip.length)}.`).waitFor();
       await fitsNarrowPhone(page);
       await expectAccessible(page, 'Keep a copy (dark)');
       // By keyboard: the dialog's own Keep a copy, then Enter.
       await keep.getByRole('button', { name: 'Keep a copy' }).focus();
       const [encrypted] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
       expect(encrypted.suggestedFilename()).toBe('Offline Test Movie.filamu');
-      expect(readFileSync(await encrypted.path()).equals(clip)).toBe(true);
+      // The film as held, behind the .filamu header: magic, the manifest's length, the manifest (decision 0243).
+      const kept = readFileSync(await encrypted.path());
+      expect(kept.subarray(0, 8).equals(Buffer.from('FILAMU\x00\x01', 'latin1'))).toBe(true);
+      expect(kept.readUInt32BE(8)).toBe(manifest.length);
+      expect(kept.subarray(12, 12 + manifest.length).toString('latin1')).toBe(manifest);
+      expect(kept.subarray(12 + manifest.length).equals(clip)).toBe(true);
       await page.getByText('Keeping a copy').waitFor();
       // Plain again for the player below.
       await putLocalDownload(page, finished);

@@ -238,8 +238,10 @@ describe('Keep a copy of an encrypted film', () => {
         keep.getByRole('button', { name: 'Keep a copy' }).click(),
       ]);
       expect(download.suggestedFilename()).toBe(`${title}.filamu`);
+      // The held bytes behind the .filamu header and its signed manifest (decision 0243; film-file.e2e.ts opens one).
       const copy = readFileSync(await download.path());
-      expect({ size: copy.length, sha: sha256(copy) }).toEqual(held);
+      const film = copy.subarray(12 + copy.readUInt32BE(8));
+      expect({ size: film.length, sha: sha256(film) }).toEqual(held);
 
       // Another profile, never signed in to Filamu, on a blank page: a plain <video> plays the clip, not the copy.
       const blank = await stranger.newPage();

@@ -125,6 +125,8 @@ export interface PageRecord {
   message: string | null;
   /** The size chosen (absent on records made before sizes). */
   sizeChoice?: string;
+  /** The held file's signed manifest, once kept (decision 0243). */
+  manifest?: string;
   /** The file's nonce when the film is held encrypted (decision 0229). */
   fileNonce?: string | null;
 }

@@ -26,6 +26,8 @@ export const STORAGE_KEYS = {
   /** Whose films a signed-out phone keeps showing (decision 0233): the last person signed in on it. */
   keptOwner: 'filamu.keptOwner',
   deviceId: 'filamu.deviceId',
+  /** The server's public key for film manifests (decision 0243): a film file received offline is checked with it. */
+  signingKey: 'filamu.signingKey',
   payment: 'filamu.payment',
   push: 'filamu.push',
   lastLibrary: 'filamu:last-library',

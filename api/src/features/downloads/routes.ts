@@ -23,6 +23,7 @@ import { downloaderOf } from '../movies/entitlement.ts';
 import { grantDownload } from './grants.ts';
 import { holderOf } from './link-checks.ts';
 import { mintDownloadLink } from './links.ts';
+import { receivedLicence } from './received.ts';
 import { redownloadAllowance } from './redownloads.ts';
 
 const { downloads } = contracts;
@@ -72,6 +73,14 @@ export function downloadRoutes(router: ContractRouter, deps: Deps): void {
     .on(downloads.kinayugandaStatus, (_input, c) => kinayugandaStatus(deps, caller(c), hiddenByPin(c)))
     .on(downloads.downloadStats, (_input, c) => downloadStats(deps, caller(c)))
     .on(downloads.downloadHistory, (_input, c) => downloadHistory(deps, caller(c)))
+    // A film received whole from another phone (issue 19/22): its licence, as this person's download of it.
+    .on(contracts.filmFiles.receivedLicence, ({ body }, c) =>
+      receivedLicence(
+        deps,
+        { downloader: caller(c), deviceId: c.get('principal').deviceId, hiddenByPin: hiddenByPin(c) },
+        body,
+      ),
+    )
     .on(downloads.redownloadAllowance, (_input, c) =>
       redownloadAllowance(deps.database.db, caller(c).id, deps.config.redownloadsPerMonth, deps.clock.now()),
     );

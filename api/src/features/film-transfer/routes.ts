@@ -1,10 +1,8 @@
 import { contracts, type SigningKeyResponse } from '@filamu/shared';
 import type { Deps } from '../../deps.ts';
 import type { ContractRouter } from '../../http/contract-router.ts';
-import { hiddenForSession } from '../auth/parental-status.ts';
 import { downloaderOf } from '../movies/entitlement.ts';
 import { manifestOf } from './manifests.ts';
-import { receivedLicence } from './received.ts';
 
 const { filmFiles } = contracts;
 
@@ -14,18 +12,5 @@ export function filmTransferRoutes(router: ContractRouter, deps: Deps): void {
     .on(filmFiles.filmManifest, ({ params, query }, c) =>
       manifestOf(manifestDeps, downloaderOf(c.get('principal'), deps.clock.now()), params.id, query),
     )
-    .on(filmFiles.signingKey, async () => ({ jwk: deps.licenceSigner.publicJwk }) as SigningKeyResponse)
-    .on(filmFiles.receivedLicence, ({ body }, c) => {
-      const principal = c.get('principal');
-      const now = deps.clock.now();
-      return receivedLicence(
-        deps,
-        {
-          downloader: downloaderOf(principal, now),
-          deviceId: principal.deviceId,
-          hiddenByPin: hiddenForSession(principal, now),
-        },
-        body,
-      );
-    });
+    .on(filmFiles.signingKey, async () => ({ jwk: deps.licenceSigner.publicJwk }) as SigningKeyResponse);
 }

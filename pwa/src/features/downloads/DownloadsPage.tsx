@@ -6,6 +6,7 @@ import { PageSpinner } from '../../components/ui/Spinner.tsx';
 import { DataUsedCard } from './components/DataUsedCard.tsx';
 import { DownloadItem } from './components/DownloadItem.tsx';
 import { DownloadSettingsCard } from './components/DownloadSettingsCard.tsx';
+import { OpenFilmFile } from './components/OpenFilmFile.tsx';
 import { StorageSummary } from './components/StorageSummary.tsx';
 import { displayOrder } from './describe.ts';
 import { useLocalDownloads } from './hooks.ts';
@@ -79,6 +80,7 @@ export default function DownloadsPage() {
         */}
         {loaded && (
           <>
+            {!signedOut && <OpenFilmFile />}
             <PushPrompt className="mt-6" />
             <DataUsedCard />
             <DownloadSettingsCard />

@@ -126,6 +126,7 @@ export async function startDownload(movie: DownloadableMovie, options: StartOpti
       urlExpiresAt: Date.parse(grant.expiresAt),
       etag: grant.etag,
       fileNonce: grant.fileNonce,
+      fileKind: grant.size,
     };
     // Marked for Background Fetch before it is stored, so the in-app engine never starts it too.
     await putDownload({ ...granted, engine: background ? 'bgfetch' : 'ranged' });

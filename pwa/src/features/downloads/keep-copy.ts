@@ -39,7 +39,7 @@ export function copyName(record: Pick<LocalDownload, 'title' | 'fileName' | 'fil
   return isEncrypted(record) ? `${safeFileTitle(record.title)}.filamu` : record.fileName;
 }
 
-export async function exportFile(file: File, fileName: string): Promise<SaveResult> {
+export async function exportFile(file: Blob, fileName: string): Promise<SaveResult> {
   const picker = (window as Window & { showSaveFilePicker?: SaveFilePicker }).showSaveFilePicker;
   if (picker) {
     let handle: FileSystemFileHandle;

@@ -8,6 +8,8 @@ import { toast } from '../../../lib/toast.ts';
 import { RESUMABLE_STATES, RUNNABLE_STATES, type LocalDownload } from '../engine/record.ts';
 import { cancelDownload, deleteFromDevice, openMovieFile, pauseDownload, resumeDownload } from '../actions.ts';
 import { copyName, exportFile, isEncrypted } from '../keep-copy.ts';
+import { filmFileBlob } from '../film-file.ts';
+import { manifestFor, NEEDS_A_CONNECTION } from '../film-manifest.ts';
 
 /** The title after a button's visible word, for screen readers ("Pause The Movie"). */
 function For({ title }: { title: string }) {
@@ -17,8 +19,12 @@ function For({ title }: { title: string }) {
 /** Keep a copy (decision 0234): the file exactly as the phone holds it, under the film's name. */
 async function keepCopy(record: LocalDownload): Promise<void> {
   const name = copyName(record);
+  // An encrypted film travels with its signed manifest in front (decision 0243), so another phone can check it.
+  const manifest = isEncrypted(record) ? await manifestFor(record) : null;
+  if (isEncrypted(record) && !manifest) return void toast.info('Not ready to send yet', NEEDS_A_CONNECTION);
   try {
-    const result = await exportFile(await openMovieFile(record.movieId), name);
+    const film = await openMovieFile(record.movieId);
+    const result = await exportFile(manifest ? filmFileBlob(manifest, film) : film, name);
     if (result === 'saved') toast.success('Copy kept', name);
     if (result === 'started') toast.info('Keeping a copy', `${name} is in your Downloads.`);
   } catch {
@@ -153,7 +159,11 @@ export function DownloadActions({ record }: { record: LocalDownload }) {
           A copy of {title} is saved as {copyName(record)}. It opens only in Filamu, on a phone with its own licence for
           this film.
         </p>
-        <p>It is the same size as the film: {formatBytes(record.size)}.</p>
+        <p>
+          Send it to a friend with any app or a memory card: they open it in Filamu with “Open a film file”, and it
+          plays with their own plan — no data spent on the film.
+        </p>
+        <p>It is the size of the film: {formatBytes(record.size)}.</p>
       </ConfirmDialog>
     </div>
   );

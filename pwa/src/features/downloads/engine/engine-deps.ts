@@ -1,7 +1,7 @@
 import type { Licence } from '@filamu/shared';
 import { keepLicence, phoneKey } from '../../licences/store.ts';
 import { movieFileHandle } from './opfs.ts';
-import { mintLink, reportComplete, reportFailure, reportProgress, subtitleTracks } from './server.ts';
+import { filmManifest, mintLink, reportComplete, reportFailure, reportProgress, subtitleTracks } from './server.ts';
 import type { FileSink } from './transfer.ts';
 
 /**
@@ -15,6 +15,7 @@ export interface EngineDeps {
     reportComplete: typeof reportComplete;
     reportFailure: typeof reportFailure;
     subtitleTracks: typeof subtitleTracks;
+    filmManifest: typeof filmManifest;
   };
   /** The phone's licence key and where each film's licence is kept (decision 0230). */
   licences: {
@@ -35,7 +36,7 @@ export interface EngineDeps {
 
 export function browserEngineDeps(): EngineDeps {
   return {
-    server: { mintLink, reportProgress, reportComplete, reportFailure, subtitleTracks },
+    server: { mintLink, reportProgress, reportComplete, reportFailure, subtitleTracks, filmManifest },
     licences: {
       publicKey: () =>
         phoneKey().then(

@@ -102,6 +102,7 @@ class FakeApi {
         return { ok: true as const, value: {} as never };
       },
       subtitleTracks: async () => this.subtitles,
+      filmManifest: async () => null,
     };
   }
 }

@@ -163,6 +163,7 @@ export class Engine {
         size: link.fileSize,
         etag: link.etag,
         fileNonce: link.fileNonce,
+        fileKind: link.size,
       });
     }
     if (answer.status === 429) {
@@ -255,6 +256,11 @@ export class Engine {
     if (!answer.ok && answer.status !== 409) return;
     const tracks = await this.deps.server.subtitleTracks(auth.session, record.movieId);
     if (tracks) await putSubtitles({ key: record.key, tracks, fetchedAt: Date.now() });
+    // Kept too, so the film can be sent on to another phone with no data (asked again when it is sent, if this fails).
+    const manifest = await this.deps.server.filmManifest(auth.session, record);
+    if (manifest && record.fileNonce) {
+      await dispatch(record.key, { type: 'manifest', manifest, fileNonce: record.fileNonce });
+    }
     await dispatch(record.key, { type: 'reported' });
   }
 

@@ -34,6 +34,7 @@ const granted: DownloadEvent = {
   size: 1000,
   etag: '"e1"',
   fileNonce: 'AAECAwQFBgc',
+  fileKind: 'small',
 };
 
 describe('download state machine', () => {
@@ -82,6 +83,15 @@ describe('download state machine', () => {
     r = run(r, { type: 'hard-error', message: 'HTTP status: 400' });
     expect(r).toMatchObject({ state: 'failed', message: 'HTTP status: 400' });
     expect(run(r, { type: 'resume' })).toMatchObject({ state: 'queued', attempts: 0 });
+  });
+
+  it('keeps the file’s manifest only while it names the file held (decision 0243)', () => {
+    const done = run(base, { type: 'start' }, granted, { type: 'bytes-done' }, { type: 'verified' });
+    expect(done.fileKind).toBe('small');
+    const kept = run(done, { type: 'manifest', manifest: 'a.b.c', fileNonce: 'AAECAwQFBgc' });
+    expect(kept.manifest).toBe('a.b.c');
+    // A manifest of another file (the film re-encoded since the request left) is not this film's.
+    expect(run(done, { type: 'manifest', manifest: 'x.y.z', fileNonce: 'BBECAwQFBgc' }).manifest).toBeUndefined();
   });
 
   it('keeps the shorter offset when the phone runs out of space', () => {

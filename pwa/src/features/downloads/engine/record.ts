@@ -68,6 +68,15 @@ export interface LocalDownload {
    * worker with the film's licence. Null or absent: a plain file (stored before encryption), played as it is.
    */
   fileNonce?: string | null;
+  /** Which of the film's files is held (the grant's answer; absent on records made before it was kept). */
+  fileKind?: DownloadSize;
+  /**
+   * The held file's signed manifest (decision 0243): what lets the film travel to another phone. Fetched when the
+   * download finishes, or when the film is first sent; a film received from another phone came with it.
+   */
+  manifest?: string;
+  /** The film came from another phone (issue 19/22): its licence is asked for as a received film. */
+  received?: boolean;
   fileName: string;
   /** Signed link and its expiry (ms); null when a fresh one must be asked for. */
   url: string | null;
@@ -101,6 +110,7 @@ export type DownloadEvent =
       size: number;
       etag: string | null;
       fileNonce: string | null;
+      fileKind: DownloadSize;
     }
   | { type: 'committed'; committed: number; etag: string | null; bytesFromNetwork: number }
   | { type: 'offline'; message?: string }
@@ -112,6 +122,8 @@ export type DownloadEvent =
   | { type: 'bytes-done' }
   | { type: 'verified' }
   | { type: 'reported' }
+  /** The held file's signed manifest arrived: kept only if it names the file still held (its nonce). */
+  | { type: 'manifest'; manifest: string; fileNonce: string }
   /** The browser's Background Fetch took the transfer over (it continues with the app closed). */
   | { type: 'background-started' }
   /**
@@ -155,6 +167,7 @@ export function transition(record: LocalDownload, event: DownloadEvent, now: num
         etag: record.etag ?? event.etag,
         // The file as it is now (a file that changes under a transfer asks for a fresh link: engine.ts).
         fileNonce: event.fileNonce,
+        fileKind: event.fileKind,
         state: 'downloading',
         message: null,
       });
@@ -195,6 +208,9 @@ export function transition(record: LocalDownload, event: DownloadEvent, now: num
       return state === 'verifying'
         ? next({ state: 'complete', committed: record.size, completedAt: now, message: null, url: null })
         : record;
+    case 'manifest':
+      if (record.fileNonce !== event.fileNonce || record.manifest === event.manifest) return record;
+      return next({ manifest: event.manifest });
     case 'reported':
       return next({ reportedComplete: true });
     case 'background-started':

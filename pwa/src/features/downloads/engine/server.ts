@@ -9,6 +9,7 @@ import {
 } from '@filamu/shared';
 import { readErrorEnvelope } from '../../../lib/transfer/error-envelope.ts';
 import { parseRetryAfter } from './retry-after.ts';
+import type { LocalDownload } from './record.ts';
 import type { StoredSubtitleTrack } from './store.ts';
 
 /**
@@ -32,10 +33,11 @@ async function callApi<C extends Contract>(
   contract: C,
   request: RequestOf<C>,
 ): Promise<ServerAnswer<ResponseOf<C>>> {
-  const req = request as { body?: unknown; params?: Record<string, unknown> };
+  const req = request as { body?: unknown; params?: Record<string, unknown>; query?: Record<string, string> };
+  const search = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
   let response: Response;
   try {
-    response = await fetch(`/api${fillPath(contract.path, req.params)}`, {
+    response = await fetch(`/api${fillPath(contract.path, req.params)}${search}`, {
       method: contract.method.toUpperCase(),
       headers: {
         Accept: 'application/json',
@@ -110,6 +112,24 @@ export function reportFailure(session: Session, downloadId: string, error: strin
     params: { id: downloadId },
     body: { error: error.slice(0, 500) },
   });
+}
+
+/**
+ * The signed manifest of the file the phone holds (decision 0243); null when it cannot be had now (no connection, a
+ * plain file, a record from before the file's size was kept): the film is then prepared when it is first sent.
+ */
+export async function filmManifest(
+  session: Session,
+  record: Pick<LocalDownload, 'movieId' | 'fileKind' | 'sizeChoice' | 'fileNonce'>,
+): Promise<string | null> {
+  // The size asked for is the file's (the server never hands out another), on records made before `fileKind`.
+  const size = record.fileKind ?? record.sizeChoice;
+  if (!size || !record.fileNonce) return null;
+  const answer = await callApi(session, contracts.filmFiles.filmManifest, {
+    params: { id: record.movieId },
+    query: { size, nonce: record.fileNonce },
+  });
+  return answer.ok ? answer.value.manifest : null;
 }
 
 /**

@@ -6,6 +6,7 @@ import { licenceStanding } from '../../licences/film-key.ts';
 import { keepLicence, phoneKey } from '../../licences/store.ts';
 import { movieFile } from '../engine/opfs.ts';
 import type { LocalDownload } from '../engine/record.ts';
+import { fetchReceivedLicence } from '../receive-file.ts';
 import { playAddress } from './play-address.ts';
 import { type CannotPlay, cannotPlayOf, cannotPlayOfLicenceError } from './play-words.ts';
 
@@ -38,6 +39,9 @@ function workerControls(): Promise<boolean> {
 
 /** Asks Filamu for the film's licence for this phone and keeps it; `move` brings it from another phone. */
 export async function fetchLicence(record: LocalDownload, move: boolean): Promise<void> {
+  // A film received from another phone asks as one (its manifest is its proof); once it is the person's download, a
+  // move from another phone is asked like any other.
+  if (record.received && !move) return fetchReceivedLicence(record);
   const { spki } = await phoneKey();
   const licence = await api(contracts.licences.licenceOfDownloaded, {
     body: { movieId: record.movieId, devicePublicKey: spki, move },

@@ -1,12 +1,12 @@
 import type { Licence, ParentalHides, ReceivedLicenceRequest } from '@filamu/shared';
 import { and, eq } from 'drizzle-orm';
 import { downloads } from '../../db/schema.ts';
-import { grantDownload } from '../downloads/grants.ts';
-import type { LinkDeps } from '../downloads/links.ts';
+import { grantDownload } from './grants.ts';
+import type { LinkDeps } from './links.ts';
 import { licenceAlongGrant, licenceOfDownloaded, licenceOfRow } from '../licences/issue.ts';
 import type { LicenceSigner } from '../licences/signing.ts';
 import { type Downloader, ownDownloads } from '../movies/entitlement.ts';
-import { verifiedManifest } from './manifests.ts';
+import { verifiedManifest } from '../film-transfer/manifests.ts';
 
 export interface ReceivedDeps extends LinkDeps {
   licenceSigner: LicenceSigner;

@@ -1,0 +1,150 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBSCRIPTION_REQUIRED } from '../shared/src/schemas/downloads.ts';
+import { expectAccessible } from './support/axe.ts';
+import { login } from './support/browser.ts';
+import { isComplete, licenceOnPhone, opfsSha256, sha256, subscriberPage, waitForRecord } from './support/downloads.ts';
+import { addMovie, type FilmServer, startFilmServer } from './support/encrypted-films.ts';
+import type { FaultProxy } from './support/fault-proxy.ts';
+import { createPlan, registerUser, subscribeUser } from './support/seed.ts';
+
+/**
+ * A film that travels as a file (issue 19/22, decision 0243), in Chromium against a server that encrypts and hashes
+ * what it stores: one phone keeps a copy of its download as a `.filamu` file; another person's phone opens it with
+ * "Open a film file", checks it, gets its own licence and plays it without fetching a byte of the film; a phone without
+ * a plan keeps the film waiting and says why; a damaged copy is refused and nothing of it is kept.
+ */
+let films: FilmServer;
+let browser: Browser;
+let proxy: FaultProxy;
+let origin: string;
+let planId: string;
+
+beforeAll(async () => {
+  films = await startFilmServer();
+  ({ browser, proxy, origin } = films);
+  planId = (await createPlan({ global_expiry_date: '2030-12-31T23:59' })).id;
+});
+
+afterAll(() => films?.close());
+
+/** A phone of its own (a browser profile) with this person signed in, on My Downloads. */
+async function phoneOf(user: { email: string; password: string }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: origin, viewport: { width: 360, height: 780 } });
+  const page = await context.newPage();
+  await login(page, user.email, user.password);
+  await page.waitForURL(/\/(dashboard|subscription)$/);
+  await page.goto('/downloads');
+  await page.getByRole('heading', { name: 'Got a film from a friend?' }).waitFor();
+  return { context, page };
+}
+
+/** "Open a film file" with `path`, as the file picker hands it over. */
+async function openFilmFile(page: Page, path: string): Promise<void> {
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('button', { name: 'Open a film file' }).click(),
+  ]);
+  await chooser.setFiles(path);
+}
+
+describe('A film sent as a file', () => {
+  it('opens on a friend’s phone with their own plan and no data for the film; waits on a phone without one; a damaged copy is refused', async () => {
+    const title = `Sent Along ${Date.now().toString(36)}`;
+    const movie = await addMovie(planId, title);
+    const { context: senderPhone, page: sender } = await subscriberPage(browser, origin, planId);
+    const friend = await registerUser();
+    await subscribeUser(friend.id, planId);
+    const noPlan = await registerUser();
+    const folder = mkdtempSync(join(tmpdir(), 'filamu-film-file-'));
+    let friendPhone: BrowserContext | null = null;
+    let noPlanPhone: BrowserContext | null = null;
+    try {
+      // The sender downloads the Original and keeps a copy: the held bytes behind the .filamu header.
+      await sender.goto(`/movies/${movie.id}`);
+      await sender.getByRole('button', { name: 'Download Now' }).click();
+      const dialog = sender.getByRole('dialog', { name: `Download ${title}` });
+      await dialog.getByRole('radio', { name: /^Original · / }).check();
+      await dialog.getByRole('button', { name: 'Download Original' }).click();
+      const record = await waitForRecord(sender, movie.id, (r) => isComplete(r) && typeof r.manifest === 'string');
+      const held = await opfsSha256(sender, movie.id);
+      await sender.goto('/downloads');
+      await sender.evaluate(() =>
+        Object.defineProperty(window, 'showSaveFilePicker', { configurable: true, value: undefined }),
+      );
+      await sender
+        .getByRole('article', { name: title })
+        .getByRole('button', { name: `Keep a copy ${title}` })
+        .click();
+      const keep = sender.getByRole('dialog', { name: 'Keep a copy?' });
+      const [download] = await Promise.all([
+        sender.waitForEvent('download'),
+        keep.getByRole('button', { name: 'Keep a copy' }).click(),
+      ]);
+      const copy = readFileSync(await download.path());
+      const manifestLength = copy.readUInt32BE(8);
+      expect(copy.subarray(0, 8).toString('latin1')).toBe('FILAMU\x00\x01');
+      expect(copy.subarray(12, 12 + manifestLength).toString('latin1')).toBe(record.manifest);
+      expect(sha256(copy.subarray(12 + manifestLength))).toBe(held.sha);
+      const path = join(folder, `${title}.filamu`);
+      writeFileSync(path, copy);
+
+      // The friend's phone opens it: checked, kept, licensed for this phone, and no film file fetched for it.
+      const filesBefore = proxy.log.length;
+      const opened = await phoneOf(friend);
+      friendPhone = opened.context;
+      const { page } = opened;
+      await openFilmFile(page, path);
+      await page.getByText(`${title} is on this phone. 0 MB of data used for the film.`).waitFor();
+      expect(await licenceOnPhone(page, movie.id)).toMatchObject({ way: 'transfer', opens: true });
+      expect(await opfsSha256(page, movie.id)).toEqual(held);
+      await expectAccessible(page, 'Open a film file: opened');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await page
+        .getByRole('article', { name: title })
+        .getByRole('link', { name: `Play ${title}` })
+        .click();
+      await page.waitForURL(`**/downloads/${movie.id}/play`);
+      const video = page.locator('video');
+      await video.waitFor();
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
+      await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.3, undefined, {
+        timeout: 30_000,
+      });
+      expect(await video.evaluate((v: HTMLVideoElement) => v.error?.code ?? null)).toBeNull();
+      expect(proxy.log.length).toBe(filesBefore);
+
+      // Another phone, in the dark: one flipped byte in the film is refused, part by part, and nothing is kept.
+      const other = await phoneOf(noPlan);
+      noPlanPhone = other.context;
+      const waiting = other.page;
+      await waiting.evaluate(() => localStorage.setItem('theme', 'dark'));
+      await waiting.reload();
+      const damaged = Buffer.from(copy);
+      damaged[12 + manifestLength + 1000]! ^= 0xff;
+      const damagedPath = join(folder, 'Damaged.filamu');
+      writeFileSync(damagedPath, damaged);
+      await openFilmFile(waiting, damagedPath);
+      await waiting
+        .getByRole('alert')
+        .getByText(/^Part 1 of \d+ of this film file is damaged/)
+        .waitFor();
+      await expectAccessible(waiting, 'Open a film file: damaged (dark)');
+      expect(await waiting.getByRole('article', { name: title }).count()).toBe(0);
+
+      // Its person has no plan: the whole file is kept, and the phone says why it does not play yet.
+      await openFilmFile(waiting, path);
+      await waiting.getByText(`${title} is on this phone. 0 MB of data used for the film.`).waitFor();
+      await waiting.getByText(SUBSCRIPTION_REQUIRED).waitFor();
+      await waiting.getByRole('article', { name: title }).waitFor();
+      expect(await licenceOnPhone(waiting, movie.id)).toBeNull();
+    } finally {
+      await friendPhone?.close();
+      await noPlanPhone?.close();
+      await senderPhone.close();
+    }
+  }, 180_000);
+});

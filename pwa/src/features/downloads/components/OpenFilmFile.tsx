@@ -1,0 +1,99 @@
+import { formatBytes } from '@filamu/shared';
+import { useId, useRef, useState } from 'react';
+import { Button } from '../../../components/ui/Button.tsx';
+import { Card, CardTitle } from '../../../components/ui/Card.tsx';
+import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
+import { currentOwnerId } from '../../../lib/owner.ts';
+import { kick } from '../manager.ts';
+import { type ReceiveResult, type ReceiveStep, receiveFilmFile } from '../receive-file.ts';
+
+type Opening = { at: 'idle' } | { at: 'working'; step: ReceiveStep } | { at: 'done'; result: ReceiveResult };
+
+const FAILED = 'The film file could not be opened. Check the space on your phone and try again.';
+
+function stepWords(step: ReceiveStep): string {
+  if (step.step === 'checking') return 'Checking the film file…';
+  if (step.step === 'licensing') return 'Getting its licence for this phone…';
+  return `Checking and saving: ${formatBytes(step.doneBytes)} of ${formatBytes(step.totalBytes)}`;
+}
+
+/**
+ * "Open a film file" (issue 19/22): a `.filamu` file a friend or an agent sent with another app or a memory card
+ * becomes a film on this phone, checked chunk by chunk, played with the person's own plan — no data spent on it.
+ */
+export function OpenFilmFile() {
+  const headingId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [opening, setOpening] = useState<Opening>({ at: 'idle' });
+  const working = opening.at === 'working';
+
+  const open = async (file: File) => {
+    const ownerId = currentOwnerId();
+    if (!ownerId) return;
+    setOpening({ at: 'working', step: { step: 'checking' } });
+    try {
+      const result = await receiveFilmFile(file, ownerId, (step) => setOpening({ at: 'working', step }));
+      setOpening({ at: 'done', result });
+    } catch {
+      setOpening({ at: 'done', result: { kind: 'refused', message: FAILED } });
+    }
+    kick();
+  };
+
+  return (
+    <Card className="mt-6" role="region" aria-labelledby={headingId}>
+      <CardTitle id={headingId}>Got a film from a friend?</CardTitle>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+        Open a Filamu film file sent with WhatsApp, Xender, Bluetooth or a memory card. It plays with your own plan, and
+        no data is spent on the film.
+      </p>
+      <input
+        ref={input}
+        type="file"
+        accept=".filamu"
+        className="sr-only"
+        tabIndex={-1}
+        aria-hidden="true"
+        onChange={(event) => {
+          const file = event.currentTarget.files?.[0];
+          event.currentTarget.value = '';
+          if (file) void open(file);
+        }}
+      />
+      <Button className="mt-4" variant="outline" size="sm" disabled={working} onClick={() => input.current?.click()}>
+        Open a film file
+      </Button>
+      {working && (
+        <div className="mt-4" role="status">
+          <p className="text-sm">{stepWords(opening.step)}</p>
+          {opening.step.step === 'copying' && (
+            <ProgressBar
+              className="mt-2"
+              label="Film file checked"
+              percent={(opening.step.doneBytes / Math.max(1, opening.step.totalBytes)) * 100}
+            />
+          )}
+        </div>
+      )}
+      {opening.at === 'done' && <Outcome result={opening.result} />}
+    </Card>
+  );
+}
+
+function Outcome({ result }: { result: ReceiveResult }) {
+  if (result.kind === 'refused') {
+    return (
+      <p role="alert" className="mt-4 text-sm font-medium text-red-700 dark:text-red-400">
+        {result.message}
+      </p>
+    );
+  }
+  return (
+    <div role="status" className="mt-4 text-sm">
+      <p className="font-medium text-green-800 dark:text-green-300">
+        {result.title} is on this phone. 0 MB of data used for the film.
+      </p>
+      {result.kind === 'waiting' && <p className="mt-1 text-stone-700 dark:text-stone-300">{result.why}</p>}
+    </div>
+  );
+}

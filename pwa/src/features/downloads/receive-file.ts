@@ -1,0 +1,134 @@
+import { contracts, type FilmManifestClaims } from '@filamu/shared';
+import { api, isApiError } from '../../lib/api.ts';
+import { keepLicence, phoneKey } from '../licences/store.ts';
+import { movieFileHandle, removeMovieFile, storageFigures } from './engine/opfs.ts';
+import { type LocalDownload, newDownload, recordKey } from './engine/record.ts';
+import { getDownload, putDownload } from './engine/store.ts';
+import { copyVerifiedFilm, readFilmFile, verifyManifestSignature } from './film-file.ts';
+import { signingKey } from './film-manifest.ts';
+import { safeFileTitle } from './keep-copy.ts';
+
+/**
+ * "Open a film file" (issue 19/22, decision 0243): a `.filamu` file a friend or an agent sent through another app is
+ * checked — its manifest signed by Filamu, then every 1 MiB chunk against it as it is copied into the app's storage —
+ * and kept like a download. Its licence is then asked for as a received film, under the same rules as a download; a
+ * film that cannot have one yet (no plan, no connection) waits on the phone and plays once it does.
+ */
+
+export type ReceiveStep =
+  { step: 'checking' } | { step: 'copying'; doneBytes: number; totalBytes: number } | { step: 'licensing' };
+
+export type ReceiveResult =
+  | { kind: 'ready'; title: string }
+  /** Kept on the phone; `why` says what it waits for before it plays. */
+  | { kind: 'waiting'; title: string; why: string }
+  | { kind: 'refused'; message: string };
+
+const NOT_SIGNED = 'This film file was not made by Filamu, or it was changed on the way. Ask the sender for it again.';
+const NO_LICENCE_OFFLINE = 'It plays once this phone is online and signed in: its licence takes a few KB of data.';
+
+/** The record of a film received whole: complete, nothing fetched, its manifest kept so it can be sent on. */
+function receivedRecord(ownerId: string, claims: FilmManifestClaims, manifest: string, now: number): LocalDownload {
+  const record = newDownload(
+    {
+      ownerId,
+      movieId: claims.mid,
+      title: claims.title,
+      category: claims.category,
+      rating: claims.rating,
+      vj: claims.vj,
+      thumbnailUrl: null,
+      size: claims.bytes,
+      sizeChoice: claims.size,
+      fileName: `${safeFileTitle(claims.title)}.filamu`,
+    },
+    now,
+  );
+  return {
+    ...record,
+    fileNonce: claims.nonce,
+    fileKind: claims.size,
+    manifest,
+    received: true,
+    committed: claims.bytes,
+    state: 'complete',
+    reportedComplete: true,
+    completedAt: now,
+  };
+}
+
+/** The received film's licence for this phone; throws the server's refusal (an ApiError) or a network error. */
+export async function fetchReceivedLicence(record: Pick<LocalDownload, 'ownerId' | 'manifest'>): Promise<void> {
+  if (!record.manifest) throw new Error('A received film keeps its manifest.');
+  const { spki } = await phoneKey();
+  const licence = await api(
+    contracts.filmFiles.receivedLicence,
+    { body: { manifest: record.manifest, devicePublicKey: spki } },
+    { redirectOn401: false },
+  );
+  await keepLicence(record.ownerId, licence);
+}
+
+export async function receiveFilmFile(
+  file: File,
+  ownerId: string,
+  onStep: (step: ReceiveStep) => void,
+  signal?: AbortSignal,
+): Promise<ReceiveResult> {
+  onStep({ step: 'checking' });
+  const read = await readFilmFile(file, file.name);
+  if (!read.ok) return { kind: 'refused', message: read.problem.message };
+  const { claims, manifest } = read;
+  // Checked here when the phone has the key; the server checks it again before any licence.
+  const jwk = await signingKey();
+  if (jwk && !(await verifyManifestSignature(manifest, jwk))) return { kind: 'refused', message: NOT_SIGNED };
+
+  const key = recordKey(ownerId, claims.mid);
+  const held = await getDownload(key);
+  if (held?.state === 'complete') return { kind: 'ready', title: held.title };
+  if (held && held.state !== 'cancelled') {
+    return {
+      kind: 'refused',
+      message: `${held.title} is already downloading on this phone. Cancel that download first to open this file.`,
+    };
+  }
+  const { free } = await storageFigures();
+  if (free !== null && free < claims.bytes) {
+    return { kind: 'refused', message: `Not enough space on this phone for ${claims.title}. Free up space first.` };
+  }
+
+  await removeMovieFile(key);
+  const writable = await (await movieFileHandle(key, true)).createWritable();
+  let copied: Awaited<ReturnType<typeof copyVerifiedFilm>>;
+  try {
+    copied = await copyVerifiedFilm(
+      file,
+      read,
+      (chunk, position) => writable.write({ type: 'write', position, data: chunk }),
+      {
+        signal,
+        onProgress: (doneBytes) => onStep({ step: 'copying', doneBytes, totalBytes: claims.bytes }),
+      },
+    );
+    await writable.close();
+  } catch (error) {
+    await writable.abort().catch(() => undefined);
+    await removeMovieFile(key);
+    throw error;
+  }
+  if (!copied.ok) {
+    await removeMovieFile(key);
+    return { kind: 'refused', message: copied.problem.message };
+  }
+  const record = receivedRecord(ownerId, claims, manifest, Date.now());
+  await putDownload(record);
+
+  onStep({ step: 'licensing' });
+  try {
+    await fetchReceivedLicence(record);
+    return { kind: 'ready', title: claims.title };
+  } catch (error) {
+    const why = isApiError(error) && error.status > 0 ? error.message : NO_LICENCE_OFFLINE;
+    return { kind: 'waiting', title: claims.title, why };
+  }
+}
