@@ -854,6 +854,12 @@ export const downloads = pgTable(
      */
     linkExpiresAt: timestamp('link_expires_at', { withTimezone: true }),
     /**
+     * A film received from an agent's phone (issue 19/22, decision 0246): the agent whose signed file it was, for the
+     * console's counts. No foreign key: a deleted agent's name goes, the count of what they sent stays meaningless
+     * but harmless, and a receiver's licence never fails because the sender's row is gone.
+     */
+    receivedFromAgentId: uuid('received_from_agent_id'),
+    /**
      * When the phone said it has the whole file (`/complete`, decision 0213). A download the server completed from its
      * delivered bytes but the phone has not confirmed may still fetch what it lost on the way, for the same file and
      * within the copies cap; once confirmed, its links end.
@@ -877,6 +883,9 @@ export const downloads = pgTable(
     index('downloads_completed_by_movie')
       .on(t.movieId)
       .where(sql`${t.status} = 'completed'`),
+    index('downloads_received_from_agent')
+      .on(t.receivedFromAgentId)
+      .where(sql`${t.receivedFromAgentId} is not null`),
     index('downloads_completed_at')
       .on(t.completedAt)
       .where(sql`${t.status} = 'completed'`),

@@ -15,6 +15,10 @@ export const AdminAgent = z.object({
   is_active: z.boolean(),
   created_at: IsoDateTime,
   created_by_email: z.string().nullable(),
+  /** Films received from this agent's phone as Filamu files, each its receiver's licensed download (issue 19/22). */
+  films_sent: z.number().int(),
+  /** People who received a film from this agent and paid for a plan afterwards. */
+  plans_after: z.number().int(),
 });
 export type AdminAgent = z.infer<typeof AdminAgent>;
 

@@ -48,6 +48,8 @@ export const FilmManifestClaims = z
     hashes: z.string().regex(/^[A-Za-z0-9_-]+$/),
     /** Seconds since 1970: when the manifest was signed. */
     iat: z.number().int(),
+    /** The agent whose phone the file came from (their kiosk's films are counted in the console, decision 0246). */
+    agent: Id.optional(),
   })
   .refine((claims) => claims.hashes.length === base64urlLength(filmChunkCount(claims.bytes) * FILM_CHUNK_HASH_BYTES), {
     message: 'The manifest’s hashes do not cover the film.',

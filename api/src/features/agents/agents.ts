@@ -6,7 +6,7 @@ import type {
   ResetAgentPasswordRequest,
   UpdateAgentRequest,
 } from '@filamu/shared';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { isUniqueViolation, type Executor, type Database } from '../../db/client.ts';
 import { agents, users } from '../../db/schema.ts';
@@ -35,6 +35,16 @@ const agentColumns = {
   isActive: agents.isActive,
   createdAt: agents.createdAt,
   createdByEmail: users.email,
+  // What the agent's phone did as a kiosk (decision 0246): films others received from it, and who paid after one.
+  filmsSent: sql<number>`(select count(*) from downloads d where d.received_from_agent_id = ${agents.id})`.mapWith(
+    Number,
+  ),
+  plansAfter: sql<number>`(select count(distinct d.user_id) from downloads d
+    where d.received_from_agent_id = ${agents.id}
+      and exists (select 1 from payments p
+                   where p.user_id = d.user_id and p.status = 'completed' and p.completed_at > d.created_at))`.mapWith(
+    Number,
+  ),
 };
 
 type AgentListRow = {
@@ -45,6 +55,8 @@ type AgentListRow = {
   isActive: boolean;
   createdAt: Date;
   createdByEmail: string | null;
+  filmsSent: number;
+  plansAfter: number;
 };
 
 const toAdminAgent = (row: AgentListRow): AdminAgent => ({
@@ -55,6 +67,8 @@ const toAdminAgent = (row: AgentListRow): AdminAgent => ({
   is_active: row.isActive,
   created_at: row.createdAt.toISOString(),
   created_by_email: row.createdByEmail,
+  films_sent: row.filmsSent,
+  plans_after: row.plansAfter,
 });
 
 async function findAgent(exec: Executor, id: string): Promise<AdminAgent> {

@@ -82,9 +82,10 @@ export interface GrantOptions<Read = unknown, Written = unknown> {
   alongside?: GrantAlongside<Read, Written>;
   /**
    * The film came whole from another phone (issue 19/22): the download this grant makes or resumes is the person's
-   * download of it, completed at once, with no link (the bytes never crossed the network).
+   * download of it, completed at once, with no link (the bytes never crossed the network); an agent's file is counted
+   * for the agent.
    */
-  received?: boolean;
+  received?: { fromAgentId: string | null };
 }
 
 export interface Grant {
@@ -169,7 +170,7 @@ async function decideWithFile<Read, Written>(
   deps: GrantDeps,
   caller: Downloader,
   ref: GrantRef,
-  { mintsLink = false, linkSeconds, alongside, received = false }: GrantOptions<Read, Written>,
+  { mintsLink = false, linkSeconds, alongside, received }: GrantOptions<Read, Written>,
   movie: MovieRow,
   choice: FileChoice<Read>,
 ): Promise<GrantWith<Written> & { result: GrantResult }> {
@@ -301,6 +302,7 @@ async function decideWithFile<Read, Written>(
           linksSinceProgress: mintsLink ? existing.linksSinceProgress + 1 : existing.linksSinceProgress,
           ...windowOf(window, existing, chosen.size),
           error: null,
+          ...(received?.fromAgentId ? { receivedFromAgentId: received.fromAgentId } : {}),
           lastActivityAt: now,
           updatedAt: now,
         })
@@ -320,7 +322,9 @@ async function decideWithFile<Read, Written>(
         size: chosen.size,
         totalBytes: file.size,
         status: received ? 'completed' : 'starting',
-        ...(received ? { downloadedBytes: file.size, completedAt: now, confirmedAt: now } : {}),
+        ...(received
+          ? { downloadedBytes: file.size, completedAt: now, confirmedAt: now, receivedFromAgentId: received.fromAgentId }
+          : {}),
         linksSinceProgress: mintsLink ? 1 : 0,
         linkExpiresAt: window?.fresh ?? null,
         createdAt: now,

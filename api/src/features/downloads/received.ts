@@ -46,7 +46,7 @@ export async function receivedLicence(
     deps,
     downloader,
     { movieId: claims.mid, size: claims.size },
-    { hiddenByPin: receiver.hiddenByPin, received: true, alongside: licensing },
+    { hiddenByPin: receiver.hiddenByPin, received: { fromAgentId: claims.agent ?? null }, alongside: licensing },
   );
   return licenceOfRow(deps, downloader, licensing.device, grant.alongside!);
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  AgentList,
   decryptFilmRange,
   DownloadUrlResponse,
   FILM_CHUNK_BYTES,
@@ -18,9 +19,10 @@ import {
 import { and, eq } from 'drizzle-orm';
 import { compactVerify, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downloads, movies } from '../../db/schema.ts';
+import { downloads, movies, payments, subscriptionPlans as plans } from '../../db/schema.ts';
 import {
   type TestApp,
+  createAgentAs,
   createTestApp,
   expectErrorEnvelope,
   freshIp,
@@ -195,6 +197,57 @@ describe.each(testDatabases)('films between phones on %s', (kind) => {
     const elsewhere = await receive(signedIn.json.token as string, manifest, otherPhone.spki);
     expectErrorEnvelope(elsewhere, 409, 'licence_elsewhere');
     expect(elsewhere.json.error.message).toBe(LICENCE_ELSEWHERE);
+  });
+
+  it('counts an agent’s phone as a kiosk: the films people received from it, and who paid for a plan after', async () => {
+    const { body, password } = await createAgentAs(t, adminToken);
+    const login = await t.request('POST', '/api/auth/agent/login', {
+      body: { email: body.email, password },
+      ip: freshIp(),
+    });
+    expect(login.status, login.text).toBe(200);
+    const agentToken = login.json.token as string;
+    // The agent's phone holds the films (Kinayuganda first, as for everyone: decision 0017), English among them.
+    await download(agentToken, kina);
+    const sent = await download(agentToken, english);
+    const manifest = await manifestOf(agentToken, english, sent.link);
+    const claims = FilmManifestClaims.parse(JSON.parse(Buffer.from(manifest.split('.')[1]!, 'base64url').toString()));
+    const agentId = claims.agent!;
+    expect(agentId).toEqual(expect.any(String));
+
+    const agentRow = async () => {
+      const res = await t.request('GET', '/api/agents', { token: adminToken });
+      expect(res.status, res.text).toBe(200);
+      return AgentList.parse(res.json).agents.find((a) => a.id === agentId)!;
+    };
+    expect(await agentRow()).toMatchObject({ films_sent: 0, plans_after: 0 });
+
+    // A subscriber who has the Kinayuganda film receives the English one from the agent; one who does not is refused
+    // and nothing is counted for the agent.
+    const ready = await subscriber();
+    const phone = await phoneKeys();
+    await download(ready.token, kina);
+    const locked = await subscriber();
+    expectErrorEnvelope(await receive(locked.token, manifest, phone.spki), 403, 'download_locked');
+    const licensed = await receive(ready.token, manifest, phone.spki);
+    expect(licensed.status, licensed.text).toBe(200);
+    expect(await agentRow()).toMatchObject({ films_sent: 1, plans_after: 0 });
+
+    // The receiver then pays for a plan: the agent's film is counted as one that a plan followed.
+    const [plan] = await t.deps.database.db.select().from(plans).where(eq(plans.id, planId));
+    const now = t.clock.now();
+    await t.deps.database.db.insert(payments).values({
+      userId: ready.user.id as string,
+      planId,
+      planName: plan!.planName,
+      amountUgx: 25_000,
+      phone: '256772000001',
+      status: 'completed',
+      completedAt: new Date(now.getTime() + 60_000),
+      expiresAt: now,
+      nextCheckAt: now,
+    });
+    expect(await agentRow()).toMatchObject({ films_sent: 1, plans_after: 1 });
   });
 
   it('holds the download rules: a plan first, Kinayuganda before English, and only Filamu’s own manifests', async () => {

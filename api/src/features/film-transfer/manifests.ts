@@ -121,6 +121,7 @@ export async function manifestOf(
     chunk: FILM_CHUNK_BYTES,
     hashes: row.hashes,
     iat: Math.floor(deps.clock.now().getTime() / 1000),
+    ...(downloader.kind === 'agent' ? { agent: downloader.id } : {}),
   });
   return { manifest: await deps.licenceSigner.sign(claims) };
 }

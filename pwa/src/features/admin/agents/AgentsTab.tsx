@@ -111,6 +111,20 @@ export default function AgentsTab() {
       cell: (a) => <span className="break-all">{a.created_by_email ?? '—'}</span>,
     },
     {
+      // The agent's phone as a kiosk (issue 19/22): films people received from it, and who then paid for a plan.
+      id: 'sent',
+      header: 'Films sent',
+      sortValue: (a) => a.films_sent,
+      cell: (a) => (
+        <span className="whitespace-nowrap tabular-nums">
+          {a.films_sent}
+          <span className="block text-xs text-stone-600 dark:text-stone-400">
+            {a.plans_after === 1 ? '1 plan after' : `${a.plans_after} plans after`}
+          </span>
+        </span>
+      ),
+    },
+    {
       id: 'status',
       header: 'Status',
       sortValue: (a) => (a.is_active ? 0 : 1),

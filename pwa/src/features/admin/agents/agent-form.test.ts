@@ -10,6 +10,8 @@ const agent: AdminAgent = {
   is_active: true,
   created_at: '2026-01-01T00:00:00.000Z',
   created_by_email: 'admin@filamu.local',
+  films_sent: 0,
+  plans_after: 0,
 };
 
 describe('agent form', () => {

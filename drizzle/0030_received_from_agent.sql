@@ -1,0 +1,2 @@
+ALTER TABLE "downloads" ADD COLUMN "received_from_agent_id" uuid;--> statement-breakpoint
+CREATE INDEX "downloads_received_from_agent" ON "downloads" USING btree ("received_from_agent_id") WHERE "downloads"."received_from_agent_id" is not null;
