@@ -139,6 +139,7 @@ describe('A film sent as a file', () => {
       await openFilmFile(waiting, path);
       await waiting.getByText(`${title} is on this phone. 0 MB of data used for the film.`).waitFor();
       await waiting.getByText(SUBSCRIPTION_REQUIRED).waitFor();
+      await waiting.getByRole('link', { name: 'See plans' }).waitFor();
       await waiting.getByRole('article', { name: title }).waitFor();
       expect(await licenceOnPhone(waiting, movie.id)).toBeNull();
     } finally {

@@ -20,8 +20,8 @@ export type ReceiveStep =
 
 export type ReceiveResult =
   | { kind: 'ready'; title: string }
-  /** Kept on the phone; `why` says what it waits for before it plays. */
-  | { kind: 'waiting'; title: string; why: string }
+  /** Kept on the phone; `why` says what it waits for before it plays (`needsPlan`: a plan, which the person can buy). */
+  | { kind: 'waiting'; title: string; why: string; needsPlan: boolean }
   | { kind: 'refused'; message: string };
 
 const NOT_SIGNED = 'This film file was not made by Filamu, or it was changed on the way. Ask the sender for it again.';
@@ -129,6 +129,7 @@ export async function receiveFilmFile(
     return { kind: 'ready', title: claims.title };
   } catch (error) {
     const why = isApiError(error) && error.status > 0 ? error.message : NO_LICENCE_OFFLINE;
-    return { kind: 'waiting', title: claims.title, why };
+    const needsPlan = isApiError(error) && (error.code === 'subscription_required' || error.code === 'forbidden');
+    return { kind: 'waiting', title: claims.title, why, needsPlan };
   }
 }

@@ -1,6 +1,6 @@
 import { formatBytes } from '@filamu/shared';
 import { useId, useRef, useState } from 'react';
-import { Button } from '../../../components/ui/Button.tsx';
+import { Button, LinkButton } from '../../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../../components/ui/Card.tsx';
 import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
 import { currentOwnerId } from '../../../lib/owner.ts';
@@ -94,6 +94,16 @@ function Outcome({ result }: { result: ReceiveResult }) {
         {result.title} is on this phone. 0 MB of data used for the film.
       </p>
       {result.kind === 'waiting' && <p className="mt-1 text-stone-700 dark:text-stone-300">{result.why}</p>}
+      {result.kind === 'waiting' && result.needsPlan && (
+        <>
+          <p className="mt-1 text-stone-700 dark:text-stone-300">
+            Choose a plan with this film and pay with mobile money: it plays as soon as the plan starts.
+          </p>
+          <LinkButton to="/subscription" size="sm" className="mt-3">
+            See plans
+          </LinkButton>
+        </>
+      )}
     </div>
   );
 }
