@@ -3,6 +3,7 @@ export * from './contract.ts';
 export * from './errors.ts';
 export * from './format.ts';
 export * from './kampala-time.ts';
+export * from './night-windows.ts';
 export * from './phone.ts';
 export * from './phone-networks.ts';
 export * from './schemas/agents.ts';
