@@ -1,4 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AdminMovie } from '@filamu/shared';
 import type { Executor } from '../src/db/client.ts';
 import { movieRenditions, moviePlans, movies } from '../src/db/schema.ts';
@@ -147,3 +150,13 @@ export async function addReadyRendition(
     .onConflictDoUpdate({ target: [movieRenditions.movieId, movieRenditions.kind], set: { ...row, updatedAt: now } });
   return { key, bytes };
 }
+
+/** What the film-encryption job runs with, on the test app's database, storage and keys (a fresh work folder). */
+export const encryptionJobDeps = (t: TestApp) => ({
+  db: t.deps.database.db,
+  storage: t.deps.storage,
+  contentKeys: t.deps.contentKeys,
+  logger: t.deps.logger,
+  workDir: mkdtempSync(join(tmpdir(), 'filamu-encrypt-')),
+  staleWorkMs: 600_000,
+});

@@ -1,7 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import {
   AgentList,
   decryptFilmRange,
@@ -30,7 +28,14 @@ import {
   registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
-import { type AddedMovie, addMovie, createPlan, fetchLink, subscribe } from '../../../test/library.ts';
+import {
+  type AddedMovie,
+  addMovie,
+  createPlan,
+  encryptionJobDeps,
+  fetchLink,
+  subscribe,
+} from '../../../test/library.ts';
 import { encryptMovieFiles } from '../transcode/encrypt-files.ts';
 import { phoneKeys, unwrap } from '../licences/phone-keys.testing.ts';
 
@@ -56,14 +61,7 @@ describe.each(testDatabases)('films between phones on %s', (kind) => {
     planId = await createPlan(t, adminToken);
     kina = await addMovie(t, adminToken, { category: 'Kinayuganda', planIds: [planId], size: FILM_BYTES });
     english = await addMovie(t, adminToken, { category: 'English', planIds: [planId], size: 5_000 });
-    const jobDeps = {
-      db: t.deps.database.db,
-      storage: t.deps.storage,
-      contentKeys: t.deps.contentKeys,
-      logger: t.deps.logger,
-      workDir: mkdtempSync(join(tmpdir(), 'filamu-encrypt-')),
-      staleWorkMs: 600_000,
-    };
+    const jobDeps = encryptionJobDeps(t);
     await encryptMovieFiles(jobDeps, kina.movie.id);
     await encryptMovieFiles(jobDeps, english.movie.id);
   });

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { decryptFilmRange, DownloadUrlResponse, fromBase64url } from '@filamu/shared';
 import { eq } from 'drizzle-orm';
@@ -19,6 +16,7 @@ import {
   addMovie,
   addReadyRendition,
   createPlan,
+  encryptionJobDeps,
   fetchLink,
   subscribe,
 } from '../../../test/library.ts';
@@ -43,14 +41,7 @@ describe.each(testDatabases)('encrypting stored films on %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  const jobDeps = () => ({
-    db: t.deps.database.db,
-    storage: t.deps.storage,
-    contentKeys: t.deps.contentKeys,
-    logger: t.deps.logger,
-    workDir: mkdtempSync(join(tmpdir(), 'filamu-encrypt-')),
-    staleWorkMs: 600_000,
-  });
+  const jobDeps = () => encryptionJobDeps(t);
 
   async function link(token: string, movie: AddedMovie, body: Record<string, unknown>) {
     const res = await t.request('POST', '/api/users/movies/generate-download-url', {
