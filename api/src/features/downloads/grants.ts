@@ -323,7 +323,12 @@ async function decideWithFile<Read, Written>(
         totalBytes: file.size,
         status: received ? 'completed' : 'starting',
         ...(received
-          ? { downloadedBytes: file.size, completedAt: now, confirmedAt: now, receivedFromAgentId: received.fromAgentId }
+          ? {
+              downloadedBytes: file.size,
+              completedAt: now,
+              confirmedAt: now,
+              receivedFromAgentId: received.fromAgentId,
+            }
           : {}),
         linksSinceProgress: mintsLink ? 1 : 0,
         linkExpiresAt: window?.fresh ?? null,
