@@ -456,55 +456,59 @@ describe('Small screens, titles and accessibility', () => {
   });
 
   // One test per theme: each visits four people's dashboards and every profile tab, and axe is slow on a busy machine.
-  it.each(['light', 'dark'] as const)('has no serious or critical axe violations in %s', async (theme) => {
-    const subscriber: SeededUser = await registerUser();
-    await subscribeUser(subscriber.id, planId);
-    // A plan ending in 5 days: the red "time left" badge (product §2, ≤ 7 days) is checked too.
-    const soon = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
-    const ending = await registerUser();
-    await subscribeUser(ending.id, (await createPlan({ global_expiry_date: `${soon}T23:59` })).id);
-    const free = await registerUser();
-    const admin = await adminSession();
-    for (const [label, who] of [
-      ['subscriber', user(subscriber)],
-      ['ending subscriber', user(ending)],
-      ['free', user(free)],
-      ['admin', user(admin)],
-    ] as const) {
-      const { context, page } = await open(who, { theme });
-      try {
-        await page.goto('/dashboard');
-        await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
-        await page.getByRole('region', { name: 'Download Stats' }).locator('dl').waitFor();
-        if (label === 'ending subscriber') await page.getByText(/^[4-6] days?( \d+ hours?)? left$/).waitFor();
-        await expectAccessible(page, `${label} /dashboard (${theme})`);
-        await openProfile(page);
-        for (const name of TABS) {
-          await showTab(page, name);
-          if (name === 'Profile') {
-            await page.getByRole('button', { name: 'Edit Profile' }).click();
-            await page.getByRole('button', { name: 'Save Changes' }).waitFor();
+  it.each(['light', 'dark'] as const)(
+    'has no serious or critical axe violations in %s',
+    async (theme) => {
+      const subscriber: SeededUser = await registerUser();
+      await subscribeUser(subscriber.id, planId);
+      // A plan ending in 5 days: the red "time left" badge (product §2, ≤ 7 days) is checked too.
+      const soon = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+      const ending = await registerUser();
+      await subscribeUser(ending.id, (await createPlan({ global_expiry_date: `${soon}T23:59` })).id);
+      const free = await registerUser();
+      const admin = await adminSession();
+      for (const [label, who] of [
+        ['subscriber', user(subscriber)],
+        ['ending subscriber', user(ending)],
+        ['free', user(free)],
+        ['admin', user(admin)],
+      ] as const) {
+        const { context, page } = await open(who, { theme });
+        try {
+          await page.goto('/dashboard');
+          await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+          await page.getByRole('region', { name: 'Download Stats' }).locator('dl').waitFor();
+          if (label === 'ending subscriber') await page.getByText(/^[4-6] days?( \d+ hours?)? left$/).waitFor();
+          await expectAccessible(page, `${label} /dashboard (${theme})`);
+          await openProfile(page);
+          for (const name of TABS) {
+            await showTab(page, name);
+            if (name === 'Profile') {
+              await page.getByRole('button', { name: 'Edit Profile' }).click();
+              await page.getByRole('button', { name: 'Save Changes' }).waitFor();
+            }
+            await expectAccessible(page, `${label} /profile ${name} (${theme})`);
           }
-          await expectAccessible(page, `${label} /profile ${name} (${theme})`);
+        } finally {
+          await context.close();
+        }
+      }
+      const { context, page } = await open(asAgent(), { theme });
+      try {
+        for (const [path, heading] of [
+          ['/dashboard', `Welcome, ${agent.fullName}`],
+          ['/profile', 'Agent Profile'],
+        ] as const) {
+          await page.goto(path);
+          await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+          await expectAccessible(page, `agent ${path} (${theme})`);
         }
       } finally {
         await context.close();
       }
-    }
-    const { context, page } = await open(asAgent(), { theme });
-    try {
-      for (const [path, heading] of [
-        ['/dashboard', `Welcome, ${agent.fullName}`],
-        ['/profile', 'Agent Profile'],
-      ] as const) {
-        await page.goto(path);
-        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-        await expectAccessible(page, `agent ${path} (${theme})`);
-      }
-    } finally {
-      await context.close();
-    }
-  });
+    },
+    180_000,
+  );
 
   it('shows keyboard focus on the tabs and the tab panel with a contrasting outline', async () => {
     const { context, page } = await open(user(await registerUser()));
