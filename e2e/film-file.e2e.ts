@@ -3,10 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBSCRIPTION_REQUIRED } from '../shared/src/schemas/downloads.ts';
+import { KINAYUGANDA_FIRST, SUBSCRIPTION_REQUIRED } from '../shared/src/schemas/downloads.ts';
 import { expectAccessible } from './support/axe.ts';
 import { login } from './support/browser.ts';
-import { isComplete, licenceOnPhone, opfsSha256, sha256, subscriberPage, waitForRecord } from './support/downloads.ts';
+import {
+  isComplete,
+  licenceOnPhone,
+  opfsSha256,
+  sha256,
+  smallMovie,
+  subscriberPage,
+  waitForRecord,
+} from './support/downloads.ts';
 import { addMovie, type FilmServer, startFilmServer } from './support/encrypted-films.ts';
 import type { FaultProxy } from './support/fault-proxy.ts';
 import { createPlan, registerUser, subscribeUser } from './support/seed.ts';
@@ -42,6 +50,27 @@ async function phoneOf(user: { email: string; password: string }): Promise<{ con
   return { context, page };
 }
 
+/** The `.filamu` copy of a film this page's phone holds, through "Keep a copy" on My Downloads, written to `folder`. */
+async function keepCopy(page: Page, title: string, folder: string): Promise<{ copy: Buffer; path: string }> {
+  await page.goto('/downloads');
+  await page.evaluate(() =>
+    Object.defineProperty(window, 'showSaveFilePicker', { configurable: true, value: undefined }),
+  );
+  await page
+    .getByRole('article', { name: title })
+    .getByRole('button', { name: `Keep a copy ${title}` })
+    .click();
+  const keep = page.getByRole('dialog', { name: 'Keep a copy?' });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    keep.getByRole('button', { name: 'Keep a copy' }).click(),
+  ]);
+  const copy = readFileSync(await download.path());
+  const path = join(folder, `${title}.filamu`);
+  writeFileSync(path, copy);
+  return { copy, path };
+}
+
 /** "Open a film file" with `path`, as the file picker hands it over. */
 async function openFilmFile(page: Page, path: string): Promise<void> {
   const [chooser] = await Promise.all([
@@ -71,26 +100,11 @@ describe('A film sent as a file', () => {
       await dialog.getByRole('button', { name: 'Download Original' }).click();
       const record = await waitForRecord(sender, movie.id, (r) => isComplete(r) && typeof r.manifest === 'string');
       const held = await opfsSha256(sender, movie.id);
-      await sender.goto('/downloads');
-      await sender.evaluate(() =>
-        Object.defineProperty(window, 'showSaveFilePicker', { configurable: true, value: undefined }),
-      );
-      await sender
-        .getByRole('article', { name: title })
-        .getByRole('button', { name: `Keep a copy ${title}` })
-        .click();
-      const keep = sender.getByRole('dialog', { name: 'Keep a copy?' });
-      const [download] = await Promise.all([
-        sender.waitForEvent('download'),
-        keep.getByRole('button', { name: 'Keep a copy' }).click(),
-      ]);
-      const copy = readFileSync(await download.path());
+      const { copy, path } = await keepCopy(sender, title, folder);
       const manifestLength = copy.readUInt32BE(8);
       expect(copy.subarray(0, 8).toString('latin1')).toBe('FILAMU\x00\x01');
       expect(copy.subarray(12, 12 + manifestLength).toString('latin1')).toBe(record.manifest);
       expect(sha256(copy.subarray(12 + manifestLength))).toBe(held.sha);
-      const path = join(folder, `${title}.filamu`);
-      writeFileSync(path, copy);
 
       // The friend's phone opens it: checked, kept, licensed for this phone, and no film file fetched for it.
       const filesBefore = proxy.log.length;
@@ -145,6 +159,58 @@ describe('A film sent as a file', () => {
     } finally {
       await friendPhone?.close();
       await noPlanPhone?.close();
+      await senderPhone.close();
+    }
+  }, 180_000);
+
+  it('says before the copy that an English film waits for the Kinayuganda rule, and keeps it only when asked', async () => {
+    const stamp = Date.now().toString(36);
+    const plan = (await createPlan({ global_expiry_date: '2030-12-31T23:59' })).id;
+    const kinayuganda = `Still To Watch ${stamp}`;
+    const first = await addMovie(plan, kinayuganda);
+    const english = `Far Away ${stamp}`;
+    const movie = await addMovie(plan, english, smallMovie(english), 'English');
+    const folder = mkdtempSync(join(tmpdir(), 'filamu-film-file-'));
+    const receiver = await registerUser();
+    await subscribeUser(receiver.id, plan);
+    // The sender met the rule (the plan's Kinayuganda film first), then downloaded the English film.
+    const { context: senderPhone, page: sender } = await subscriberPage(browser, origin, plan);
+    let receiverPhone: BrowserContext | null = null;
+    try {
+      for (const [id, title] of [
+        [first.id, kinayuganda],
+        [movie.id, english],
+      ] as const) {
+        await sender.goto(`/movies/${id}`);
+        await sender.getByRole('button', { name: 'Download Now' }).click();
+        const dialog = sender.getByRole('dialog', { name: `Download ${title}` });
+        await dialog.getByRole('radio', { name: /^Original · / }).check();
+        await dialog.getByRole('button', { name: 'Download Original' }).click();
+        await waitForRecord(sender, id, (r) => isComplete(r) && typeof r.manifest === 'string');
+      }
+      const { path } = await keepCopy(sender, english, folder);
+
+      // The receiver has not downloaded the plan's Kinayuganda film: told so before anything is copied.
+      const opened = await phoneOf(receiver);
+      receiverPhone = opened.context;
+      const { page } = opened;
+      await openFilmFile(page, path);
+      const warning = page.getByRole('alert').filter({ hasText: 'This is an English film' });
+      await warning.getByText('it unlocks once you have downloaded 1 Kinayuganda film more').waitFor();
+      await expectAccessible(page, 'Open a film file: English before the rule');
+      await warning.getByRole('button', { name: 'Not now' }).click();
+      await warning.waitFor({ state: 'detached' });
+      expect(await page.getByRole('article', { name: english }).count()).toBe(0);
+
+      // Asked to keep it: it waits on the phone, with no licence, and says why.
+      await openFilmFile(page, path);
+      await warning.getByRole('button', { name: 'Keep it for later' }).click();
+      await page.getByText(`${english} is on this phone. 0 MB of data used for the film.`).waitFor();
+      await page.getByText(KINAYUGANDA_FIRST).first().waitFor();
+      await page.getByRole('article', { name: english }).waitFor();
+      expect(await licenceOnPhone(page, movie.id)).toBeNull();
+    } finally {
+      await receiverPhone?.close();
       await senderPhone.close();
     }
   }, 180_000);

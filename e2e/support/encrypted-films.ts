@@ -58,9 +58,19 @@ export interface AddedMovie {
  * Uploads a playable clip (a 3-second one unless given) in the plan and waits until the server has finished any
  * renditions of it and encrypted every file.
  */
-export async function addMovie(planId: string, title: string, bytes: Buffer = smallMovie(title)): Promise<AddedMovie> {
+export async function addMovie(
+  planId: string,
+  title: string,
+  bytes: Buffer = smallMovie(title),
+  category: 'Kinayuganda' | 'English' = 'Kinayuganda',
+): Promise<AddedMovie> {
   const admin = await adminSession();
-  const movie = await uploadMovie(bytes, { title, category: 'Kinayuganda', planIds: [planId] });
+  const movie = await uploadMovie(bytes, {
+    title,
+    category,
+    vj: category === 'English' ? 'Studio' : undefined,
+    planIds: [planId],
+  });
   const deadline = Date.now() + 90_000;
   for (;;) {
     const { movies } = await apiCall<{ movies: AdminMovie[] }>('/admin/movies', admin);

@@ -20,6 +20,8 @@ export type ReceiveStep =
 
 export type ReceiveResult =
   | { kind: 'ready'; title: string }
+  /** The person chose not to keep it (an English film that would wait for the Kinayuganda rule). */
+  | { kind: 'cancelled' }
   /** Kept on the phone; `why` says what it waits for before it plays (`needsPlan`: a plan, which the person can buy). */
   | { kind: 'waiting'; title: string; why: string; needsPlan: boolean }
   | { kind: 'refused'; message: string };
@@ -69,11 +71,33 @@ export async function fetchReceivedLicence(record: Pick<LocalDownload, 'ownerId'
   await keepLicence(record.ownerId, licence);
 }
 
+/**
+ * How many Kinayuganda films the person still has to download before an English one unlocks, or null when English is
+ * unlocked — or when the phone cannot ask (offline): the licence request says so then, after the copy.
+ */
+async function kinayugandaStillToGo(): Promise<number | null> {
+  try {
+    const status = await api(contracts.downloads.kinayugandaStatus, {}, { redirectOn401: false });
+    return status.hasDownloadedAllKinayuganda ? null : Math.max(1, status.required - status.completed);
+  } catch {
+    return null;
+  }
+}
+
+export interface ReceiveOptions {
+  signal?: AbortSignal;
+  /**
+   * Asked before an English film is copied while the Kinayuganda rule still locks English (issue 19/22 §4): resolves
+   * true to keep the film waiting on the phone, false to leave it.
+   */
+  keepLockedEnglish?: (stillToGo: number) => Promise<boolean>;
+}
+
 export async function receiveFilmFile(
   file: File,
   ownerId: string,
   onStep: (step: ReceiveStep) => void,
-  signal?: AbortSignal,
+  { signal, keepLockedEnglish }: ReceiveOptions = {},
 ): Promise<ReceiveResult> {
   onStep({ step: 'checking' });
   const read = await readFilmFile(file, file.name);
@@ -91,6 +115,10 @@ export async function receiveFilmFile(
       kind: 'refused',
       message: `${held.title} is already downloading on this phone. Cancel that download first to open this file.`,
     };
+  }
+  if (claims.category === 'English' && keepLockedEnglish) {
+    const stillToGo = await kinayugandaStillToGo();
+    if (stillToGo !== null && !(await keepLockedEnglish(stillToGo))) return { kind: 'cancelled' };
   }
   const { free } = await storageFigures();
   if (free !== null && free < claims.bytes) {

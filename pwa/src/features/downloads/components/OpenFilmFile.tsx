@@ -7,7 +7,14 @@ import { currentOwnerId } from '../../../lib/owner.ts';
 import { kick } from '../manager.ts';
 import { type ReceiveResult, type ReceiveStep, receiveFilmFile } from '../receive-file.ts';
 
-type Opening = { at: 'idle' } | { at: 'working'; step: ReceiveStep } | { at: 'done'; result: ReceiveResult };
+type Opening =
+  | { at: 'idle' }
+  | { at: 'working'; step: ReceiveStep }
+  /** An English film while the Kinayuganda rule locks English: asked before anything is copied. */
+  | { at: 'asking'; stillToGo: number; answer: (keep: boolean) => void }
+  | { at: 'done'; result: Outcome };
+
+type Outcome = Exclude<ReceiveResult, { kind: 'cancelled' }>;
 
 const FAILED = 'The film file could not be opened. Check the space on your phone and try again.';
 
@@ -25,15 +32,27 @@ export function OpenFilmFile() {
   const headingId = useId();
   const input = useRef<HTMLInputElement>(null);
   const [opening, setOpening] = useState<Opening>({ at: 'idle' });
-  const working = opening.at === 'working';
+  const working = opening.at === 'working' || opening.at === 'asking';
 
   const open = async (file: File) => {
     const ownerId = currentOwnerId();
     if (!ownerId) return;
     setOpening({ at: 'working', step: { step: 'checking' } });
     try {
-      const result = await receiveFilmFile(file, ownerId, (step) => setOpening({ at: 'working', step }));
-      setOpening({ at: 'done', result });
+      const result = await receiveFilmFile(file, ownerId, (step) => setOpening({ at: 'working', step }), {
+        keepLockedEnglish: (stillToGo) =>
+          new Promise<boolean>((answer) =>
+            setOpening({
+              at: 'asking',
+              stillToGo,
+              answer: (keep) => {
+                setOpening({ at: 'working', step: { step: 'checking' } });
+                answer(keep);
+              },
+            }),
+          ),
+      });
+      setOpening(result.kind === 'cancelled' ? { at: 'idle' } : { at: 'done', result });
     } catch {
       setOpening({ at: 'done', result: { kind: 'refused', message: FAILED } });
     }
@@ -63,7 +82,7 @@ export function OpenFilmFile() {
       <Button className="mt-4" variant="outline" size="sm" disabled={working} onClick={() => input.current?.click()}>
         Open a film file
       </Button>
-      {working && (
+      {opening.at === 'working' && (
         <div className="mt-4" role="status">
           <p className="text-sm">{stepWords(opening.step)}</p>
           {opening.step.step === 'copying' && (
@@ -75,12 +94,34 @@ export function OpenFilmFile() {
           )}
         </div>
       )}
-      {opening.at === 'done' && <Outcome result={opening.result} />}
+      {opening.at === 'asking' && <EnglishLocked stillToGo={opening.stillToGo} answer={opening.answer} />}
+      {opening.at === 'done' && <OutcomeNote result={opening.result} />}
     </Card>
   );
 }
 
-function Outcome({ result }: { result: ReceiveResult }) {
+/** Said before the copy (issue 19/22 §4): an English film cannot be unlocked before the Kinayuganda rule is met. */
+function EnglishLocked({ stillToGo, answer }: { stillToGo: number; answer: (keep: boolean) => void }) {
+  const films = stillToGo === 1 ? '1 Kinayuganda film' : `${stillToGo} Kinayuganda films`;
+  return (
+    <div role="alert" className="mt-4 text-sm">
+      <p className="font-medium">This is an English film: it unlocks once you have downloaded {films} more.</p>
+      <p className="mt-1 text-stone-700 dark:text-stone-300">
+        You can keep it on this phone now, with no data used; it plays as soon as English unlocks.
+      </p>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <Button size="sm" onClick={() => answer(true)}>
+          Keep it for later
+        </Button>
+        <Button size="sm" variant="outline" onClick={() => answer(false)}>
+          Not now
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function OutcomeNote({ result }: { result: Outcome }) {
   if (result.kind === 'refused') {
     return (
       <p role="alert" className="mt-4 text-sm font-medium text-red-700 dark:text-red-400">
