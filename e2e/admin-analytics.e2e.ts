@@ -34,6 +34,7 @@ interface Analytics {
   newSubscribersThisWeek: number;
   totalMovies: number;
   daily: { date: string; downloads: number; revenueUgx: number; newSubscribers: number }[];
+  phoneToPhone: { films: number };
 }
 
 /**
@@ -171,6 +172,21 @@ describe('Admin analytics', () => {
         .evaluateAll((boxes) => boxes.map((box) => box.querySelector('dt')!.textContent!.trim()));
       expect(figures).toEqual(['Downloads', 'Re-downloads', 'Transfers', 'Revoked']);
       await licences.getByRole('table', { name: 'Films with the most licences issued in the range' }).waitFor();
+
+      // Films moved phone to phone: the API's counts, and what they saved at the operator's price.
+      const moved = page.getByRole('region', { name: 'Films moved phone to phone' });
+      const movedFigures = await moved
+        .locator('dl > div')
+        .evaluateAll((boxes) =>
+          boxes.map((box) => [box.querySelector('dt')!.textContent, box.querySelector('dd')!.textContent]),
+        );
+      expect(movedFigures.map(([label]) => label)).toEqual([
+        'Films received from a phone',
+        'From agents’ phones',
+        'Data saved',
+        'Saved subscribers',
+      ]);
+      expect(movedFigures[0]![1]).toBe(count(after.phoneToPhone.films));
 
       // Downloads per day: 30 points, today's with today's count; the SVG draws bars.
       const downloads = page.getByRole('figure', { name: 'Downloads per day' });

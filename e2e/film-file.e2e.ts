@@ -115,6 +115,7 @@ describe('A film sent as a file', () => {
       await page.getByText(`${title} is on this phone. 0 MB of data used for the film.`).waitFor();
       expect(await licenceOnPhone(page, movie.id)).toMatchObject({ way: 'transfer', opens: true });
       expect(await opfsSha256(page, movie.id)).toEqual(held);
+      await page.getByRole('article', { name: title }).getByText('Received from a phone · 0 MB of data').waitFor();
       await expectAccessible(page, 'Open a film file: opened');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
       await page

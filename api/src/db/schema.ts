@@ -860,6 +860,11 @@ export const downloads = pgTable(
      */
     receivedFromAgentId: uuid('received_from_agent_id'),
     /**
+     * When the film came to the person's phone from another phone (a `.filamu` file or a transfer, issue 19/22): the
+     * download was completed by that licence, not by fetching, so its data was saved. Null for a fetched film.
+     */
+    receivedAt: timestamp('received_at', { withTimezone: true }),
+    /**
      * When the phone said it has the whole file (`/complete`, decision 0213). A download the server completed from its
      * delivered bytes but the phone has not confirmed may still fetch what it lost on the way, for the same file and
      * within the copies cap; once confirmed, its links end.
@@ -886,6 +891,9 @@ export const downloads = pgTable(
     index('downloads_received_from_agent')
       .on(t.receivedFromAgentId)
       .where(sql`${t.receivedFromAgentId} is not null`),
+    index('downloads_received_at')
+      .on(t.receivedAt)
+      .where(sql`${t.receivedAt} is not null`),
     index('downloads_completed_at')
       .on(t.completedAt)
       .where(sql`${t.status} = 'completed'`),

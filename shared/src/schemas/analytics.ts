@@ -27,6 +27,18 @@ export const LicenceFigures = z.object({
 });
 export type LicenceFigures = z.infer<typeof LicenceFigures>;
 
+/** Films that came to a phone from another phone over the period (issue 19/22 §5), and the data they saved. */
+export const PhoneToPhoneFigures = z.object({
+  films: z.number().int(),
+  /** Of those, from an agent's phone (a kiosk, decision 0246). */
+  fromAgents: z.number().int(),
+  /** What their people did not fetch: each film's size less what its phone had fetched of it before. */
+  savedBytes: z.number().int(),
+  /** The same at the operator's price per GB. */
+  savedUgx: z.number().int(),
+});
+export type PhoneToPhoneFigures = z.infer<typeof PhoneToPhoneFigures>;
+
 export const PlatformAnalytics = z.object({
   /** Completed downloads, all time. */
   totalDownloads: z.number().int(),
@@ -56,6 +68,7 @@ export const PlatformAnalytics = z.object({
   /** Small's share (0–1) of the downloads completed in the period; 0 when there were none. */
   smallShare: z.number(),
   licences: LicenceFigures,
+  phoneToPhone: PhoneToPhoneFigures,
 });
 export type PlatformAnalytics = z.infer<typeof PlatformAnalytics>;
 

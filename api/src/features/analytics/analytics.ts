@@ -10,6 +10,7 @@ import { downloads, movies, payments, users } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Database } from '../../db/client.ts';
 import { licenceFigures } from './licence-figures.ts';
+import { phoneToPhoneFigures } from './phone-to-phone.ts';
 
 interface AnalyticsDeps {
   database: Database;
@@ -51,6 +52,7 @@ export async function platformAnalytics(deps: AnalyticsDeps, days: number): Prom
     signupDays,
     bySize,
     licences,
+    phoneToPhone,
   ] = await Promise.all([
     db
       .select({
@@ -100,6 +102,7 @@ export async function platformAnalytics(deps: AnalyticsDeps, days: number): Prom
       .where(gte(sql`greatest(${downloads.lastActivityAt}, ${downloads.completedAt})`, seriesStart))
       .groupBy(downloads.size),
     licenceFigures(db, seriesStart),
+    phoneToPhoneFigures(db, seriesStart),
   ]);
 
   const byDay = (rows: { day: string; n: unknown }[]) => new Map(rows.map((r) => [r.day, Number(r.n ?? 0)]));
@@ -129,6 +132,7 @@ export async function platformAnalytics(deps: AnalyticsDeps, days: number): Prom
     daily,
     ...sizeFigures(bySize),
     licences,
+    phoneToPhone,
   };
 }
 

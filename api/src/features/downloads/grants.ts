@@ -9,7 +9,7 @@ import {
   type RedownloadAllowance,
   SUBSCRIPTION_REQUIRED,
 } from '@filamu/shared';
-import { type ColumnsSelection, eq, type SQL } from 'drizzle-orm';
+import { type ColumnsSelection, eq, sql, type SQL } from 'drizzle-orm';
 import type { TypedQueryBuilder } from 'drizzle-orm/query-builders/query-builder';
 import { isUniqueViolation, type Tx, type Database } from '../../db/client.ts';
 import { transactionRetrying } from '../../db/retry.ts';
@@ -302,6 +302,8 @@ async function decideWithFile<Read, Written>(
           linksSinceProgress: mintsLink ? existing.linksSinceProgress + 1 : existing.linksSinceProgress,
           ...windowOf(window, existing, chosen.size),
           error: null,
+          // The first time it came from a phone stays its date.
+          ...(received ? { receivedAt: sql`coalesce(${downloads.receivedAt}, ${now})` } : {}),
           ...(received?.fromAgentId ? { receivedFromAgentId: received.fromAgentId } : {}),
           lastActivityAt: now,
           updatedAt: now,
@@ -327,6 +329,7 @@ async function decideWithFile<Read, Written>(
               downloadedBytes: file.size,
               completedAt: now,
               confirmedAt: now,
+              receivedAt: now,
               receivedFromAgentId: received.fromAgentId,
             }
           : {}),

@@ -2,7 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
   AgentList,
+  dataCostUgx,
   decryptFilmRange,
+  DEFAULT_DATA_PRICE_PER_GB_UGX,
   DownloadUrlResponse,
   FILM_CHUNK_BYTES,
   FilmManifestClaims,
@@ -11,6 +13,7 @@ import {
   KINAYUGANDA_FIRST,
   LICENCE_ELSEWHERE,
   Licence,
+  PlatformAnalytics,
   SigningKeyResponse,
   SUBSCRIPTION_REQUIRED,
 } from '@filamu/shared';
@@ -177,6 +180,13 @@ describe.each(testDatabases)('films between phones on %s', (kind) => {
       .where(and(eq(downloads.userId, receiver.user.id as string), eq(downloads.movieId, kina.movie.id)));
     expect(row).toMatchObject({ status: 'completed', size: 'original', fetchedBytes: 0, deliveredBytes: 0 });
     expect(row!.confirmedAt).not.toBeNull();
+    // Its history says it came from a phone; the sender's, that it was fetched.
+    const history = async (token: string) =>
+      (await t.request('GET', '/api/users/me/downloads', { token })).json.downloads as Record<string, unknown>[];
+    expect(await history(receiver.token)).toEqual([
+      expect.objectContaining({ movieId: kina.movie.id, received: true, fetchedBytes: 0 }),
+    ]);
+    expect(await history(sender.token)).toEqual([expect.objectContaining({ movieId: kina.movie.id, received: false })]);
 
     // The same phone asking again gets the same licence; another phone of the same person is the single-device rule.
     const again = await receive(receiver.token, manifest, phone.spki);
@@ -219,6 +229,12 @@ describe.each(testDatabases)('films between phones on %s', (kind) => {
       return AgentList.parse(res.json).agents.find((a) => a.id === agentId)!;
     };
     expect(await agentRow()).toMatchObject({ films_sent: 0, plans_after: 0 });
+    const phoneToPhone = async () => {
+      const res = await t.request('GET', '/api/admin/analytics', { token: adminToken });
+      expect(res.status, res.text).toBe(200);
+      return PlatformAnalytics.parse(res.json).phoneToPhone;
+    };
+    const before = await phoneToPhone();
 
     // A subscriber who has the Kinayuganda film receives the English one from the agent; one who does not is refused
     // and nothing is counted for the agent.
@@ -230,6 +246,14 @@ describe.each(testDatabases)('films between phones on %s', (kind) => {
     const licensed = await receive(ready.token, manifest, phone.spki);
     expect(licensed.status, licensed.text).toBe(200);
     expect(await agentRow()).toMatchObject({ films_sent: 1, plans_after: 0 });
+    // The operator sees it among the films moved phone to phone, with the data it saved at the operator's price.
+    const after = await phoneToPhone();
+    expect(after).toMatchObject({
+      films: before.films + 1,
+      fromAgents: before.fromAgents + 1,
+      savedBytes: before.savedBytes + claims.bytes,
+    });
+    expect(after.savedUgx).toBe(dataCostUgx(after.savedBytes, DEFAULT_DATA_PRICE_PER_GB_UGX));
 
     // The receiver then pays for a plan: the agent's film is counted as one that a plan followed.
     const [plan] = await t.deps.database.db.select().from(plans).where(eq(plans.id, planId));

@@ -1,6 +1,14 @@
 import type { MovieSize } from '@filamu/shared';
 import { describe, expect, it } from 'vitest';
-import { costText, fromSizeText, preselectSize, refetchShare, sizeDetail, usedDataText } from './sizes.ts';
+import {
+  costText,
+  fromSizeText,
+  preselectSize,
+  receivedDataText,
+  refetchShare,
+  sizeDetail,
+  usedDataText,
+} from './sizes.ts';
 
 const MB = 1024 ** 2;
 const small: MovieSize = { size: 'small', bytes: 290 * MB, height: 360 };
@@ -60,6 +68,13 @@ describe('sizeDetail', () => {
   it('gives a rendition its height and says what the Original is', () => {
     expect(sizeDetail(small)).toBe('360p');
     expect(sizeDetail(original)).toBe('The uploaded file, largest');
+  });
+});
+
+describe('receivedDataText', () => {
+  it('says a film from another phone cost no data, or what was fetched of it before', () => {
+    expect(receivedDataText(0)).toBe('Received from a phone · 0 MB of data');
+    expect(receivedDataText(12 * MB)).toBe('Received from a phone · 12.0 MB of data');
   });
 });
 

@@ -85,6 +85,14 @@ export function refetchShare(fetchedBytes: number, totalBytes: number): number {
  * What a finished download cost: `Used 296.0 MB of data (2 % re-fetched)`; the re-fetch part only when some
  * bytes came twice (and the total is known), and never `0 %` (under 1 % rounds up to `<1 %`).
  */
+/**
+ * What a film that came from another phone cost (issue 19/22 §5): `Received from a phone · 0 MB of data`, or what
+ * this phone had fetched of it before the rest came from a phone.
+ */
+export function receivedDataText(fetchedBytes: number): string {
+  return `Received from a phone · ${fetchedBytes > 0 ? formatBytes(fetchedBytes) : '0 MB'} of data`;
+}
+
 export function usedDataText(fetchedBytes: number, totalBytes: number | null): string {
   const used = Math.max(fetchedBytes, totalBytes ?? 0);
   const share = totalBytes === null ? 0 : refetchShare(fetchedBytes, totalBytes);

@@ -14,7 +14,7 @@ import { RedownloadDialog } from '../downloads/components/RedownloadDialog.tsx';
 import { RESUMABLE_STATES } from '../downloads/engine/record.ts';
 import { useChecking, useLocalDownload } from '../downloads/hooks.ts';
 import { resumeDownload, startDownload } from '../downloads/actions.ts';
-import { usedDataText } from '../downloads/sizes.ts';
+import { receivedDataText, usedDataText } from '../downloads/sizes.ts';
 
 const STATUS: Record<DownloadHistoryEntry['status'], { label: string; tone: BadgeTone }> = {
   completed: { label: 'Downloaded', tone: 'success' },
@@ -111,7 +111,7 @@ function HistoryRow({ entry }: { entry: DownloadHistoryEntry }) {
         {entry.status === 'completed' && (
           <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
             {/* movieSize is the download's total bytes: the size it fetched, not the original's. */}
-            {usedDataText(entry.fetchedBytes, entry.movieSize)}
+            {entry.received ? receivedDataText(entry.fetchedBytes) : usedDataText(entry.fetchedBytes, entry.movieSize)}
           </p>
         )}
       </div>

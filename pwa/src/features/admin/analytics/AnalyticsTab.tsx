@@ -7,6 +7,7 @@ import { usePlatformAnalytics } from './queries.ts';
 import { RangePicker } from './RangePicker.tsx';
 import { parseRange, type Range } from './range.ts';
 import { LicenceFiguresCard } from './LicenceFiguresCard.tsx';
+import { PhoneToPhoneCard } from './PhoneToPhoneCard.tsx';
 import { TopDownloads } from './TopDownloads.tsx';
 import { TrendCharts } from './TrendCharts.tsx';
 
@@ -56,7 +57,10 @@ export default function AnalyticsTab() {
         )}
         <TopDownloads />
         {(analytics.data || !analytics.isError) && (
-          <LicenceFiguresCard figures={analytics.data?.licences} days={analytics.data?.daily.length ?? days} />
+          <>
+            <LicenceFiguresCard figures={analytics.data?.licences} days={analytics.data?.daily.length ?? days} />
+            <PhoneToPhoneCard figures={analytics.data?.phoneToPhone} days={analytics.data?.daily.length ?? days} />
+          </>
         )}
       </div>
     </>

@@ -9,7 +9,7 @@ import { formatSpeed, stateWords } from '../describe.ts';
 import type { LocalDownload } from '../engine/record.ts';
 import { useLiveFigures } from '../hooks.ts';
 import { percentOf } from '../movie-action.ts';
-import { usedDataText } from '../sizes.ts';
+import { receivedDataText, usedDataText } from '../sizes.ts';
 import { DownloadActions } from './DownloadActions.tsx';
 
 const TONE: Partial<Record<LocalDownload['state'], string>> = {
@@ -75,7 +75,9 @@ export function DownloadItem({ record }: { record: LocalDownload }) {
         {complete && (
           <p data-testid="data-used" className="mt-1 text-sm text-stone-600 dark:text-stone-400">
             {record.sizeChoice ? `${DOWNLOAD_SIZE_LABELS[record.sizeChoice]} · ` : ''}
-            {usedDataText(record.bytesFromNetwork, record.size)}
+            {record.received
+              ? receivedDataText(record.bytesFromNetwork)
+              : usedDataText(record.bytesFromNetwork, record.size)}
           </p>
         )}
 
