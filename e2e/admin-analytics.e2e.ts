@@ -185,6 +185,7 @@ describe('Admin analytics', () => {
         'From agents’ phones',
         'Data saved',
         'Saved subscribers',
+        'Plans bought after a received film',
       ]);
       expect(movedFigures[0]![1]).toBe(count(after.phoneToPhone.films));
 

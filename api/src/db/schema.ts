@@ -901,6 +901,32 @@ export const downloads = pgTable(
 );
 
 /**
+ * A film that came to a person's phone from another phone while they had no plan (issue 19/22 §5): it waits on the
+ * phone for a plan, so a plan bought after it is one the film brought — counted for the operator and, when the film
+ * came from an agent's phone, for that agent. One row per person and film: the first time it waited.
+ */
+export const receivedFilmsWaiting = pgTable(
+  'received_films_waiting',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    movieId: uuid('movie_id')
+      .notNull()
+      .references(() => movies.id, { onDelete: 'cascade' }),
+    /** The agent whose phone made the file (decision 0246); no foreign key, as `downloads.received_from_agent_id`. */
+    fromAgentId: uuid('from_agent_id'),
+    waitingSince: timestamp('waiting_since', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.movieId] }),
+    index('received_films_waiting_by_agent')
+      .on(t.fromAgentId)
+      .where(sql`${t.fromAgentId} is not null`),
+  ],
+);
+
+/**
  * Licences (decision 0230): a film's content key wrapped for one phone's key, issued with a download's grant. A
  * download has at most one live licence (the single-device rule): a licence on another phone is revoked (`moved`)
  * when the film goes to a new one, and every licence of a film taken down for rights is revoked (`taken_down`).

@@ -36,6 +36,12 @@ export const PhoneToPhoneFigures = z.object({
   savedBytes: z.number().int(),
   /** The same at the operator's price per GB. */
   savedUgx: z.number().int(),
+  /**
+   * Plans bought in the period by people with a received film waiting for a plan on their phone (the first plan after
+   * it), and what they paid.
+   */
+  plansAfter: z.number().int(),
+  plansAfterUgx: z.number().int(),
 });
 export type PhoneToPhoneFigures = z.infer<typeof PhoneToPhoneFigures>;
 

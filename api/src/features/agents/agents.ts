@@ -39,10 +39,15 @@ const agentColumns = {
   filmsSent: sql<number>`(select count(*) from downloads d where d.received_from_agent_id = ${agents.id})`.mapWith(
     Number,
   ),
-  plansAfter: sql<number>`(select count(distinct d.user_id) from downloads d
-    where d.received_from_agent_id = ${agents.id}
-      and exists (select 1 from payments p
-                   where p.user_id = d.user_id and p.status = 'completed' and p.completed_at > d.created_at))`.mapWith(
+  // A film that waited on the receiver's phone for a plan counts from when it waited: the plan came after it.
+  plansAfter: sql<number>`(select count(distinct came.user_id) from (
+      select d.user_id, d.created_at as at from downloads d
+        where d.received_from_agent_id = ${agents.id} and d.user_id is not null
+      union all
+      select w.user_id, w.waiting_since from received_films_waiting w where w.from_agent_id = ${agents.id}
+    ) came
+    where exists (select 1 from payments p
+                   where p.user_id = came.user_id and p.status = 'completed' and p.completed_at > came.at))`.mapWith(
     Number,
   ),
 };

@@ -1,6 +1,7 @@
 import type { Licence, ParentalHides, ReceivedLicenceRequest } from '@filamu/shared';
 import { and, eq } from 'drizzle-orm';
-import { downloads } from '../../db/schema.ts';
+import { downloads, receivedFilmsWaiting } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
 import { grantDownload } from './grants.ts';
 import type { LinkDeps } from './links.ts';
 import { licenceAlongGrant, licenceOfDownloaded, licenceOfRow } from '../licences/issue.ts';
@@ -42,11 +43,34 @@ export async function receivedLicence(
     return licenceOfDownloaded(deps, downloader, phone, claims.mid);
   }
   const licensing = licenceAlongGrant(deps, downloader, phone, 'transfer');
-  const grant = await grantDownload(
-    deps,
-    downloader,
-    { movieId: claims.mid, size: claims.size },
-    { hiddenByPin: receiver.hiddenByPin, received: { fromAgentId: claims.agent ?? null }, alongside: licensing },
-  );
-  return licenceOfRow(deps, downloader, licensing.device, grant.alongside!);
+  try {
+    const grant = await grantDownload(
+      deps,
+      downloader,
+      { movieId: claims.mid, size: claims.size },
+      { hiddenByPin: receiver.hiddenByPin, received: { fromAgentId: claims.agent ?? null }, alongside: licensing },
+    );
+    return licenceOfRow(deps, downloader, licensing.device, grant.alongside!);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'subscription_required' && downloader.kind === 'user') {
+      await recordWaitingForPlan(deps, downloader.id, claims.mid, claims.agent ?? null);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The film now waits on the person's phone for a plan (issue 19/22 §5): kept once, from the first time, so a plan
+ * bought after it counts as one the film brought (the analytics, and the agent whose phone sent it).
+ */
+async function recordWaitingForPlan(
+  deps: ReceivedDeps,
+  userId: string,
+  movieId: string,
+  fromAgentId: string | null,
+): Promise<void> {
+  await deps.database.db
+    .insert(receivedFilmsWaiting)
+    .values({ userId, movieId, fromAgentId, waitingSince: deps.clock.now() })
+    .onConflictDoNothing();
 }

@@ -216,7 +216,7 @@ describe.each(testDatabases)('films between phones on %s', (kind) => {
     expect(login.status, login.text).toBe(200);
     const agentToken = login.json.token as string;
     // The agent's phone holds the films (Kinayuganda first, as for everyone: decision 0017), English among them.
-    await download(agentToken, kina);
+    const sentKina = await download(agentToken, kina);
     const sent = await download(agentToken, english);
     const manifest = await manifestOf(agentToken, english, sent.link);
     const claims = FilmManifestClaims.parse(JSON.parse(Buffer.from(manifest.split('.')[1]!, 'base64url').toString()));
@@ -270,6 +270,36 @@ describe.each(testDatabases)('films between phones on %s', (kind) => {
       nextCheckAt: now,
     });
     expect(await agentRow()).toMatchObject({ films_sent: 1, plans_after: 1 });
+
+    // Someone with no plan opens the agent's Kinayuganda film: refused, it waits on their phone. The plan they then
+    // buy is one the film brought: the agent's, and the operator's "plans after a received film".
+    const kinaManifest = await manifestOf(agentToken, kina, sentKina.link);
+    const newcomer = await registerUser(t);
+    expectErrorEnvelope(await receive(newcomer.token, kinaManifest, phone.spki), 403, 'subscription_required');
+    expectErrorEnvelope(await receive(newcomer.token, kinaManifest, phone.spki), 403, 'subscription_required');
+    const waiting = await phoneToPhone();
+    expect(await agentRow()).toMatchObject({ films_sent: 1, plans_after: 1 });
+    const paid = async (userId: string, amountUgx: number, minutes: number) =>
+      t.deps.database.db.insert(payments).values({
+        userId,
+        planId,
+        planName: plan!.planName,
+        amountUgx,
+        phone: '256772000002',
+        status: 'completed',
+        completedAt: new Date(t.clock.now().getTime() + minutes * 60_000),
+        expiresAt: now,
+        nextCheckAt: now,
+      });
+    await paid(newcomer.user.id as string, 15_000, 2);
+    expect(await agentRow()).toMatchObject({ films_sent: 1, plans_after: 2 });
+    expect(await phoneToPhone()).toMatchObject({
+      plansAfter: waiting.plansAfter + 1,
+      plansAfterUgx: waiting.plansAfterUgx + 15_000,
+    });
+    // A renewal later is not one more plan the film brought.
+    await paid(newcomer.user.id as string, 15_000, 3);
+    expect(await phoneToPhone()).toMatchObject({ plansAfter: waiting.plansAfter + 1 });
   });
 
   it('holds the download rules: a plan first, Kinayuganda before English, and only Filamu’s own manifests', async () => {
