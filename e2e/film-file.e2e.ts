@@ -30,11 +30,12 @@ let browser: Browser;
 let proxy: FaultProxy;
 let origin: string;
 let planId: string;
+let planName: string;
 
 beforeAll(async () => {
   films = await startFilmServer();
   ({ browser, proxy, origin } = films);
-  planId = (await createPlan({ global_expiry_date: '2030-12-31T23:59' })).id;
+  ({ id: planId, plan_name: planName } = await createPlan({ global_expiry_date: '2030-12-31T23:59' }));
 });
 
 afterAll(() => films?.close());
@@ -154,9 +155,14 @@ describe('A film sent as a file', () => {
       await openFilmFile(waiting, path);
       await waiting.getByText(`${title} is on this phone. 0 MB of data used for the film.`).waitFor();
       await waiting.getByText(SUBSCRIPTION_REQUIRED).waitFor();
-      await waiting.getByRole('link', { name: 'See plans' }).waitFor();
       await waiting.getByRole('article', { name: title }).waitFor();
       expect(await licenceOnPhone(waiting, movie.id)).toBeNull();
+      // It says which plans have the film, with their prices, and pays for one from here.
+      const plans = waiting.getByRole('list', { name: 'Plans with this film' });
+      await plans.getByText(`${planName} · UGX 10,000`).waitFor();
+      await expectAccessible(waiting, 'Open a film file: plans with the film (dark)');
+      await plans.getByRole('link', { name: `Pay for ${planName}` }).click();
+      await waiting.waitForURL(`**/checkout/${planId}`);
     } finally {
       await friendPhone?.close();
       await noPlanPhone?.close();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateTime } from './common.ts';
+import { Id, IsoDateTime } from './common.ts';
 
 /** Kampala local date-time as the admin types it and the spec shows it: `YYYY-MM-DDThh:mm`. */
 export const LOCAL_DATE_TIME_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$/;
@@ -34,6 +34,8 @@ export const CustomerPlan = z.object({
 export type CustomerPlan = z.infer<typeof CustomerPlan>;
 
 export const CustomerPlanList = z.object({ plans: z.array(CustomerPlan) });
+/** `movie`: only the plans that include this film (a film received from another phone shows where it is, 19/22 §3). */
+export const CustomerPlansQuery = z.object({ movie: Id.optional() });
 /** Most hours before a plan's end the operator may warn from: 30 days, longer than any plan is worth warning of. */
 export const PLAN_WARNING_HOURS_MAX = 720;
 /** Most hours before a plan's end sale may stop: a week. */

@@ -204,4 +204,28 @@ describe.each(testDatabases)('the movies of a plan on %s', (kind) => {
     const profile = await t.request('GET', '/api/auth/profile', { token: paying.token });
     expect(profile.json).toMatchObject({ isSubscribed: true, subscriptionPlan: plan.plan_name });
   });
+
+  it('lists only the plans that include a film when asked for one (a film received from a phone, 19/22 §3)', async () => {
+    const withBoth = await createOk({ movieIds: [kinayuganda.movie.id, english.movie.id] });
+    const withEnglish = await createOk({ movieIds: [english.movie.id] });
+    const viewer = await registerUser(t);
+    const plansWith = async (movie: string) => {
+      const res = await t.request('GET', `/api/users/subscription-plans?movie=${movie}`, { token: viewer.token });
+      expect(res.status, res.text).toBe(200);
+      return CustomerPlanList.parse(res.json).plans.map((p) => p.id);
+    };
+    const forKinayuganda = await plansWith(kinayuganda.movie.id);
+    expect(forKinayuganda).toContain(withBoth.id);
+    expect(forKinayuganda).not.toContain(withEnglish.id);
+    expect(await plansWith(english.movie.id)).toEqual(expect.arrayContaining([withBoth.id, withEnglish.id]));
+    // Every plan it lists is one the unfiltered list sells: the filter never offers what cannot be bought.
+    const onSale = await customerPlanIds(viewer.token);
+    expect(forKinayuganda.every((id) => onSale.includes(id))).toBe(true);
+    expect(await plansWith(UNKNOWN_ID)).toEqual([]);
+    expectErrorEnvelope(
+      await t.request('GET', '/api/users/subscription-plans?movie=not-a-film', { token: viewer.token }),
+      400,
+      'validation_error',
+    );
+  });
 });

@@ -35,6 +35,11 @@ export function hasActiveMovie(planId: AnyPgColumn): SQL {
     where ${moviePlans.planId} = ${planId} and ${movies.isActive} and ${movies.deletedAt} is null)`;
 }
 
+/** The plan lists this film (whatever its state: the caller's other conditions say whether it can be bought). */
+export function includesMovie(planId: AnyPgColumn, movieId: string): SQL {
+  return sql`exists (select 1 from ${moviePlans} where ${moviePlans.planId} = ${planId} and ${moviePlans.movieId} = ${movieId})`;
+}
+
 /** Of `planIds`, those including an active English movie: only there does the English rule concern a buyer. */
 export async function plansWithEnglish(exec: Executor, planIds: string[]): Promise<Set<string>> {
   if (planIds.length === 0) return new Set();

@@ -13,7 +13,14 @@ import type { Executor, Database } from '../../db/client.ts';
 import { payments, subscriptionPlans, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { planSale, saleWindow } from '../settings/plan-sale.ts';
-import { plansWithEnglish, hasActiveMovie, type MovieCount, movieCounts, replacePlanMovies } from './plan-movies.ts';
+import {
+  plansWithEnglish,
+  hasActiveMovie,
+  includesMovie,
+  type MovieCount,
+  movieCounts,
+  replacePlanMovies,
+} from './plan-movies.ts';
 import type { PlanRow } from './subscription.ts';
 import type { Clock } from '../../lib/clock.ts';
 
@@ -90,7 +97,8 @@ export async function findPlan(exec: Executor, id: string): Promise<PlanRow> {
  * decision 0176) and with at least one active movie to download (decision 0118); a plan without movies or in its
  * last hours is left out rather than offered and refused at checkout.
  */
-export async function listCustomerPlans(deps: PlanDeps): Promise<{ plans: CustomerPlan[] }> {
+/** The plans on sale now; with `movieId`, only those that include that film. */
+export async function listCustomerPlans(deps: PlanDeps, movieId?: string): Promise<{ plans: CustomerPlan[] }> {
   const now = deps.clock.now();
   const sale = await planSale(deps.database.db);
   const saleOpenUntilAfter = new Date(now.getTime() + sale.planSaleCutoffHours * 3_600_000);
@@ -103,6 +111,7 @@ export async function listCustomerPlans(deps: PlanDeps): Promise<{ plans: Custom
         eq(subscriptionPlans.isVisible, true),
         gt(subscriptionPlans.globalExpiryAt, saleOpenUntilAfter),
         hasActiveMovie(subscriptionPlans.id),
+        movieId ? includesMovie(subscriptionPlans.id, movieId) : undefined,
       ),
     )
     .orderBy(...planOrder);

@@ -7,7 +7,7 @@ const { plans } = contracts;
 
 export function planRoutes(router: ContractRouter, deps: Deps): void {
   router
-    .on(plans.customerPlans, () => listCustomerPlans(deps))
+    .on(plans.customerPlans, ({ query }) => listCustomerPlans(deps, query.movie))
     .on(plans.adminListPlans, () => listAdminPlans(deps))
     .on(plans.adminCreatePlan, ({ body }) => createPlan(deps, body))
     .on(plans.adminUpdatePlan, ({ params, body }) => updatePlan(deps, params.id, body))

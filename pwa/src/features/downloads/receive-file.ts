@@ -23,7 +23,7 @@ export type ReceiveResult =
   /** The person chose not to keep it (an English film that would wait for the Kinayuganda rule). */
   | { kind: 'cancelled' }
   /** Kept on the phone; `why` says what it waits for before it plays (`needsPlan`: a plan, which the person can buy). */
-  | { kind: 'waiting'; title: string; why: string; needsPlan: boolean }
+  | { kind: 'waiting'; movieId: string; title: string; why: string; needsPlan: boolean }
   | { kind: 'refused'; message: string };
 
 const NOT_SIGNED = 'This film file was not made by Filamu, or it was changed on the way. Ask the sender for it again.';
@@ -158,6 +158,6 @@ export async function receiveFilmFile(
   } catch (error) {
     const why = isApiError(error) && error.status > 0 ? error.message : NO_LICENCE_OFFLINE;
     const needsPlan = isApiError(error) && (error.code === 'subscription_required' || error.code === 'forbidden');
-    return { kind: 'waiting', title: claims.title, why, needsPlan };
+    return { kind: 'waiting', movieId: claims.mid, title: claims.title, why, needsPlan };
   }
 }

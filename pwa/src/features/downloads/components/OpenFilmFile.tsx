@@ -1,9 +1,12 @@
-import { formatBytes } from '@filamu/shared';
+import { contracts, formatBytes, formatUgx } from '@filamu/shared';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { Button, LinkButton } from '../../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../../components/ui/Card.tsx';
 import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
+import { api } from '../../../lib/api.ts';
 import { currentOwnerId } from '../../../lib/owner.ts';
+import { queryKeys } from '../../../lib/query-client.ts';
 import { kick } from '../manager.ts';
 import { type ReceiveResult, type ReceiveStep, receiveFilmFile } from '../receive-file.ts';
 
@@ -135,15 +138,49 @@ function OutcomeNote({ result }: { result: Outcome }) {
         {result.title} is on this phone. 0 MB of data used for the film.
       </p>
       {result.kind === 'waiting' && <p className="mt-1 text-stone-700 dark:text-stone-300">{result.why}</p>}
-      {result.kind === 'waiting' && result.needsPlan && (
-        <>
-          <p className="mt-1 text-stone-700 dark:text-stone-300">
-            Choose a plan with this film and pay with mobile money: it plays as soon as the plan starts.
-          </p>
-          <LinkButton to="/subscription" size="sm" className="mt-3">
-            See plans
-          </LinkButton>
-        </>
+      {result.kind === 'waiting' && result.needsPlan && <PlansWithFilm movieId={result.movieId} />}
+    </div>
+  );
+}
+
+/**
+ * Which plans include the received film (issue 19/22 §3), each with its price and a way to pay with mobile money at
+ * once; every plan when the list cannot be had (offline), so the person is never left without a way on.
+ */
+function PlansWithFilm({ movieId }: { movieId: string }) {
+  const plans = useQuery({
+    queryKey: [...queryKeys.subscriptionPlans, 'with-film', movieId] as const,
+    queryFn: () => api(contracts.plans.customerPlans, { query: { movie: movieId } }),
+  });
+  const found = plans.data?.plans ?? [];
+  return (
+    <div className="mt-3">
+      <p className="text-stone-700 dark:text-stone-300">
+        Choose a plan with this film and pay with mobile money: it plays as soon as the plan starts.
+      </p>
+      {plans.isPending && (
+        <p role="status" className="mt-2 text-stone-600 dark:text-stone-400">
+          Finding the plans with this film…
+        </p>
+      )}
+      {found.length > 0 && (
+        <ul className="mt-2 space-y-2" aria-label="Plans with this film">
+          {found.map((plan) => (
+            <li key={plan.id} className="flex flex-wrap items-center justify-between gap-2">
+              <span className="font-medium">
+                {plan.plan_name} · {formatUgx(plan.price_ugx)}
+              </span>
+              <LinkButton to={`/checkout/${plan.id}`} size="sm" aria-label={`Pay for ${plan.plan_name}`}>
+                Pay
+              </LinkButton>
+            </li>
+          ))}
+        </ul>
+      )}
+      {!plans.isPending && found.length === 0 && (
+        <LinkButton to="/subscription" size="sm" className="mt-3">
+          See plans
+        </LinkButton>
       )}
     </div>
   );
