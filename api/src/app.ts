@@ -22,10 +22,12 @@ import { pushRoutes } from './features/push/routes.ts';
 import { settingsRoutes } from './features/settings/routes.ts';
 import { DELIVERY_REPORT_PATH, deliveryReportBodyLimit, smsRoutes } from './features/sms/routes.ts';
 import { FILES_MOUNT } from './features/storage/local.ts';
+import { sealedKeyRoutes } from './features/sealed-keys/routes.ts';
 import { subscriberRoutes } from './features/subscribers/routes.ts';
 import { systemRoutes } from './features/system/routes.ts';
 import { watchingRoutes } from './features/watching/routes.ts';
 import { subtitleRoutes } from './features/subtitles/routes.ts';
+import { USSD_CALLBACK_PATH, USSD_OPENAPI, ussdBodyLimit, ussdRoutes } from './features/ussd/routes.ts';
 import { ContractRouter, refuseBody } from './http/contract-router.ts';
 import type { AppEnv } from './http/env.ts';
 import { compressJson } from './http/compress-json.ts';
@@ -56,6 +58,9 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   if (deps.dpoSandbox) app.route(SANDBOX_MOUNT, deps.dpoSandbox.app);
   // The SMS simulator is not mounted: the adapter calls it in process, and a public route let anyone write texts
   // into the inbox admins read (decision 0203).
+  // The USSD simulator is not mounted either: it posts to the callback route below in process, with a secret made at
+  // start that never leaves the process; its dial route answers 404 unless configuration runs it (decision 0249).
+  deps.ussd.simulator?.bind(async (request) => app.fetch(request));
   // Local storage only: signed, ranged file links (S3 serves its own).
   if (deps.fileServer) app.route(FILES_MOUNT, deps.fileServer);
 
@@ -64,9 +69,10 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   // Outermost, so it sees the final answer, errors included.
   api.use(compressJson());
   api.use(corsPolicy(deps.config));
-  // The two callbacks read their bodies themselves, each under its own small limit.
+  // The three callbacks read their bodies themselves, each under its own small limit.
   api.use(NOTIFY_PATH, notifyBodyLimit, refuseUnstorableBody);
   api.use(DELIVERY_REPORT_PATH, deliveryReportBodyLimit, refuseUnstorableBody);
+  api.use(USSD_CALLBACK_PATH, ussdBodyLimit, refuseUnstorableBody);
   // No GET in the API takes a body (the metrics and OpenAPI routes included): refused from the headers (decision 0206).
   api.on(['GET', 'HEAD'], '*', refuseBody);
   // API answers are not stored, unless a route chose revalidation itself (the library: src/http/revalidate.ts).
@@ -85,7 +91,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
     refuseUnstorableBody,
   ];
   const router = new ContractRouter(api, createAuthorize(deps), readBody);
-  systemRoutes(router, deps, options.lifecycle ?? { shuttingDown: false });
+  systemRoutes(router, deps, options.lifecycle ?? { shuttingDown: false }, USSD_OPENAPI);
   authRoutes(router, deps);
   agentRoutes(router, deps);
   paymentRoutes(router, deps);
@@ -97,6 +103,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   downloadRoutes(router, deps);
   licenceRoutes(router, deps);
   filmTransferRoutes(router, deps);
+  sealedKeyRoutes(router, deps);
+  ussdRoutes(router, deps);
   analyticsRoutes(router, deps);
   settingsRoutes(router, deps);
   metricsRoutes(router, deps);

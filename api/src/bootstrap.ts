@@ -16,6 +16,7 @@ import { configuredPaymentsRuntime, type PaymentsRuntime } from './features/paym
 import { handlePush } from './features/payments/settlement.ts';
 import { type PushGateway, webPushGateway } from './features/push/gateway.ts';
 import { resolveVapidKeys } from './features/push/vapid.ts';
+import { sealedKeyRootsFrom } from './features/sealed-keys/crypto.ts';
 import { applyDeliveryReport, forgetUnsendableSmsSecrets } from './features/sms/outbox.ts';
 import { parseDeliveryReport } from './features/sms/protocol.ts';
 import { configuredSmsRuntime, type SmsRuntime } from './features/sms/runtime.ts';
@@ -25,6 +26,7 @@ import { STALE_AFTER_MS } from './features/downloads/stale.ts';
 import { smsBudgetCollector } from './features/sms/budget-metrics.ts';
 import { TranscodeHub } from './features/transcode/hub.ts';
 import { detectTranscoder } from './features/transcode/transcoder.ts';
+import { configuredUssdRuntime } from './features/ussd/runtime.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { currentLogContext } from './lib/log-context.ts';
 import { childLimitsAvailable } from './lib/ffmpeg.ts';
@@ -138,6 +140,7 @@ export async function createDeps(
     dpoSandbox: payments.sandbox,
     sms: sms.gateway,
     smsSimulator: sms.simulator,
+    ussd: configuredUssdRuntime(config.ussd, logger),
     push:
       parts.push ??
       webPushGateway({ keys: secrets.vapid, subject: config.push.vapidSubject, timeoutMs: config.push.timeoutMs }),
@@ -147,6 +150,7 @@ export async function createDeps(
     deliveries,
     metrics,
     contentKeys: sealedContentKeys(database.db, masterKeyFrom(secrets.contentMaster)),
+    sealedKeyRoots: sealedKeyRootsFrom(secrets.contentMaster),
     licenceSigner: secrets.licenceSigner,
     transcode,
   };

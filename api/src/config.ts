@@ -82,6 +82,13 @@ const EnvSchema = z
       z.string().min(16, 'must be at least 16 characters').optional(),
     ),
     ALLOW_SMS_SIMULATOR: bool.default(false),
+    // USSD (decision 0249): Africa's Talking posts to /api/ussd/callback?secret=<this>; without it, the simulator.
+    USSD_CALLBACK_SECRET: z.preprocess(
+      emptyAsUndefined,
+      z.string().min(16, 'must be at least 16 characters').max(200).optional(),
+    ),
+    USSD_ALLOWED_IPS: z.string().max(2000).default(''),
+    ALLOW_USSD_SIMULATOR: bool.default(false),
     SMS_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
     // Web Push (decision 0152): without keys, a pair is generated once and kept in the database like JWT_SECRET.
     VAPID_PUBLIC_KEY: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(200).optional()),
@@ -266,6 +273,7 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   sms: SmsConfig;
+  ussd: UssdConfig;
   push: PushConfig;
   storage: StorageConfig;
   /** How often downloads silent for an hour are marked paused; 0 disables the background sweep. */
@@ -372,6 +380,18 @@ export interface SmsConfig {
   dispatchIntervalMs: number;
 }
 
+export interface UssdConfig {
+  /**
+   * Africa's Talking's callback must carry `?secret=<this>` (it does not sign USSD callbacks). Null ⇒ no real gateway:
+   * the built-in simulator in development and tests (or with ALLOW_USSD_SIMULATOR), USSD off in production.
+   */
+  callbackSecret: string | null;
+  /** When not empty, the callback is taken only from these client addresses (the gateway's, as the operator lists). */
+  allowedIps: string[];
+  /** The in-process simulator and its dial route run (never by accident in production: decision 0249). */
+  simulator: boolean;
+}
+
 interface PushConfig {
   /** Null ⇒ a key pair generated on first start and kept in app_secrets. */
   vapidKeys: { publicKey: string; privateKey: string } | null;
@@ -463,6 +483,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeoutMs: e.AT_TIMEOUT_MS,
       deliveryReportSecret: e.SMS_DELIVERY_REPORT_SECRET ?? null,
       dispatchIntervalMs: e.SMS_DISPATCH_INTERVAL_MS,
+    },
+    ussd: {
+      callbackSecret: e.USSD_CALLBACK_SECRET ?? null,
+      allowedIps: e.USSD_ALLOWED_IPS.split(',')
+        .map((ip) => ip.trim())
+        .filter(Boolean),
+      simulator: e.USSD_CALLBACK_SECRET === undefined && (e.NODE_ENV !== 'production' || e.ALLOW_USSD_SIMULATOR),
     },
     push: {
       vapidKeys:

@@ -13,9 +13,11 @@ import type { PaymentGateway } from './features/payments/dpo/port.ts';
 import type { DpoSandbox } from './features/payments/dpo/sandbox.ts';
 import type { PushGateway } from './features/push/gateway.ts';
 import type { SmsGateway } from './features/sms/adapter.ts';
+import type { SealedKeyRoots } from './features/sealed-keys/crypto.ts';
 import type { SmsSimulator } from './features/sms/simulator.ts';
 import type { ObjectStorage } from './features/storage/storage.ts';
 import type { TranscodeHub } from './features/transcode/hub.ts';
+import type { UssdRuntime } from './features/ussd/runtime.ts';
 import type { AppEnv } from './http/env.ts';
 import type { Clock } from './lib/clock.ts';
 
@@ -36,6 +38,8 @@ export interface Deps {
   sms: SmsGateway;
   /** Simulator mode (no AT_API_KEY): the Africa's Talking simulator the app mounts; null against the real gateway. */
   smsSimulator: SmsSimulator | null;
+  /** USSD (decision 0249): the secret Africa's Talking's callback carries, and without a gateway the simulator. */
+  ussd: UssdRuntime;
   /** Web Push (VAPID-signed, encrypted by web-push); the push outbox sends with it. */
   push: PushGateway;
   /** Movies and thumbnails: the local folder or S3. */
@@ -50,6 +54,8 @@ export interface Deps {
   metrics: Metrics;
   /** Each title's content key, sealed under the master key in the database (decision 0229). */
   contentKeys: ContentKeys;
+  /** The two secrets of sealed film keys, derived from the content master secret (decision 0249); never logged. */
+  sealedKeyRoots: SealedKeyRoots;
   /** Signs licences with the P-256 key kept in app_secrets (decision 0230). */
   licenceSigner: LicenceSigner;
   /** ffmpeg for renditions (null inside when not installed: originals only), the pg-boss queue and the runner signals. */

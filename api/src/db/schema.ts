@@ -10,6 +10,7 @@ import {
   index,
   integer,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -593,6 +594,9 @@ export const dpoSandboxTransactions = pgTable(
   ],
 );
 
+/** Films' short numbers, in the order films are added (decision 0249); migration 0033 numbered the films before it. */
+export const movieShortNumbers = pgSequence('movies_short_number_seq', { startWith: 1000, minValue: 1 });
+
 export const MOVIE_CATEGORIES = ['Kinayuganda', 'English'] as const;
 export const MOVIE_RATINGS = ['all', 'pg', '13', '18'] as const;
 
@@ -641,6 +645,13 @@ export const movies = pgTable(
     /** The Media Council certificate, when the operator keeps it. */
     certificateNumber: text('certificate_number'),
     certificateDate: date('certificate_date', { mode: 'string' }),
+    /**
+     * The number a person types to ask for the film's unlock code by USSD (decision 0249): given in sequence when the
+     * film is added, never reused.
+     */
+    shortNumber: integer('short_number')
+      .notNull()
+      .default(sql`nextval('movies_short_number_seq')`),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -652,6 +663,7 @@ export const movies = pgTable(
     check('movies_size_positive', sql`${t.sizeBytes} > 0`),
     uniqueIndex('movies_s3_key_unique').on(t.s3Key),
     uniqueIndex('movies_original_file_key_unique').on(t.originalFileKey),
+    uniqueIndex('movies_short_number_unique').on(t.shortNumber),
     check('movies_original_file_whole', sql`(${t.originalFileKey} is null) = (${t.originalFileNonce} is null)`),
     // The library listing: live movies by category, newest first.
     index('movies_live_by_category')
@@ -963,6 +975,37 @@ export const licences = pgTable(
       .on(t.downloadId)
       .where(sql`${t.revokedAt} is null`),
     index('licences_by_movie').on(t.movieId),
+  ],
+);
+
+/**
+ * The phone keys given a device secret for sealed film keys (decision 0249), per account: the secret itself is derived
+ * from the master key and the key id, never stored. Kept so the USSD service can find the phone from the three digits
+ * a request code carries, and license the film to it (its session's device id and public key, as a licence needs).
+ */
+export const sealedKeyPhones = pgTable(
+  'sealed_key_phones',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'cascade' }),
+    /** The SHA-256 (base64url) of the phone key, as licences name it, and the three digits request codes carry. */
+    keyId: text('key_id').notNull(),
+    keyDigits: text('key_digits').notNull(),
+    /** The phone key (SPKI, base64url) and the device id of the session that last fetched the sealed keys. */
+    publicKey: text('public_key').notNull(),
+    deviceId: text('device_id').notNull(),
+    firstIssuedAt: timestamp('first_issued_at', { withTimezone: true }).notNull(),
+    lastIssuedAt: timestamp('last_issued_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    check('sealed_key_phones_one_subject', sql`(${t.userId} is null) <> (${t.agentId} is null)`),
+    uniqueIndex('sealed_key_phones_user_key')
+      .on(t.userId, t.keyId)
+      .where(sql`${t.userId} is not null`),
+    uniqueIndex('sealed_key_phones_agent_key')
+      .on(t.agentId, t.keyId)
+      .where(sql`${t.agentId} is not null`),
   ],
 );
 

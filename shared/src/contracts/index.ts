@@ -16,10 +16,11 @@ import * as settings from './settings.ts';
 import * as subscribers from './subscribers.ts';
 import * as subtitles from './subtitles.ts';
 import * as system from './system.ts';
+import * as unlock from './unlock.ts';
 import * as watching from './watching.ts';
 
 export { agents, analytics, auth, downloads, messages, movies, payments, plans, settings, subscribers, system };
-export { adminPayments, filmFiles, licences, parentalPin, push, subtitles, watching };
+export { adminPayments, filmFiles, licences, parentalPin, push, subtitles, unlock, watching };
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
 export const allContracts: Contract[] = [
@@ -35,6 +36,7 @@ export const allContracts: Contract[] = [
   ...Object.values(downloads),
   ...Object.values(licences),
   ...Object.values(filmFiles),
+  ...Object.values(unlock),
   ...Object.values(analytics),
   ...Object.values(settings),
   ...Object.values(push),

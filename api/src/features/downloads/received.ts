@@ -1,4 +1,4 @@
-import type { Licence, ParentalHides, ReceivedLicenceRequest } from '@filamu/shared';
+import type { DownloadSize, Licence, ParentalHides, ReceivedLicenceRequest } from '@filamu/shared';
 import { and, eq } from 'drizzle-orm';
 import { downloads, receivedFilmsWaiting } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -33,27 +33,49 @@ export async function receivedLicence(
   request: ReceivedLicenceRequest,
 ): Promise<Licence> {
   const claims = await verifiedManifest(deps.licenceSigner, request.manifest);
+  return licenceForReceivedFilm(deps, receiver, request.devicePublicKey, {
+    movieId: claims.mid,
+    size: claims.size,
+    fromAgentId: claims.agent ?? null,
+  });
+}
+
+/**
+ * The rules of a received film, whatever proved it came whole: the signed manifest (above) or, with no data, the USSD
+ * unlock (features/ussd, decision 0249), which knows the film but not which of its files the phone holds (`size`
+ * absent: the original). The same request twice at once has one effect: the second finds the first's download under
+ * the grant's lock (`already_downloaded`) and gets the licence the first made, as a film already held.
+ */
+export async function licenceForReceivedFilm(
+  deps: ReceivedDeps,
+  receiver: Receiver,
+  devicePublicKey: string,
+  film: { movieId: string; size?: DownloadSize; fromAgentId: string | null },
+): Promise<Licence> {
   const { downloader } = receiver;
-  const phone = { deviceId: receiver.deviceId, devicePublicKey: request.devicePublicKey };
+  const phone = { deviceId: receiver.deviceId, devicePublicKey };
   const [held] = await deps.database.db
     .select({ status: downloads.status, redownloadStartedAt: downloads.redownloadStartedAt })
     .from(downloads)
-    .where(and(ownDownloads(downloader), eq(downloads.movieId, claims.mid)));
+    .where(and(ownDownloads(downloader), eq(downloads.movieId, film.movieId)));
   if (held?.status === 'completed' && held.redownloadStartedAt === null) {
-    return licenceOfDownloaded(deps, downloader, phone, claims.mid);
+    return licenceOfDownloaded(deps, downloader, phone, film.movieId);
   }
   const licensing = licenceAlongGrant(deps, downloader, phone, 'transfer');
   try {
     const grant = await grantDownload(
       deps,
       downloader,
-      { movieId: claims.mid, size: claims.size },
-      { hiddenByPin: receiver.hiddenByPin, received: { fromAgentId: claims.agent ?? null }, alongside: licensing },
+      { movieId: film.movieId, size: film.size },
+      { hiddenByPin: receiver.hiddenByPin, received: { fromAgentId: film.fromAgentId }, alongside: licensing },
     );
     return licenceOfRow(deps, downloader, licensing.device, grant.alongside!);
   } catch (error) {
+    if (error instanceof AppError && error.code === 'already_downloaded') {
+      return licenceOfDownloaded(deps, downloader, phone, film.movieId);
+    }
     if (error instanceof AppError && error.code === 'subscription_required' && downloader.kind === 'user') {
-      await recordWaitingForPlan(deps, downloader.id, claims.mid, claims.agent ?? null);
+      await recordWaitingForPlan(deps, downloader.id, film.movieId, film.fromAgentId);
     }
     throw error;
   }

@@ -104,3 +104,13 @@ export const phoneChange = {
     refusal: `${PHONE_CHANGE_REFUSAL} for this number`,
   },
 } satisfies Record<string, Limit>;
+
+/**
+ * Unlock codes asked for by USSD, per caller number (decision 0249), every attempt counted whatever its outcome: a
+ * person unlocking the films a kiosk sent them asks a few in a row; a line farmed for codes or guesses stops here.
+ */
+const USSD_REFUSAL = 'Too many unlock codes asked for from this number';
+export const ussdUnlocks = {
+  perHour: { name: 'ussd-unlock:phone', max: 20, windowSeconds: HOUR, refusal: USSD_REFUSAL },
+  perDay: { name: 'ussd-unlock:phone-day', max: 60, windowSeconds: 24 * HOUR, refusal: USSD_REFUSAL },
+} satisfies Record<string, Limit>;

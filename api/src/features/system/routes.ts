@@ -8,7 +8,13 @@ import { METRICS_OPENAPI } from '../metrics/routes.ts';
 /** A readiness probe must answer within its own timeout even when the pool cannot reach the database. */
 const READY_PING_LIMIT_MS = 2000;
 
-export function systemRoutes(router: ContractRouter, deps: Deps, lifecycle: Lifecycle): void {
+/** `documented`: routes that are not JSON contracts, which the wiring documents (the USSD callback). */
+export function systemRoutes(
+  router: ContractRouter,
+  deps: Deps,
+  lifecycle: Lifecycle,
+  documented: Record<string, object> = {},
+): void {
   router
     .on(contracts.system.live, async () => ({ status: 'ok' }) as const)
     .on(contracts.system.ready, async (_input, c) => {
@@ -36,7 +42,9 @@ export function systemRoutes(router: ContractRouter, deps: Deps, lifecycle: Life
     }));
 
   let document: object | undefined;
-  router.app.get('/openapi.json', (c) => c.json((document ??= buildOpenApiDocument(allContracts, METRICS_OPENAPI))));
+  router.app.get('/openapi.json', (c) =>
+    c.json((document ??= buildOpenApiDocument(allContracts, { ...METRICS_OPENAPI, ...documented }))),
+  );
 }
 
 async function pingWithin(deps: Deps, limitMs: number): Promise<boolean> {
