@@ -45,6 +45,7 @@ export const featureSurfaces = {
       'engine/record.ts',
       'hooks.ts',
       'sizes.ts',
+      'travel.ts',
     ],
     licences: ['film-key.ts', 'store.ts'],
     movie: ['MovieThumbnail.tsx', 'format.ts', 'library-url.ts', 'queries.ts'],

@@ -12,6 +12,7 @@ export * from './schemas/auth.ts';
 export * from './schemas/common.ts';
 export * from './schemas/downloads.ts';
 export * from './schemas/film-files.ts';
+export * from './schemas/film-wire.ts';
 export * from './schemas/licences.ts';
 export * from './schemas/messages.ts';
 export * from './schemas/movies.ts';

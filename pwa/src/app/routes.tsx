@@ -58,6 +58,12 @@ export const routes: RouteObject[] = [
               { path: 'movies/:id', lazy: page(() => import('../features/catalog/MovieDetailPage.tsx')) },
               { path: 'subscription', lazy: page(() => import('../features/payments/SubscriptionPage.tsx')) },
               { path: 'checkout/:planId', lazy: page(() => import('../features/payments/CheckoutPage.tsx')) },
+              // Films from phone to phone over a hotspot, with no data (issue 19/22).
+              { path: 'downloads/send', lazy: page(() => import('../features/phone-to-phone/SendFilmsPage.tsx')) },
+              {
+                path: 'downloads/receive',
+                lazy: page(() => import('../features/phone-to-phone/ReceiveFilmsPage.tsx')),
+              },
             ],
           },
           {

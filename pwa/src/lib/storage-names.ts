@@ -28,6 +28,8 @@ export const STORAGE_KEYS = {
   deviceId: 'filamu.deviceId',
   /** The server's public key for film manifests (decision 0243): a film file received offline is checked with it. */
   signingKey: 'filamu.signingKey',
+  /** Films half received from another phone (decision 0250): how much of each is checked and kept, to go on from. */
+  receiving: 'filamu.receiving',
   payment: 'filamu.payment',
   push: 'filamu.push',
   lastLibrary: 'filamu:last-library',

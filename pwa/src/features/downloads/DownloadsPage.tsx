@@ -7,6 +7,7 @@ import { DataUsedCard } from './components/DataUsedCard.tsx';
 import { DownloadItem } from './components/DownloadItem.tsx';
 import { DownloadSettingsCard } from './components/DownloadSettingsCard.tsx';
 import { OpenFilmFile } from './components/OpenFilmFile.tsx';
+import { PhoneToPhoneCard } from './components/PhoneToPhoneCard.tsx';
 import { StorageSummary } from './components/StorageSummary.tsx';
 import { displayOrder } from './describe.ts';
 import { useLocalDownloads } from './hooks.ts';
@@ -80,6 +81,7 @@ export default function DownloadsPage() {
         */}
         {loaded && (
           <>
+            {!signedOut && <PhoneToPhoneCard />}
             {!signedOut && <OpenFilmFile />}
             <PushPrompt className="mt-6" />
             <DataUsedCard />

@@ -67,6 +67,14 @@ function jsonOf(part: string): unknown {
   }
 }
 
+/** The claims a manifest makes, or null when it is not a well-formed one (its signature is checked apart). */
+export function claimsOfManifest(manifest: string): FilmManifestClaims | null {
+  const parts = jwsParts(manifest);
+  if (!parts) return null;
+  const claims = FilmManifestClaims.safeParse(jsonOf(parts[1]));
+  return claims.success ? claims.data : null;
+}
+
 /**
  * The bytes before the film: magic, length, manifest. Throws on a manifest this module would refuse to read back,
  * so a phone never writes a file another phone calls damaged.
@@ -121,13 +129,11 @@ export async function readFilmFile(file: Blob, fileName: string): Promise<FilmFi
   }
 
   const manifest = new TextDecoder().decode(await bytesOf(file, FILM_FILE_HEADER_BYTES, filmOffset));
-  const parts = jwsParts(manifest);
-  if (!parts) return { ok: false, problem: DAMAGED };
-  const claims = FilmManifestClaims.safeParse(jsonOf(parts[1]));
-  if (!claims.success) return { ok: false, problem: DAMAGED };
+  const claims = claimsOfManifest(manifest);
+  if (!claims) return { ok: false, problem: DAMAGED };
 
   const arrivedBytes = file.size - filmOffset;
-  const filmBytes = claims.data.bytes;
+  const filmBytes = claims.bytes;
   if (arrivedBytes < filmBytes) {
     // Rounded down, so a file one byte short never says 100%.
     const percent = Math.floor((arrivedBytes * 100) / filmBytes);
@@ -136,7 +142,7 @@ export async function readFilmFile(file: Blob, fileName: string): Promise<FilmFi
   }
   // Longer than the manifest says is not a film Filamu made: something was added or the length is wrong.
   if (arrivedBytes > filmBytes) return { ok: false, problem: DAMAGED };
-  return { ok: true, manifest, claims: claims.data, filmOffset };
+  return { ok: true, manifest, claims, filmOffset };
 }
 
 /**

@@ -6,7 +6,7 @@ import { licenceStanding } from '../../licences/film-key.ts';
 import { keepLicence, phoneKey } from '../../licences/store.ts';
 import { movieFile } from '../engine/opfs.ts';
 import type { LocalDownload } from '../engine/record.ts';
-import { fetchReceivedLicence } from '../receive-file.ts';
+import { fetchReceivedLicence } from '../receive-film.ts';
 import { playAddress } from './play-address.ts';
 import { type CannotPlay, cannotPlayOf, cannotPlayOfLicenceError } from './play-words.ts';
 

@@ -1,0 +1,80 @@
+import { useTransfer } from './session.ts';
+import type { Description } from './peer.ts';
+import { encodeSignal } from './signalling/signal-code.ts';
+import { QrCode } from './signalling/QrCode.tsx';
+import { QrScanner } from './signalling/QrScanner.tsx';
+
+/** Said once, before anything: both phones on one hotspot, no data. */
+export function HotspotHowTo() {
+  return (
+    <div className="text-sm text-stone-700 dark:text-stone-300">
+      <p className="font-semibold text-stone-900 dark:text-stone-100">Before you start</p>
+      <ol className="mt-1 list-decimal space-y-1 pl-5">
+        <li>One phone turns on its hotspot; the other joins it. (Or both join the same Wi-Fi.)</li>
+        <li>Mobile data can stay off: the films go straight from phone to phone.</li>
+        <li>Keep both phones close, with Filamu open, until the films arrive.</li>
+      </ol>
+    </div>
+  );
+}
+
+/** What the transfer is doing now, for both phones, in words (announced as it changes). */
+export function PhaseNotes() {
+  const { phase, screenHeld } = useTransfer();
+  const words = (() => {
+    switch (phase.at) {
+      case 'preparing':
+        return 'Getting ready…';
+      case 'connecting':
+        return 'Connecting to the other phone…';
+      case 'moving':
+        return screenHeld
+          ? 'Films are moving. Keep Filamu open on both phones.'
+          : 'Films are moving. Keep this screen on and Filamu open on both phones.';
+      case 'finished':
+        return 'Done.';
+      default:
+        return null;
+    }
+  })();
+  if (phase.at === 'dropped' || phase.at === 'failed') {
+    return (
+      <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+        {phase.message}
+      </p>
+    );
+  }
+  return words ? (
+    <p role="status" className="text-sm font-medium">
+      {words}
+    </p>
+  ) : null;
+}
+
+/** This phone's code, for the other phone to scan (or type). */
+export function SignalToShow({ description, step }: { description: Description; step: string }) {
+  return (
+    <div className="mt-2">
+      <p className="text-sm font-medium">{step}</p>
+      <QrCode className="mt-3" text={encodeSignal(description)} label="Code for the other phone to scan" />
+    </div>
+  );
+}
+
+/** The other phone's code, read with the camera (or typed). */
+export function SignalToScan({
+  step,
+  expect,
+  onSignal,
+}: {
+  step: string;
+  expect: Description['type'];
+  onSignal: (description: Description) => void;
+}) {
+  return (
+    <div className="mt-6">
+      <p className="text-sm font-medium">{step}</p>
+      <QrScanner className="mt-3" expect={expect} onSignal={onSignal} />
+    </div>
+  );
+}
