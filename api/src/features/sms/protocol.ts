@@ -98,6 +98,17 @@ export const GSM_7 =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 /** Its extension table: two septets each (an escape, then the character). */
 export const GSM_7_EXTENDED = '^{}\\[~]|€';
+/** Typographic characters people type (or paste) that GSM-7 lacks, as GSM-7 writes them. */
+export const GSM_LOOK_ALIKES: Readonly<Record<string, string>> = {
+  '‘': "'",
+  '’': "'",
+  '“': '"',
+  '”': '"',
+  '–': '-',
+  '—': '-',
+  '…': '...',
+  '\u00a0': ' ',
+};
 
 /** How many SMS parts a text takes: 160/153 GSM-7 septets (extension characters count two), else 70/67 UCS-2. */
 export function messageParts(text: string): number {

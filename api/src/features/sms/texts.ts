@@ -1,5 +1,5 @@
 import { formatDate, formatDateTime, formatTime, formatUgx } from '@filamu/shared';
-import { GSM_7, GSM_7_EXTENDED } from './protocol.ts';
+import { GSM_7, GSM_7_EXTENDED, GSM_LOOK_ALIKES } from './protocol.ts';
 
 /**
  * Everything Filamu says by SMS except the recovery code (auth/recovery.ts), in one place so the texts, their
@@ -21,23 +21,12 @@ export function gsmSeptets(text: string): number | null {
   return septets;
 }
 
-const LOOK_ALIKES: Record<string, string> = {
-  '‘': "'",
-  '’': "'",
-  '“': '"',
-  '”': '"',
-  '–': '-',
-  '—': '-',
-  '…': '...',
-  '\u00a0': ' ',
-};
-
 /** Typed text as GSM-7: typographic quotes and dashes straightened, accents dropped, anything else a space. */
 export function toGsm7(text: string): string {
   let out = '';
   for (const ch of text.replace(/\s+/g, ' ')) {
     if (gsmSeptets(ch) !== null) out += ch;
-    else if (LOOK_ALIKES[ch]) out += LOOK_ALIKES[ch];
+    else if (GSM_LOOK_ALIKES[ch]) out += GSM_LOOK_ALIKES[ch];
     else {
       const bare = ch.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
       out += gsmSeptets(bare) !== null && bare.length > 0 ? bare : ' ';

@@ -1,5 +1,5 @@
 import { USSD_SCREEN_CHARACTERS } from '@filamu/shared';
-import { GSM_7 } from '../sms/protocol.ts';
+import { GSM_7, GSM_LOOK_ALIKES } from '../sms/protocol.ts';
 
 /**
  * Africa's Talking's USSD protocol, as documented (decision 0249): for every step of a session the gateway POSTs,
@@ -41,17 +41,6 @@ export function fitsScreen(text: string): boolean {
   return true;
 }
 
-/** Typographic characters an admin may type in a title, as GSM-7 writes them. */
-const PLAIN: Record<string, string> = {
-  '‘': "'",
-  '’': "'",
-  '“': '"',
-  '”': '"',
-  '–': '-',
-  '—': '-',
-  '…': '...',
-};
-
 /**
  * Text as a handset can show it: every character outside GSM-7's basic set becomes its plain form (accents dropped,
  * curly quotes straightened) or `?`, and the whole is cut to one screen. Our own sentences are GSM-7 already; this is
@@ -61,7 +50,7 @@ export function gsmText(text: string, max: number = USSD_SCREEN_CHARACTERS): str
   let out = '';
   for (const ch of text.slice(0, max * 2)) {
     if (GSM_7.includes(ch)) out += ch;
-    else if (PLAIN[ch]) out += PLAIN[ch];
+    else if (GSM_LOOK_ALIKES[ch]) out += GSM_LOOK_ALIKES[ch];
     else {
       const bare = ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
       out += bare.length > 0 && [...bare].every((c) => GSM_7.includes(c)) ? bare : '?';
