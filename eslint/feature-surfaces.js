@@ -47,7 +47,7 @@ export const featureSurfaces = {
       'sizes.ts',
       'travel.ts',
     ],
-    licences: ['film-key.ts', 'store.ts'],
+    licences: ['film-key.ts', 'store.ts', 'unlock.ts'],
     movie: ['MovieThumbnail.tsx', 'format.ts', 'library-url.ts', 'queries.ts'],
     'parental-pin': ['HiddenByPinNotice.tsx', 'ParentalPinCard.tsx', 'PinLockNote.tsx', 'PlayPinGate.tsx'],
     payments: ['PaymentHistoryList.tsx', 'WaitingPaymentCard.tsx', 'queries.ts'],

@@ -20,6 +20,7 @@ startSessionBootstrap();
 startServiceWorker();
 startDownloadsWhenSignedIn();
 startLicenceCheckAfterLoad();
+startSealedKeysWhenIdle();
 
 /**
  * Downloads pick up where they stopped as soon as the app opens, whatever the first screen, and start with the
@@ -54,6 +55,29 @@ function startLicenceCheckAfterLoad(): void {
       .catch(() => undefined);
   if (document.readyState === 'complete') start();
   else window.addEventListener('load', start, { once: true });
+}
+
+/**
+ * The sealed keys that unlock a film by USSD with no data (decision 0249) are fetched in the background for the person
+ * signed in, once the page has loaded and the browser is idle: never before the first screen. The chunk is fetched
+ * only for someone signed in.
+ */
+function startSealedKeysWhenIdle(): void {
+  if (typeof indexedDB === 'undefined' || !crypto?.subtle) return;
+  const start = () => {
+    const run = () =>
+      void import('./features/licences/sealed-fetch.ts').then((m) => m.startSealedKeysFetch()).catch(() => undefined);
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 10_000 });
+    else setTimeout(run, 2000);
+  };
+  const begin = () =>
+    document.readyState === 'complete' ? start() : window.addEventListener('load', start, { once: true });
+  if (useSessionStore.getState().token) return begin();
+  const stopWatching = useSessionStore.subscribe((state) => {
+    if (!state.token) return;
+    stopWatching();
+    begin();
+  });
 }
 
 /** Whether this phone ever kept a licence (a browser that cannot list its databases is assumed to have). */

@@ -8,6 +8,8 @@ export const DATABASES = {
   watching: 'filamu-watching',
   parentalPin: 'filamu-parental-pin',
   licences: 'filamu-licences',
+  /** Sealed film keys and the films unlocked with them, by USSD with no data (decision 0249). */
+  sealedKeys: 'filamu-sealed-keys',
 } as const;
 
 /** BroadcastChannel names (tabs and the download worker tell each other about changes). */

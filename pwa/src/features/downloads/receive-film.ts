@@ -19,8 +19,11 @@ export type ReceiveResult =
   | { kind: 'ready'; title: string }
   /** The person chose not to keep it (an English film that would wait for the Kinayuganda rule). */
   | { kind: 'cancelled' }
-  /** Kept on the phone; `why` says what it waits for before it plays (`needsPlan`: a plan, which the person can buy). */
-  | { kind: 'waiting'; movieId: string; title: string; why: string; needsPlan: boolean }
+  /**
+   * Kept on the phone; `why` says what it waits for before it plays (`needsPlan`: a plan, which the person can buy;
+   * `offline`: Filamu could not be reached, so it can be unlocked by USSD, decision 0249).
+   */
+  | { kind: 'waiting'; movieId: string; title: string; why: string; needsPlan: boolean; offline: boolean }
   | { kind: 'refused'; message: string };
 
 export interface AdmitOptions {
@@ -139,9 +142,10 @@ export async function finishReceivedFilm(
     await fetchReceivedLicence(record);
     return { kind: 'ready', title: claims.title };
   } catch (error) {
+    const offline = !(isApiError(error) && error.status > 0);
     const why = isApiError(error) && error.status > 0 ? error.message : NO_LICENCE_OFFLINE;
     const needsPlan = isApiError(error) && (error.code === 'subscription_required' || error.code === 'forbidden');
-    return { kind: 'waiting', movieId: claims.mid, title: claims.title, why, needsPlan };
+    return { kind: 'waiting', movieId: claims.mid, title: claims.title, why, needsPlan, offline };
   }
 }
 

@@ -121,3 +121,112 @@ export async function licenceOwners(): Promise<string[]> {
   await tx.done;
   return owners;
 }
+
+// ── Sealed keys and unlocks: a film opened with no data, by a code from Filamu's USSD service (decision 0249) ────
+//
+// A database of its own, not a version 2 of the licences one: a service worker still running the previous build holds
+// that one open and would block its upgrade.
+
+/** A person's device secret on this phone, and how far their sealed keys go. */
+export interface SealedOwner {
+  ownerId: string;
+  /** The phone key (SPKI) the secret was wrapped for: another key means fetching everything again. */
+  spki: string;
+  deviceKeyId: string;
+  /** The three digits of the phone's key a request code carries. */
+  keyDigits: string;
+  /** The device secret, opened into a non-extractable HKDF key: no page or worker can read it. */
+  deviceSecret: CryptoKey;
+  /** The highest short number held: the next fetch asks only for the films after it. */
+  highest: number;
+  /** When the sealed keys were last fetched (ms), and last fetched whole, from the first film. */
+  fetchedAt: number;
+  wholeAt: number;
+}
+
+export interface SealedFilm {
+  /** `${ownerId}:${movieId}`. */
+  key: string;
+  ownerId: string;
+  movieId: string;
+  shortNumber: number;
+  /** The film's key, AES-KW-wrapped, base64url. */
+  sealedKey: string;
+}
+
+/** A film unlocked by a USSD code, for a phone with no licence for it yet: its key, non-extractable. */
+export interface Unlock {
+  key: string;
+  ownerId: string;
+  movieId: string;
+  filmKey: CryptoKey;
+  unlockedAt: number;
+}
+
+interface SealedKeysDb extends DBSchema {
+  owners: { key: string; value: SealedOwner };
+  films: { key: string; value: SealedFilm; indexes: { 'by-owner': string } };
+  unlocks: { key: string; value: Unlock };
+}
+
+let sealedDbPromise: Promise<IDBPDatabase<SealedKeysDb>> | null = null;
+
+function openSealedKeysDb(): Promise<IDBPDatabase<SealedKeysDb>> {
+  sealedDbPromise ??= openDB<SealedKeysDb>(DATABASES.sealedKeys, 1, {
+    upgrade(db) {
+      db.createObjectStore('owners', { keyPath: 'ownerId' });
+      db.createObjectStore('films', { keyPath: 'key' }).createIndex('by-owner', 'ownerId');
+      db.createObjectStore('unlocks', { keyPath: 'key' });
+    },
+  });
+  return sealedDbPromise;
+}
+
+export async function sealedOwner(ownerId: string): Promise<SealedOwner | undefined> {
+  return (await openSealedKeysDb()).get('owners', ownerId);
+}
+
+/**
+ * Keeps a page of sealed keys with the owner's record, in one transaction: `highest` never claims a film not kept.
+ * `fresh`: the first page of a fetch from the start (another phone key): the films held before are dropped.
+ */
+export async function keepSealedKeys(
+  owner: SealedOwner,
+  films: readonly Omit<SealedFilm, 'key' | 'ownerId'>[],
+  fresh = false,
+): Promise<void> {
+  const db = await openSealedKeysDb();
+  const tx = db.transaction(['owners', 'films'], 'readwrite');
+  const store = tx.objectStore('films');
+  if (fresh) {
+    for (const key of await store.index('by-owner').getAllKeys(owner.ownerId)) await store.delete(key);
+  }
+  let highest = owner.highest;
+  for (const film of films) {
+    await store.put({ ...film, key: `${owner.ownerId}:${film.movieId}`, ownerId: owner.ownerId });
+    highest = Math.max(highest, film.shortNumber);
+  }
+  await tx.objectStore('owners').put({ ...owner, highest });
+  await tx.done;
+}
+
+export async function sealedFilmOf(ownerId: string, movieId: string): Promise<SealedFilm | undefined> {
+  return (await openSealedKeysDb()).get('films', `${ownerId}:${movieId}`);
+}
+
+/**
+ * Keeps the key a USSD code opened. The server issued this phone a licence when it gave the code, so a revoked
+ * licence held from before (the film moved away, then came back by a friend) is stale: it is dropped, or it would
+ * keep the film from playing.
+ */
+export async function keepUnlock(ownerId: string, movieId: string, filmKey: CryptoKey): Promise<void> {
+  const key = `${ownerId}:${movieId}`;
+  await (await openSealedKeysDb()).put('unlocks', { key, ownerId, movieId, filmKey, unlockedAt: Date.now() });
+  const licences = await openLicencesDb();
+  const held = await licences.get('licences', key);
+  if (held?.revoked) await licences.delete('licences', key);
+}
+
+export async function unlockOf(ownerId: string, movieId: string): Promise<Unlock | undefined> {
+  return (await openSealedKeysDb()).get('unlocks', `${ownerId}:${movieId}`);
+}

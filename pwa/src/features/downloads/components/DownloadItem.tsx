@@ -11,6 +11,7 @@ import { useLiveFigures } from '../hooks.ts';
 import { percentOf } from '../movie-action.ts';
 import { receivedDataText, usedDataText } from '../sizes.ts';
 import { DownloadActions } from './DownloadActions.tsx';
+import { RowUssdUnlock } from './UssdUnlock.tsx';
 
 const TONE: Partial<Record<LocalDownload['state'], string>> = {
   complete: 'text-green-700 dark:text-green-400',
@@ -84,6 +85,7 @@ export function DownloadItem({ record }: { record: LocalDownload }) {
         <div className="mt-3">
           <DownloadActions record={record} />
         </div>
+        <RowUssdUnlock record={record} />
       </article>
     </li>
   );

@@ -2,8 +2,10 @@ import { contracts, formatUgx } from '@filamu/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, LinkButton } from '../../../components/ui/Button.tsx';
 import { api } from '../../../lib/api.ts';
+import { currentOwnerId } from '../../../lib/owner.ts';
 import { queryKeys } from '../../../lib/query-client.ts';
 import type { ReceiveResult } from '../receive-film.ts';
+import { UssdUnlock } from './UssdUnlock.tsx';
 
 /**
  * What a person is told about a film that came from another phone, whichever way it came (a film file or a hotspot):
@@ -42,14 +44,24 @@ export function OutcomeNote({ result }: { result: ReceivedOutcome }) {
     );
   }
   return (
-    <div role="status" className="mt-4 text-sm">
-      <p className="font-medium text-green-800 dark:text-green-300">
-        {result.title} is on this phone. 0 MB of data used for the film.
-      </p>
-      {result.kind === 'waiting' && <p className="mt-1 text-stone-700 dark:text-stone-300">{result.why}</p>}
-      {result.kind === 'waiting' && result.needsPlan && <PlansWithFilm movieId={result.movieId} />}
-    </div>
+    <>
+      <div role="status" className="mt-4 text-sm">
+        <p className="font-medium text-green-800 dark:text-green-300">
+          {result.title} is on this phone. 0 MB of data used for the film.
+        </p>
+        {result.kind === 'waiting' && <p className="mt-1 text-stone-700 dark:text-stone-300">{result.why}</p>}
+        {result.kind === 'waiting' && result.needsPlan && <PlansWithFilm movieId={result.movieId} />}
+      </div>
+      {/* Outside the live region: a form is not read out as news. */}
+      {result.kind === 'waiting' && result.offline && <OfflineUnlock movieId={result.movieId} title={result.title} />}
+    </>
   );
+}
+
+/** Offline, the film can be unlocked by USSD with no data (decision 0249), for the person it was received for. */
+function OfflineUnlock({ movieId, title }: { movieId: string; title: string }) {
+  const ownerId = currentOwnerId();
+  return ownerId ? <UssdUnlock ownerId={ownerId} movieId={movieId} title={title} /> : null;
 }
 
 /**

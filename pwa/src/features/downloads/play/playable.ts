@@ -62,6 +62,8 @@ async function check(record: LocalDownload): Promise<Playable> {
     standing = await licenceStanding(record.ownerId, record.movieId);
   }
   if (!standing.playable) return { state: 'cannot', why: cannotPlayOf(standing.why) };
+  // Unlocked by USSD with no data (decision 0249): the licence the server issued then is fetched once online.
+  if (!standing.stored && navigator.onLine) void fetchLicence(record, false).catch(() => undefined);
   const size = await movieFile(record.key).then(
     (file) => file.size,
     () => 0,

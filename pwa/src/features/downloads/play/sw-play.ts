@@ -1,5 +1,5 @@
 import { FILM_NONCE_BYTES, FILM_TAKEN_DOWN, fromBase64url, LICENCE_ELSEWHERE } from '@filamu/shared';
-import { filmKeyOf, licenceStanding } from '../../licences/film-key.ts';
+import { licenceStanding } from '../../licences/film-key.ts';
 import { movieFile } from '../engine/opfs.ts';
 import type { LocalDownload } from '../engine/record.ts';
 import { getDownload } from '../engine/store.ts';
@@ -53,7 +53,7 @@ export async function answerPlay(request: Request, deps: PlayDeps = onThisPhone)
   if (file.size === 0) return refusal(404, NOT_HERE);
   let filmKey: CryptoKey;
   try {
-    filmKey = await filmKeyOf(standing.stored.licence);
+    filmKey = await standing.filmKey();
   } catch {
     return refusal(403, CANNOT_OPEN);
   }
