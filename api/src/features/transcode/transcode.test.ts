@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,17 @@ import { makeAudioOnly, makeClip, probeFile, topLevelBoxes } from './clips.testi
 import { ladderStep } from './ladder.ts';
 import { TRANSCODE_QUEUE, type TranscodeJobData } from './queue.ts';
 import { startTranscodeRunner } from './runner.ts';
+
+/** The container ffprobe reads a file as ('' when it reads none). */
+function probedFormat(path: string): string {
+  try {
+    return execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=format_name', '-of', 'csv=p=0', path], {
+      encoding: 'utf8',
+    }).trim();
+  } catch {
+    return '';
+  }
+}
 
 const clips = mkdtempSync(join(tmpdir(), 'filamu-clips-'));
 let hd: string;
@@ -168,7 +180,8 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
       expect(row.storageKey).toMatch(new RegExp(`^renditions/${movie.id}/${rendition.kind}-[0-9a-f]{16}\\.filamu$`));
       expect(await t.deps.storage.head(renditionKey(movie.id, rendition.kind))).toBeNull();
       const encrypted = await t.deps.storage.transcodeInput(row.storageKey!, 60);
-      expect(() => probeFile(encrypted)).toThrow();
+      // Random-looking bytes: ffprobe now and then guesses some raw stream in them, never the film's MP4.
+      expect(probedFormat(encrypted)).not.toMatch(/mp4/);
       expect(topLevelBoxes(encrypted)).not.toContain('moov');
       const path = await plainCopyOf(t.deps.storage, t.deps.contentKeys, {
         movieId: movie.id,
