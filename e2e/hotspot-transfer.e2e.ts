@@ -2,16 +2,20 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/axe.ts';
 import { login } from './support/browser.ts';
-import { isComplete, licenceOnPhone, opfsSha256, smallMovie, waitForRecord } from './support/downloads.ts';
+import { giveCamera, holdUpTo, putCameraDown } from './support/camera.ts';
+import { isComplete, licenceOnPhone, opfsSha256, waitForRecord } from './support/downloads.ts';
 import { addMovie, type FilmServer, startFilmServer } from './support/encrypted-films.ts';
 import type { FaultProxy } from './support/fault-proxy.ts';
+import { paddedMovie } from './support/padded-movie.ts';
 import { createPlan, registerUser, subscribeUser } from './support/seed.ts';
+import { controlledByServiceWorker } from './support/service-worker.ts';
 
 /**
  * Films over a hotspot (issue 19/22 §1, decision 0250), in Chromium: two browser profiles are two phones, connected by
- * WebRTC on this machine's loopback with no server between them — each phone's code is read off the other's screen
- * (typed here: the camera path has its own tests). The receiver checks every chunk, keeps the film as its own
- * download, gets its own licence and plays it; a link cut mid-film keeps what arrived, and new codes go on from there.
+ * WebRTC on this machine's loopback with no server between them. Each phone's QR code is read by the other's camera
+ * (a screenshot of it held up to a canvas camera; the app's own scanner decodes it), or typed. The receiver checks every
+ * chunk, keeps the film as its own download, gets its own licence and plays it offline; a link cut mid-film keeps what
+ * arrived and new codes go on from there; a damaged copy is refused; a phone with no plan pays and then plays.
  */
 let films: FilmServer;
 let browser: Browser;
@@ -26,16 +30,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => films?.close());
-
-/** A playable clip made `bytes` long by a trailing `free` box, which players skip: a film with many chunks. */
-function paddedMovie(title: string, bytes: number): Buffer {
-  const clip = smallMovie(title);
-  const pad = Buffer.alloc(bytes - clip.length);
-  pad.writeUInt32BE(pad.length, 0);
-  pad.write('free', 4, 'latin1');
-  for (let i = 8; i < pad.length; i += 4096) pad[i] = (i >> 12) & 0xff;
-  return Buffer.concat([clip, pad]);
-}
 
 /** Changes one byte of the film this phone holds, as a failing memory card would. */
 async function flipByteOnPhone(page: Page, movieId: string, at: number): Promise<void> {
@@ -57,6 +51,7 @@ async function flipByteOnPhone(page: Page, movieId: string, at: number): Promise
 /** This person's phone (a profile of its own), signed in. */
 async function phoneOf(user: { email: string; password: string }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: origin, viewport: { width: 360, height: 780 } });
+  await giveCamera(context);
   const page = await context.newPage();
   await login(page, user.email, user.password);
   await page.waitForURL(/\/(dashboard|subscription)$/);
@@ -72,30 +67,64 @@ async function shownCode(page: Page): Promise<string> {
 
 /** Types the other phone's code, the way offered when the camera cannot read it. */
 async function typeCode(page: Page, code: string): Promise<void> {
-  const field = page.getByRole('textbox', { name: 'Code from the other phone' });
-  // With no camera the phone opens the typing form itself; with one, the person asks for it.
-  await field
-    .or(page.getByRole('button', { name: 'Type the code instead' }))
-    .first()
-    .waitFor();
-  if (!(await field.isVisible())) await page.getByRole('button', { name: 'Type the code instead' }).click();
-  await field.fill(code);
+  await page.getByRole('button', { name: 'Type the code instead' }).click();
+  await page.getByRole('textbox', { name: 'Code from the other phone' }).fill(code);
   await page.getByRole('button', { name: 'Connect' }).click();
 }
 
-/** The sender picks `titles` on Send films and shows its code; the receiver reads it and shows its own, and back. */
-async function connect(sender: Page, receiver: Page, titles: string[]): Promise<void> {
+const QR = 'Code for the other phone to scan';
+
+/** Opens Receive films (again) and starts reading the sender's code. */
+async function startReceiving(receiver: Page): Promise<void> {
+  if (!receiver.url().endsWith('/downloads/receive')) await receiver.goto('/downloads/receive');
+  await receiver.getByRole('button', { name: /Scan the sender’s code|Receive more films|Connect again/ }).click();
+}
+
+/** The sender picks `titles` on Send films and shows its code. */
+async function startSending(sender: Page, titles: string[]): Promise<void> {
   await sender.goto('/downloads/send');
   for (const title of titles) await sender.getByRole('checkbox', { name: new RegExp(`^${title} `) }).check();
   await sender.getByRole('button', { name: titles.length > 1 ? `Send ${titles.length} films` : 'Send' }).click();
-  const offer = await shownCode(sender);
+  await sender.getByRole('img', { name: QR }).waitFor();
+}
 
-  if (!receiver.url().endsWith('/downloads/receive')) await receiver.goto('/downloads/receive');
-  await receiver.getByRole('button', { name: /Scan the sender’s code|Receive more films|Connect again/ }).click();
+/** Each phone's camera reads the QR code on the other's screen: the offer one way, the answer the other. */
+async function connectByQr(sender: Page, receiver: Page, titles: string[]): Promise<void> {
+  await startSending(sender, titles);
+  await startReceiving(receiver);
+  await holdUpTo(receiver, sender.getByRole('img', { name: QR }));
+  const answer = receiver.getByRole('img', { name: QR });
+  await answer.waitFor();
+  await sender.getByRole('button', { name: 'Next: scan their code' }).click();
+  await holdUpTo(sender, answer);
+}
+
+/** As `connectByQr`, with each code typed from the other phone's screen instead. */
+async function connectByTyping(sender: Page, receiver: Page, titles: string[]): Promise<void> {
+  await putCameraDown(receiver);
+  await startSending(sender, titles);
+  const offer = await shownCode(sender);
+  await startReceiving(receiver);
   await typeCode(receiver, offer);
   const answer = await shownCode(receiver);
   await sender.getByRole('button', { name: 'Next: scan their code' }).click();
   await typeCode(sender, answer);
+}
+
+/** Plays the film from My Downloads until its picture moves. */
+async function play(page: Page, title: string, movieId: string): Promise<void> {
+  await page.goto('/downloads');
+  await page
+    .getByRole('article', { name: title })
+    .getByRole('link', { name: `Play ${title}` })
+    .click();
+  await page.waitForURL(`**/downloads/${movieId}/play`);
+  await page.locator('video').waitFor();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.3, undefined, {
+    timeout: 30_000,
+  });
+  expect(await page.locator('video').evaluate((v: HTMLVideoElement) => v.error?.code ?? null)).toBeNull();
 }
 
 describe('Films over a hotspot', () => {
@@ -131,7 +160,7 @@ describe('Films over a hotspot', () => {
       const filesBefore = proxy.log.length;
 
       // First the long film alone; the link is cut (Filamu closed on the sending phone) a few chunks in.
-      await connect(sender, receiver, [long.title]);
+      await connectByQr(sender, receiver, [long.title]);
       const bar = receiver.getByRole('progressbar', { name: `${long.title}: arrived` });
       await receiver.waitForFunction(
         () => Number(document.querySelector('[role=progressbar]')?.getAttribute('aria-valuenow') ?? 0) >= 5,
@@ -164,7 +193,7 @@ describe('Films over a hotspot', () => {
           childList: true,
         });
       });
-      await connect(sender2, receiver, [small.title, long.title]);
+      await connectByTyping(sender2, receiver, [small.title, long.title]);
       await receiver.getByText(`${small.title} is on this phone. 0 MB of data used for the film.`).waitFor();
       await receiver
         .getByText(`${long.title} is on this phone. 0 MB of data used for the film.`)
@@ -187,6 +216,11 @@ describe('Films over a hotspot', () => {
         .getByRole('article', { name: small.title })
         .getByText('Received from a phone · 0 MB of data')
         .waitFor();
+      // With no connection at all, the received film plays.
+      await controlledByServiceWorker(receiver);
+      await friendPhone.setOffline(true);
+      await play(receiver, long.title, longMovie.id);
+      await friendPhone.setOffline(false);
 
       // A phone without a plan: the sender's copy of the long film is damaged in its third part, which comes damaged
       // every time it is asked for, so that film is refused; the short one is kept and waits for a plan.
@@ -196,7 +230,7 @@ describe('Films over a hotspot', () => {
       const stranger = other.page;
       await stranger.emulateMedia({ colorScheme: 'dark' });
       await sender2.getByRole('button', { name: 'Send more films' }).click();
-      await connect(sender2, stranger, [small.title, long.title]);
+      await connectByQr(sender2, stranger, [small.title, long.title]);
       await stranger.getByText(`${small.title} is on this phone. 0 MB of data used for the film.`).waitFor();
       await stranger.getByRole('list', { name: 'Plans with this film' }).waitFor();
       await stranger
@@ -205,6 +239,21 @@ describe('Films over a hotspot', () => {
       await sender2.getByText('Done.').waitFor();
       await expectAccessible(stranger, 'Receive films: refused and waiting, dark');
       expect(await stranger.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+      // The stranger pays for a plan with the film, by mobile money from the receive screen, and then it plays.
+      await stranger
+        .getByRole('link', { name: /^Pay for / })
+        .first()
+        .click();
+      await stranger.waitForURL('**/checkout/*');
+      await stranger.getByRole('button', { name: 'Proceed to Payment' }).click();
+      await stranger.waitForURL('**/payment-flow');
+      await stranger.getByRole('button', { name: /MTN Mobile Money/ }).click();
+      await stranger.getByLabel('Phone Number').fill('0772000006');
+      await stranger.getByRole('button', { name: /^Pay UGX [\d,]+ Now$/ }).click();
+      await stranger.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 30_000 });
+      await play(stranger, small.title, shortMovie.id);
+      expect(await licenceOnPhone(stranger, shortMovie.id)).toMatchObject({ way: 'transfer', opens: true });
     } finally {
       await senderPhone.close().catch(() => undefined);
       await friendPhone?.close();
