@@ -376,6 +376,7 @@ describe('Security tab', () => {
 });
 
 describe('Small screens, titles and accessibility', () => {
+  // Six phones, each through the dashboard, the profile and its four tabs: a sweep, longer than one screen's test.
   it('fits 360 and 390 px phones with every tab name readable, for user, agent and admin', async () => {
     const people: Array<[string, Who]> = [
       ['user', user(await registerUser())],
@@ -409,7 +410,7 @@ describe('Small screens, titles and accessibility', () => {
         }
       }
     }
-  });
+  }, 180_000);
 
   it('keeps long names and emails inside a 360 px phone', async () => {
     const person = await registerUser();

@@ -8,7 +8,9 @@ export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],
     globalSetup: ['e2e/support/server.ts'],
-    testTimeout: 60_000,
+    // A test's own steps wait (each locator up to 30 s); the test as a whole gets room for a slow host: the same line
+    // has run twice as long from one evening to the next on this machine, and a timeout is not a speed measure.
+    testTimeout: 120_000,
     // What a page shows after a request (a search applied, a list refetched) can take seconds beside another file's
     // browser on two cores; vitest's default second for expect.poll measured the machine, not the app.
     expect: { poll: { timeout: 10_000 } },
