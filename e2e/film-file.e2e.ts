@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -15,6 +15,7 @@ import {
   subscriberPage,
   waitForRecord,
 } from './support/downloads.ts';
+import { keepCopy, openFilmFile } from './support/film-files.ts';
 import { addMovie, type FilmServer, startFilmServer } from './support/encrypted-films.ts';
 import type { FaultProxy } from './support/fault-proxy.ts';
 import { createPlan, registerUser, subscribeUser } from './support/seed.ts';
@@ -49,36 +50,6 @@ async function phoneOf(user: { email: string; password: string }): Promise<{ con
   await page.goto('/downloads');
   await page.getByRole('heading', { name: 'Got a film from a friend?' }).waitFor();
   return { context, page };
-}
-
-/** The `.filamu` copy of a film this page's phone holds, through "Keep a copy" on My Downloads, written to `folder`. */
-async function keepCopy(page: Page, title: string, folder: string): Promise<{ copy: Buffer; path: string }> {
-  await page.goto('/downloads');
-  await page.evaluate(() =>
-    Object.defineProperty(window, 'showSaveFilePicker', { configurable: true, value: undefined }),
-  );
-  await page
-    .getByRole('article', { name: title })
-    .getByRole('button', { name: `Keep a copy ${title}` })
-    .click();
-  const keep = page.getByRole('dialog', { name: 'Keep a copy?' });
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    keep.getByRole('button', { name: 'Keep a copy' }).click(),
-  ]);
-  const copy = readFileSync(await download.path());
-  const path = join(folder, `${title}.filamu`);
-  writeFileSync(path, copy);
-  return { copy, path };
-}
-
-/** "Open a film file" with `path`, as the file picker hands it over. */
-async function openFilmFile(page: Page, path: string): Promise<void> {
-  const [chooser] = await Promise.all([
-    page.waitForEvent('filechooser'),
-    page.getByRole('button', { name: 'Open a film file' }).click(),
-  ]);
-  await chooser.setFiles(path);
 }
 
 describe('A film sent as a file', () => {

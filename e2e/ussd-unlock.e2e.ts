@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -8,6 +8,7 @@ import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, login, useServer } from './support/browser.ts';
 import { isComplete, licenceOnPhone, subscriberPage, waitForRecord } from './support/downloads.ts';
+import { keepCopy, openFilmFile } from './support/film-files.ts';
 import { addMovie } from './support/encrypted-films.ts';
 import { FaultProxy } from './support/fault-proxy.ts';
 import { createPlan, registerUser, subscribeUser } from './support/seed.ts';
@@ -58,33 +59,6 @@ async function phoneOf(user: { email: string; password: string }): Promise<{ con
   return { context, page };
 }
 
-async function keepCopy(page: Page, title: string, folder: string): Promise<string> {
-  await page.goto('/downloads');
-  await page.evaluate(() =>
-    Object.defineProperty(window, 'showSaveFilePicker', { configurable: true, value: undefined }),
-  );
-  await page
-    .getByRole('article', { name: title })
-    .getByRole('button', { name: `Keep a copy ${title}` })
-    .click();
-  const keep = page.getByRole('dialog', { name: 'Keep a copy?' });
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    keep.getByRole('button', { name: 'Keep a copy' }).click(),
-  ]);
-  const path = join(folder, `${title}.filamu`);
-  writeFileSync(path, readFileSync(await download.path()));
-  return path;
-}
-
-async function openFilmFile(page: Page, path: string): Promise<void> {
-  const [chooser] = await Promise.all([
-    page.waitForEvent('filechooser'),
-    page.getByRole('button', { name: 'Open a film file' }).click(),
-  ]);
-  await chooser.setFiles(path);
-}
-
 /** The short number of the newest film whose sealed key this phone keeps, once the background fetch has run. */
 async function sealedFilmsOnPhone(page: Page, movieId: string): Promise<number | null> {
   return page.evaluate(async (movieId) => {
@@ -124,7 +98,7 @@ describe('A film unlocked by USSD with no data', () => {
       await dialog.getByRole('radio', { name: /^Original · / }).check();
       await dialog.getByRole('button', { name: 'Download Original' }).click();
       await waitForRecord(sender, movie.id, (r) => isComplete(r) && typeof r.manifest === 'string');
-      const path = await keepCopy(sender, title, folder);
+      const { path } = await keepCopy(sender, title, folder);
 
       // The friend's phone is online once, signed in: its sealed keys arrive in the background.
       const opened = await phoneOf(friend);
