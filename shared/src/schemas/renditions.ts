@@ -2,21 +2,52 @@ import { z } from 'zod';
 import { Id, IsoDateTime } from './common.ts';
 
 /**
- * The sizes a movie is offered in. `small`, `standard` and `hd` are made on the server from the uploaded file (the
- * rendition ladder, never upscaled); `original` is the uploaded file itself.
+ * The sizes a movie is offered in. `small`, `small-hevc`, `standard` and `hd` are made on the server from the uploaded
+ * file (the rendition ladder, never upscaled), in this order: H.264 Small first so a new upload is downloadable soonest,
+ * then the HEVC Small most phones will fetch (issue 20/22); `original` is the uploaded file itself.
  */
-export const RENDITION_KINDS = ['small', 'standard', 'hd'] as const;
+export const RENDITION_KINDS = ['small', 'small-hevc', 'standard', 'hd'] as const;
 export type RenditionKind = (typeof RENDITION_KINDS)[number];
-export const DOWNLOAD_SIZES = ['small', 'standard', 'hd', 'original'] as const;
-export const DownloadSize = z.enum(DOWNLOAD_SIZES, { message: 'size must be small, standard, hd or original.' });
+/** Smallest first: a size "at most" another is one earlier in this list. */
+export const DOWNLOAD_SIZES = ['small-hevc', 'small', 'standard', 'hd', 'original'] as const;
+export const DownloadSize = z.enum(DOWNLOAD_SIZES, {
+  message: 'size must be small-hevc, small, standard, hd or original.',
+});
 export type DownloadSize = z.infer<typeof DownloadSize>;
 
+/**
+ * What a subscriber reads: both Smalls are "Small" — a phone is offered only the one it plays best (issue 20/22);
+ * `RENDITION_ADMIN_LABELS` tells them apart for the operator.
+ */
 export const DOWNLOAD_SIZE_LABELS: Record<DownloadSize, string> = {
+  'small-hevc': 'Small',
   small: 'Small',
   standard: 'Standard',
   hd: 'HD',
   original: 'Original',
 };
+
+export const RENDITION_ADMIN_LABELS: Record<DownloadSize, string> = {
+  'small-hevc': 'Small (HEVC)',
+  small: 'Small (H.264)',
+  standard: 'Standard',
+  hd: 'HD',
+  original: 'Original',
+};
+
+/**
+ * The HEVC Small as a phone's decoder is asked about it (`navigator.mediaCapabilities.decodingInfo`): the RFC 6381
+ * codec strings of the file the ladder makes (HEVC Main, Main tier, level 3; Opus audio) and its largest frame, rate
+ * and bitrate. The transcode tests read the codec string back from each file's `hvcC` box, so this cannot drift
+ * from what is served.
+ */
+export const SMALL_HEVC_DECODING = {
+  videoCodec: 'hvc1.1.6.L90.90',
+  audioCodec: 'opus',
+  width: 640,
+  height: 360,
+  framerate: 30,
+} as const;
 
 /**
  * Each rendition's target: the frame height it is scaled down to and the cap on its total bitrate (video + audio),
@@ -24,6 +55,8 @@ export const DOWNLOAD_SIZE_LABELS: Record<DownloadSize, string> = {
  */
 export const RENDITION_TARGETS: Record<RenditionKind, { height: number; maxTotalBitsPerSecond: number }> = {
   small: { height: 360, maxTotalBitsPerSecond: 470_000 },
+  /** ≤ 200 MB for 90 minutes (issue 20/22): 200 × 8 × 10⁶ / 5,400 s ≈ 296 kbit/s. */
+  'small-hevc': { height: 360, maxTotalBitsPerSecond: 296_000 },
   standard: { height: 540, maxTotalBitsPerSecond: 1_100_000 },
   hd: { height: 720, maxTotalBitsPerSecond: 2_600_000 },
 };
@@ -89,5 +122,5 @@ export const DATA_COST_FLOOR_UGX = 100;
 /** `/admin/movies/:id/renditions/:kind/…` */
 export const RenditionParams = z.object({
   id: Id,
-  kind: z.enum(RENDITION_KINDS, { message: 'kind must be small, standard or hd.' }),
+  kind: z.enum(RENDITION_KINDS, { message: 'kind must be small, small-hevc, standard or hd.' }),
 });

@@ -1,3 +1,4 @@
+import type { RenditionKind } from '@filamu/shared';
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Executor, Database } from '../../db/client.ts';
 import { claimJobRun, finishJobRun } from '../../db/job-runs.ts';
@@ -139,7 +140,7 @@ function isReferenced(referenced: { keys: Set<string>; movieIds: Set<string> }, 
 }
 
 /** A rendition's keys in use: where it is stored (encrypted, decision 0235) and the plain key it was made under. */
-function renditionKeysOf(r: { movieId: string; kind: 'small' | 'standard' | 'hd'; storageKey: string | null }) {
+function renditionKeysOf(r: { movieId: string; kind: RenditionKind; storageKey: string | null }) {
   const plain = renditionKey(r.movieId, r.kind);
   return r.storageKey && r.storageKey !== plain ? [plain, r.storageKey] : [plain];
 }

@@ -3,7 +3,7 @@ import { rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { FILM_CHUNK_BYTES, toBase64url } from '@filamu/shared';
+import { FILM_CHUNK_BYTES, toBase64url, type DownloadSize } from '@filamu/shared';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
@@ -56,7 +56,7 @@ async function readObject(storage: ObjectStorage, key: string): Promise<NodeJS.R
 export async function storeEncrypted(
   deps: EncryptDeps,
   movieId: string,
-  size: 'small' | 'standard' | 'hd' | 'original',
+  size: DownloadSize,
   source: { key: string } | { path: string },
 ): Promise<{ key: string; nonce: string; bytes: number }> {
   const contentKey = await deps.contentKeys.keyOf(movieId);

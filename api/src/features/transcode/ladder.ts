@@ -11,6 +11,10 @@ import { FFMPEG_THREADS, inputGuards, MAX_FRAME_PIXELS, VIDEO_FORMATS } from '..
  */
 export interface LadderStep {
   kind: RenditionKind;
+  /** H.264 for every phone; HEVC for the Small that phones with a hardware HEVC decoder fetch (issue 20/22). */
+  videoCodec: 'h264' | 'hevc';
+  /** AAC-LC everywhere; Opus beside HEVC, where it does more with fewer bits. */
+  audioCodec: 'aac' | 'opus';
   height: number;
   crf: number;
   preset: string;
@@ -29,10 +33,36 @@ function step(kind: RenditionKind, options: Omit<LadderStep, 'kind' | 'height' |
   return { kind, height: target.height, videoMaxBitsPerSecond: videoMax, ...options };
 }
 
+const H264_AAC = { videoCodec: 'h264', audioCodec: 'aac' } as const;
+
 export const LADDER: readonly LadderStep[] = [
-  step('small', { crf: 27, preset: 'veryfast', profile: 'main', level: '3.0', audioBitsPerSecond: 48_000 }),
-  step('standard', { crf: 25, preset: 'veryfast', profile: 'main', level: '3.1', audioBitsPerSecond: 64_000 }),
-  step('hd', { crf: 23, preset: 'veryfast', profile: 'main', level: '3.1', audioBitsPerSecond: 96_000 }),
+  step('small', {
+    ...H264_AAC,
+    crf: 27,
+    preset: 'veryfast',
+    profile: 'main',
+    level: '3.0',
+    audioBitsPerSecond: 48_000,
+  }),
+  // HEVC Main, level 3 (360p at up to 30 fps): the codec string phones are asked about is SMALL_HEVC_DECODING.
+  step('small-hevc', {
+    videoCodec: 'hevc',
+    audioCodec: 'opus',
+    crf: 28,
+    preset: 'medium',
+    profile: 'main',
+    level: '3.0',
+    audioBitsPerSecond: 40_000,
+  }),
+  step('standard', {
+    ...H264_AAC,
+    crf: 25,
+    preset: 'veryfast',
+    profile: 'main',
+    level: '3.1',
+    audioBitsPerSecond: 64_000,
+  }),
+  step('hd', { ...H264_AAC, crf: 23, preset: 'veryfast', profile: 'main', level: '3.1', audioBitsPerSecond: 96_000 }),
 ];
 
 export function ladderStep(kind: RenditionKind): LadderStep {
@@ -67,30 +97,61 @@ function videoRateFor(step: LadderStep, durationSeconds: number | undefined): nu
 }
 
 /** ffmpeg's arguments for one rendition; progress goes to stdout as `key=value` lines (`-progress pipe:1`). */
-export function encodeArgs(step: LadderStep, io: EncodeInput): string[] {
-  const rate = videoRateFor(step, io.durationSeconds);
-  const video = [
-    '-map',
-    '0:v:0',
-    // Never upscale; an even width keeps the aspect ratio (H.264 needs even dimensions).
-    '-vf',
-    `scale=-2:'min(${step.height},ih)':flags=bicubic,format=yuv420p`,
+/**
+ * The encoder's own arguments. x265 takes its level and rate buffer through `-x265-params` (ffmpeg maps
+ * `-maxrate`/`-bufsize` for it, not the level or the initial fill), tags the track `hvc1` (the tag Chrome and Android
+ * expect in MP4) and makes every forced keyframe an IDR so a seek can start there.
+ */
+function videoEncoder(step: LadderStep, rate: number): string[] {
+  const rateCap = ['-crf', String(step.crf), '-maxrate', String(rate), '-bufsize', String(rate * 2)];
+  if (step.videoCodec === 'hevc') {
+    const level = step.level.replace('.', '');
+    const params = [`level-idc=${level}`, `vbv-init=${INITIAL_BUFFER_SECONDS / 2}`, 'log-level=error'];
+    return [
+      '-c:v',
+      'libx265',
+      '-preset',
+      step.preset,
+      ...rateCap,
+      '-profile:v',
+      step.profile,
+      '-x265-params',
+      params.join(':'),
+      '-forced-idr',
+      '1',
+      '-tag:v',
+      'hvc1',
+    ];
+  }
+  return [
     '-c:v',
     'libx264',
     '-preset',
     step.preset,
-    '-crf',
-    String(step.crf),
-    '-maxrate',
-    String(rate),
-    '-bufsize',
-    String(rate * 2),
+    ...rateCap,
     '-rc_init_occupancy',
     String(rate * INITIAL_BUFFER_SECONDS),
     '-profile:v',
     step.profile,
     '-level:v',
     step.level,
+  ];
+}
+
+function audioEncoder(step: LadderStep): string[] {
+  const codec = step.audioCodec === 'opus' ? ['-c:a', 'libopus'] : ['-c:a', 'aac', '-profile:a', 'aac_low'];
+  return ['-map', '0:a:0', ...codec, '-ac', '2', '-b:a', String(step.audioBitsPerSecond)];
+}
+
+export function encodeArgs(step: LadderStep, io: EncodeInput): string[] {
+  const rate = videoRateFor(step, io.durationSeconds);
+  const video = [
+    '-map',
+    '0:v:0',
+    // Never upscale; an even width keeps the aspect ratio (H.264 and HEVC need even dimensions).
+    '-vf',
+    `scale=-2:'min(${step.height},ih)':flags=bicubic,format=yuv420p`,
+    ...videoEncoder(step, rate),
     // A keyframe every two seconds, whatever the frame rate, so seeking lands close on a slow phone.
     '-force_key_frames',
     'expr:gte(t,n_forced*2)',
@@ -100,9 +161,7 @@ export function encodeArgs(step: LadderStep, io: EncodeInput): string[] {
     '-threads',
     String(FFMPEG_THREADS),
   ];
-  const audio = io.hasAudio
-    ? ['-map', '0:a:0', '-c:a', 'aac', '-profile:a', 'aac_low', '-ac', '2', '-b:a', String(step.audioBitsPerSecond)]
-    : ['-an'];
+  const audio = io.hasAudio ? audioEncoder(step) : ['-an'];
   return [
     '-hide_banner',
     '-nostdin',

@@ -61,7 +61,7 @@ class Expired extends Error {}
 
 /** `<movieId>-<kind>-<attempt>-<uuid>.mp4`: an encoder output, named after the job attempt writing it. */
 const WORK_FILE =
-  /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(small|standard|hd)-(\d{1,6})-[0-9a-f-]{36}\.mp4$/;
+  /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(small|small-hevc|standard|hd)-(\d{1,6})-[0-9a-f-]{36}\.mp4$/;
 
 /**
  * This process's share of the pg-boss `transcode` queue (decision 0127): `concurrency` workers, each one job at a
