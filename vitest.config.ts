@@ -22,6 +22,7 @@ const deep = [
   'api/test/bad-input-sweep.*.test.ts',
   ...alone,
   'api/src/features/transcode/transcode.test.ts',
+  'api/src/features/transcode/backfill.test.ts',
   'api/src/features/transcode/s3-transcode.test.ts',
   'api/src/features/transcode/ffmpeg-guards.test.ts',
   'api/src/features/posters/posters.test.ts',

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClip } from '../api/src/features/transcode/clips.testing.ts';
 import { formatBytes } from '../shared/src/format.ts';
 import type { AdminMovie } from '../shared/src/schemas/admin-movies.ts';
-import { DATA_COST_FLOOR_UGX } from '../shared/src/schemas/renditions.ts';
+import { DATA_COST_FLOOR_UGX, RENDITION_ADMIN_LABELS } from '../shared/src/schemas/renditions.ts';
 import { apiCall } from './support/api.ts';
 import { browserSession, isComplete, opfsSha256, sha256, subscriberPage, waitForRecord } from './support/downloads.ts';
 import { type FilmServer, startFilmServer } from './support/encrypted-films.ts';
@@ -115,13 +115,12 @@ describe('A new movie in Small, end to end', () => {
       const sizes = tab.getByRole('list', { name: `Sizes of ${title}` });
       const seen = await watchSizes(sizes, (lines) => lines.every((l) => /: Ready · /.test(l)), 150_000);
       // Something before Ready was on screen (the upload never waits for the encode), then each size with its bytes.
-      expect(seen.some((l) => /^(Small|Standard|HD): (Queued|Encoding \d+ %)/.test(l))).toBe(true);
+      expect(seen.some((l) => /^(Small \((H\.264|HEVC)\)|Standard|HD): (Queued|Encoding \d+ %)/.test(l))).toBe(true);
       const { movies } = await apiCall<{ movies: AdminMovie[] }>('/admin/movies', await adminSession());
       movie = movies.find((m) => m.title === title)!;
-      expect(movie.renditions.map((r) => r.kind)).toEqual(['small', 'standard', 'hd']);
+      expect(movie.renditions.map((r) => r.kind)).toEqual(['small', 'small-hevc', 'standard', 'hd']);
       for (const r of movie.renditions) {
-        const label = { small: 'Small', standard: 'Standard', hd: 'HD' }[r.kind];
-        expect(seen).toContain(`${label}: Ready · ${formatBytes(r.sizeBytes!)}`);
+        expect(seen).toContain(`${RENDITION_ADMIN_LABELS[r.kind]}: Ready · ${formatBytes(r.sizeBytes!)}`);
       }
     } finally {
       await admin.close();

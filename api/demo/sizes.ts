@@ -1,15 +1,15 @@
-import { type AdminMovie, contracts, DOWNLOAD_SIZE_LABELS, formatBytes } from '@filamu/shared';
+import { type AdminMovie, contracts, formatBytes, RENDITION_ADMIN_LABELS } from '@filamu/shared';
 import type { ApiClient } from './client.ts';
 
 const POLL_MS = 2_000;
 
 const busy = (movie: AdminMovie) => movie.renditions.some((r) => r.state === 'queued' || r.state === 'encoding');
 
-/** `Small 412 KB · Standard 1.0 MB · HD 2.4 MB · Original 8.7 MB`, or why there are no sizes. */
+/** `Small (HEVC) 300 KB · Small (H.264) 412 KB · Standard 1.0 MB · HD 2.4 MB · Original 8.7 MB`, or why there are no sizes. */
 function describeSizes(movie: AdminMovie): string {
   if (movie.renditions.length === 0) return 'Original only (the server has no ffmpeg)';
-  const failed = movie.renditions.filter((r) => r.state === 'failed').map((r) => DOWNLOAD_SIZE_LABELS[r.kind]);
-  const sizes = movie.sizes.map((s) => `${DOWNLOAD_SIZE_LABELS[s.size]} ${formatBytes(s.bytes)}`).join(' · ');
+  const failed = movie.renditions.filter((r) => r.state === 'failed').map((r) => RENDITION_ADMIN_LABELS[r.kind]);
+  const sizes = movie.sizes.map((s) => `${RENDITION_ADMIN_LABELS[s.size]} ${formatBytes(s.bytes)}`).join(' · ');
   return failed.length ? `${sizes} (${failed.join(', ')} failed: see Admin → Movies)` : sizes;
 }
 
@@ -30,7 +30,7 @@ export async function reportSizes(
     const { movies } = await api.call('Listing movies', contracts.movies.adminListMovies, {});
     const mine = movies.filter((m) => pending.has(m.id));
     if (!announced && mine.some(busy)) {
-      log('  Making each movie in Small, Standard and HD (ffmpeg, in the server)…');
+      log('  Making each movie in Small (H.264 and HEVC), Standard and HD (ffmpeg, in the server)…');
       announced = true;
     }
     for (const movie of mine.filter((m) => !busy(m))) {

@@ -128,7 +128,7 @@ export async function createDeps(
   const transcode = parts.transcode ?? (await configuredTranscoder(config, logger));
   // The process's one pg-boss instance (with or without ffmpeg: films are encrypted either way); stopped by whoever
   // closes these deps.
-  await transcode.open(database, config.transcode, logger);
+  await transcode.open(database, config.transcode, logger, clock.now());
   const deps: Deps = {
     config,
     database,
@@ -164,11 +164,14 @@ export async function createDeps(
   return deps;
 }
 
-/** Looks for ffmpeg and ffprobe once; without them the server runs and says so once (originals only). */
+/**
+ * Looks for ffmpeg and ffprobe once; without them the server runs and says so once (originals only), as it does when
+ * ffmpeg cannot make the HEVC Small (decision 0251).
+ */
 export async function configuredTranscoder(config: Config, logger: Logger): Promise<TranscodeHub> {
   const found = await detectTranscoder({ ffmpeg: config.transcode.ffmpegPath, ffprobe: config.transcode.ffprobePath });
-  if (!found.transcoder) logger.warn(found.message);
-  else if (!(await childLimitsAvailable()))
+  if (!found.transcoder?.makesSmallHevc) logger.warn(found.message);
+  if (found.transcoder && !(await childLimitsAvailable()))
     logger.warn(
       'prlimit was not found (util-linux): ffmpeg runs without its memory and CPU-time bounds (decision 0206)',
     );

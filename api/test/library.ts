@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AdminMovie } from '@filamu/shared';
+import { type AdminMovie, RENDITION_TARGETS, type RenditionKind } from '@filamu/shared';
 import type { Executor } from '../src/db/client.ts';
 import { movieRenditions, moviePlans, movies } from '../src/db/schema.ts';
 import { renditionKey } from '../src/features/storage/storage.ts';
@@ -134,14 +134,14 @@ export async function fetchLink(t: TestApp, downloadUrl: string, range?: string)
 export async function addReadyRendition(
   t: TestApp,
   movieId: string,
-  kind: 'small' | 'standard' | 'hd',
+  kind: RenditionKind,
   size: number,
 ): Promise<{ key: string; bytes: Buffer }> {
   const bytes = fakeMp4(size);
   // The key the transcoder stores a rendition under, so links, /files and cleanup see the real shape.
   const key = renditionKey(movieId, kind);
   await t.deps.storage.put(key, bytes, 'video/mp4');
-  const height = { small: 360, standard: 540, hd: 720 }[kind];
+  const height = RENDITION_TARGETS[kind].height;
   const now = t.clock.now();
   const row = { state: 'ready' as const, storageKey: key, sizeBytes: size, height, progress: 1, readyAt: now };
   await t.deps.database.db

@@ -103,15 +103,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const results = await client.exec(text);
     return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
   };
+  // One process owns a PGlite folder; only two apps of one process (tests of replicas) take turns, in the process.
+  const underStartupTurn = oneAtATime();
   return {
     db,
     kind: 'pglite',
-    // One process owns a PGlite folder, so there is nobody to take turns with.
-    prepare: async (work) => {
-      await migratePglite(db as never, { migrationsFolder: options.migrationsDir });
-      return work(db);
-    },
-    exclusively: (work) => work(executeSql),
+    prepare: (work) =>
+      underStartupTurn(async () => {
+        await migratePglite(db as never, { migrationsFolder: options.migrationsDir });
+        return work(db);
+      }),
+    exclusively: (work) => underStartupTurn(() => work(executeSql)),
     executeSql,
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.close(),
@@ -128,6 +130,16 @@ function sqlOn(queryable: pg.Pool | pg.PoolClient): ExecuteSql {
 
 /** The key of the start-up advisory lock ('FILAMU' in ASCII); any fixed bigint no other code uses would do. */
 const STARTUP_LOCK_KEY = 0x46494c414d55n;
+
+/** Runs the works given to it one after another, in the order they came (the start-up lock within one process). */
+function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const run = last.then(work, work);
+    last = run.catch(() => {});
+    return run;
+  };
+}
 
 /**
  * Session-level advisory lock on one dedicated connection: every replica waits here, so only one runs the

@@ -65,13 +65,14 @@ export const PlatformAnalytics = z.object({
   paymentsAwaitingReview: z.number().int(),
   daily: z.array(DailyFigures),
   /**
-   * Per size (small, standard, hd, original, in that order), over the period of the series: the bytes fetched by
-   * downloads active in it (re-fetches included, what the data cost) and the downloads completed in it.
+   * Per size (small-hevc, small, standard, hd, original, in that order: `DOWNLOAD_SIZES`), over the period of the
+   * series: the bytes fetched by downloads active in it (re-fetches included, what the data cost) and the downloads
+   * completed in it.
    */
   servedBySize: z.array(
     z.object({ size: DownloadSize, fetchedBytes: z.number().int(), completedDownloads: z.number().int() }),
   ),
-  /** Small's share (0–1) of the downloads completed in the period; 0 when there were none. */
+  /** The two Smalls' share (0–1; H.264 and HEVC) of the downloads completed in the period; 0 when there were none. */
   smallShare: z.number(),
   licences: LicenceFigures,
   phoneToPhone: PhoneToPhoneFigures,

@@ -142,7 +142,10 @@ function sizeFigures(rows: { size: string; fetched: unknown; completed: unknown 
     return { size, fetchedBytes: Number(row?.fetched ?? 0), completedDownloads: Number(row?.completed ?? 0) };
   });
   const completed = servedBySize.reduce((sum, s) => sum + s.completedDownloads, 0);
-  const small = servedBySize.find((s) => s.size === 'small')!.completedDownloads;
+  // Both Smalls are "Small" to the people who download them (the HEVC one where the phone plays it: decision 0251).
+  const small = servedBySize
+    .filter((s) => s.size === 'small' || s.size === 'small-hevc')
+    .reduce((sum, s) => sum + s.completedDownloads, 0);
   return { servedBySize, smallShare: completed === 0 ? 0 : small / completed };
 }
 

@@ -227,7 +227,7 @@ export async function createMovie(
         await tx.insert(moviePlans).values(input.planIds.map((planId) => ({ movieId: movie!.id, planId })));
       }
       // Without ffmpeg the movie is offered as uploaded (no rows: nothing will ever make them).
-      if (probed) await planRenditions(tx, movie!.id, probed.height, now);
+      if (probed) await planRenditions(tx, { id: movie!.id, sourceHeight: probed.height }, deps.transcode, now);
       return adminMovie(deps, tx, movie!, origin);
     });
     // The save never waits for encoding: one pg-boss job per rendition to make, sent after the commit.

@@ -27,6 +27,8 @@ import {
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 const ORIGINAL = 8000;
 const SMALL = 1000;
+/** The HEVC Small (decision 0251): the smallest file of a movie. */
+const SMALL_HEVC = 700;
 const STANDARD = 3000;
 
 describe.each(testDatabases)('download sizes on %s', (kind) => {
@@ -74,7 +76,9 @@ describe.each(testDatabases)('download sizes on %s', (kind) => {
 
   it('lists the ready sizes smallest first, then the original, to everyone (renditions not ready are left out)', async () => {
     const { added } = await movieWithSizes();
+    await addReadyRendition(t, added.movie.id, 'small-hevc', SMALL_HEVC);
     const expected = [
+      { size: 'small-hevc', bytes: SMALL_HEVC, height: 360 },
       { size: 'small', bytes: SMALL, height: 360 },
       { size: 'standard', bytes: STANDARD, height: 540 },
       { size: 'original', bytes: ORIGINAL, height: null },
@@ -91,6 +95,7 @@ describe.each(testDatabases)('download sizes on %s', (kind) => {
     await addReadyRendition(t, added.movie.id, 'hd', 5000);
     const after = await t.request('GET', `/api/users/movies/${added.movie.id}`, { token });
     expect(after.json.movie.sizes.map((s: { size: string }) => s.size)).toEqual([
+      'small-hevc',
       'small',
       'standard',
       'hd',
@@ -244,10 +249,27 @@ describe.each(testDatabases)('download sizes on %s', (kind) => {
       expect(res.status, res.text).toBe(200);
       const parsed = PlatformAnalytics.parse(res.json);
       const of = (size: string) => parsed.servedBySize.find((s) => s.size === size)!;
-      return { small: of('small'), original: of('original'), share: parsed.smallShare, sizes: parsed.servedBySize };
+      return {
+        small: of('small'),
+        smallHevc: of('small-hevc'),
+        original: of('original'),
+        share: parsed.smallShare,
+        sizes: parsed.servedBySize,
+      };
     };
-    const before = { small: await scrape('small'), original: await scrape('original'), analytics: await analytics() };
+    const before = {
+      small: await scrape('small'),
+      smallHevc: await scrape('small-hevc'),
+      original: await scrape('original'),
+      analytics: await analytics(),
+    };
     const { added } = await movieWithSizes();
+    await addReadyRendition(t, added.movie.id, 'small-hevc', SMALL_HEVC);
+    const hevcToken = await subscriber();
+    const hevc = await link(hevcToken, { movieId: added.movie.id, size: 'small-hevc' });
+    expect(hevc).toMatchObject({ size: 'small-hevc', fileSize: SMALL_HEVC });
+    await fetchLink(t, hevc.downloadUrl);
+    expect((await complete(hevcToken, hevc.downloadId)).status).toBe(200);
     const token = await subscriber();
     const granted = await link(token, { movieId: added.movie.id, size: 'small' });
     await fetchLink(t, granted.downloadUrl, 'bytes=0-299');
@@ -260,11 +282,16 @@ describe.each(testDatabases)('download sizes on %s', (kind) => {
     expect(await scrape('small')).toBe(before.small + 1300);
     expect(await scrape('original')).toBe(before.original + 100);
     const after = await analytics();
-    expect(after.sizes.map((s) => s.size)).toEqual(['small', 'standard', 'hd', 'original']);
+    expect(await scrape('small-hevc')).toBe(before.smallHevc + SMALL_HEVC);
+    expect(after.sizes.map((s) => s.size)).toEqual(['small-hevc', 'small', 'standard', 'hd', 'original']);
+    expect(after.smallHevc.fetchedBytes).toBe(before.analytics.smallHevc.fetchedBytes + SMALL_HEVC);
+    expect(after.smallHevc.completedDownloads).toBe(before.analytics.smallHevc.completedDownloads + 1);
     expect(after.small.fetchedBytes).toBe(before.analytics.small.fetchedBytes + 1300);
     expect(after.small.completedDownloads).toBe(before.analytics.small.completedDownloads + 1);
     expect(after.original.fetchedBytes).toBe(before.analytics.original.fetchedBytes + 100);
     const completed = after.sizes.reduce((sum, s) => sum + s.completedDownloads, 0);
-    expect(after.share).toBeCloseTo(after.small.completedDownloads / completed);
+    // Both Smalls count as Small (a subscriber reads both as "Small").
+    const smalls = after.small.completedDownloads + after.smallHevc.completedDownloads;
+    expect(after.share).toBeCloseTo(smalls / completed);
   });
 });

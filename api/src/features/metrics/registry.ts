@@ -140,7 +140,7 @@ export function createMetrics(parts: MetricsParts, collectors: readonly ScrapeCo
     }),
     downloadBytes: new Counter({
       name: 'filamu_download_bytes_total',
-      help: 'Bytes fetched under download links, by size (small, standard, hd, original), re-fetches included.',
+      help: 'Bytes fetched under download links, by size (small-hevc, small, standard, hd, original), re-fetches included.',
       labelNames: ['size'],
       registers,
     }),

@@ -1,4 +1,4 @@
-import { DOWNLOAD_SIZE_LABELS, type DownloadSize, type MovieSize, RENDITION_KINDS } from '@filamu/shared';
+import { DOWNLOAD_SIZE_LABELS, DOWNLOAD_SIZES, type DownloadSize, type MovieSize } from '@filamu/shared';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { downloads, movieRenditions, movies } from '../../db/schema.ts';
@@ -63,12 +63,7 @@ export function filesOf(
 ): MovieFile[] {
   const ready = renditions
     .map(({ size, key, bytes, height, nonce }) => ({ size, key, bytes, height, nonce }))
-    .sort(
-      (a, b) =>
-        a.bytes - b.bytes ||
-        RENDITION_KINDS.indexOf(a.size as (typeof RENDITION_KINDS)[number]) -
-          RENDITION_KINDS.indexOf(b.size as (typeof RENDITION_KINDS)[number]),
-    );
+    .sort((a, b) => a.bytes - b.bytes || DOWNLOAD_SIZES.indexOf(a.size) - DOWNLOAD_SIZES.indexOf(b.size));
   const originalFile: MovieFile = original.key
     ? { size: 'original', key: original.key, bytes: original.bytes, height: movie.height, nonce: original.nonce }
     : { size: 'original', key: movie.s3Key, bytes: original.bytes, height: movie.height, nonce: null };
@@ -82,7 +77,8 @@ export const sizesOf = (files: readonly MovieFile[]): MovieSize[] =>
 export function fileOfSize(files: readonly MovieFile[], size: DownloadSize): MovieFile {
   const file = files.find((f) => f.size === size);
   if (file) return file;
-  const ready = files.map((f) => DOWNLOAD_SIZE_LABELS[f.size]).join(', ');
+  // Both Smalls read "Small": named once.
+  const ready = [...new Set(files.map((f) => DOWNLOAD_SIZE_LABELS[f.size]))].join(', ');
   throw new AppError(
     'conflict',
     `${DOWNLOAD_SIZE_LABELS[size]} is not ready for this movie yet. Sizes you can download now: ${ready}.`,

@@ -62,6 +62,8 @@ export interface StreamFacts {
   width: number;
   height: number;
   videoCodec: string;
+  /** The track's sample entry (`hvc1`, `avc1`): the tag a player reads first. */
+  videoTag: string;
   profile: string;
   audioCodec: string | null;
   audioChannels: number | null;
@@ -78,6 +80,7 @@ export function probeFile(path: string): StreamFacts {
     streams: {
       codec_type: string;
       codec_name: string;
+      codec_tag_string?: string;
       profile?: string;
       width?: number;
       height?: number;
@@ -90,12 +93,29 @@ export function probeFile(path: string): StreamFacts {
     width: video.width!,
     height: video.height!,
     videoCodec: video.codec_name,
+    videoTag: video.codec_tag_string ?? '',
     profile: video.profile ?? '',
     audioCodec: audio?.codec_name ?? null,
     audioChannels: audio?.channels ?? null,
     bitsPerSecond: Number(json.format.bit_rate),
     durationSeconds: Number(json.format.duration),
   };
+}
+
+/** When each keyframe of the video starts, in seconds (from the packets' K flag: no decoding). */
+export function keyframeTimes(path: string): number[] {
+  const out = execFileSync(
+    'ffprobe',
+    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', path],
+    { encoding: 'utf8' },
+  );
+  return out
+    .trim()
+    .split('\n')
+    .map((line) => line.split(','))
+    .filter(([, flags]) => flags?.includes('K'))
+    .map(([time]) => Number(time))
+    .sort((a, b) => a - b);
 }
 
 /** The MP4's top-level boxes in order (`moov` before `mdat` = faststart: playable while it downloads). */

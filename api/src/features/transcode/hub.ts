@@ -2,6 +2,7 @@ import type { RenditionKind } from '@filamu/shared';
 import type { Logger } from 'pino';
 import type { TranscodeConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import { backfillSmallHevc } from './backfill.ts';
 import { moviesWithPlainFiles } from './encrypt-files.ts';
 import { TranscodeQueue } from './queue.ts';
 import type { Transcoder } from './transcoder.ts';
@@ -38,18 +39,32 @@ export class TranscodeHub {
     return this.transcoder !== null;
   }
 
+  /** Whether the HEVC Small is made (this ffmpeg has libx265 and libopus: decision 0251). */
+  get makesSmallHevc(): boolean {
+    return this.transcoder?.makesSmallHevc ?? false;
+  }
+
   /** The queue once open; null in tests built withoutJobs. */
   get queue(): TranscodeQueue | null {
     return this.jobs;
   }
 
-  /** Starts pg-boss on the app's database (once per process, from createDeps) and sends what is waiting. */
-  async open(database: Database, config: TranscodeConfig, logger: Logger): Promise<void> {
+  /**
+   * Starts pg-boss on the app's database (once per process, from createDeps), adds the HEVC Small to movies saved
+   * before it, and sends what is waiting.
+   */
+  async open(database: Database, config: TranscodeConfig, logger: Logger, now: Date): Promise<void> {
     if (!this.runsJobs || this.jobs) return;
     const queue = new TranscodeQueue(database, config, logger);
     // pg-boss's own advisory lock does not cover its queues: two replicas creating them at once deadlock, so its
     // schema work waits for the app's start-up lock like the migrations do, on that lock's connection (decision 0205).
-    await database.exclusively((executeSql) => queue.start(executeSql));
+    // The backfill too: one replica adds each missing row and sends its job, the others find it there.
+    await database.exclusively((executeSql) =>
+      queue.onConnection(executeSql, async () => {
+        await queue.start();
+        await backfillSmallHevc({ executeSql, queue, logger }, { makesSmallHevc: this.makesSmallHevc, now });
+      }),
+    );
     this.jobs = queue;
     await queue.sendMissing();
     // Files stored before encryption, or whose job was lost: each movie's job collapses into one already waiting.

@@ -18,21 +18,42 @@ const STALE_ENCODING_MS = 15_000;
  */
 const LAPSED_ENCODING_MS = 60_000;
 
-/** Which renditions a source of `sourceHeight` gets: never upscaled, Small always (decision 0124). */
-function plannedStates(sourceHeight: number): Record<RenditionKind, 'queued' | 'skipped'> {
-  const plan = {} as Record<RenditionKind, 'queued' | 'skipped'>;
+/**
+ * Why a Small-HEVC row is skipped where this server's ffmpeg lacks its encoders (decision 0251): the operator reads
+ * it in the console, and the start-up backfill queues such rows again once ffmpeg has them.
+ */
+export const NO_SMALL_HEVC_ENCODER =
+  "This server's ffmpeg cannot encode HEVC or Opus (libx265, libopus): phones get the H.264 Small.";
+
+type PlannedRendition = { state: 'queued' | 'skipped'; error: string | null };
+
+/**
+ * Which renditions a source of `sourceHeight` gets: never upscaled, both Smalls always (decision 0124; the scale
+ * filter keeps a source under 360p at its own height), the HEVC Small only where ffmpeg can make it (decision 0251).
+ */
+function plannedRenditions(sourceHeight: number, makesSmallHevc: boolean): Record<RenditionKind, PlannedRendition> {
+  const plan = {} as Record<RenditionKind, PlannedRendition>;
   for (const kind of RENDITION_KINDS) {
-    plan[kind] = kind === 'small' || RENDITION_TARGETS[kind].height <= sourceHeight ? 'queued' : 'skipped';
+    const tallEnough = kind === 'small' || kind === 'small-hevc' || RENDITION_TARGETS[kind].height <= sourceHeight;
+    plan[kind] = { state: tallEnough ? 'queued' : 'skipped', error: null };
   }
+  if (!makesSmallHevc) plan['small-hevc'] = { state: 'skipped', error: NO_SMALL_HEVC_ENCODER };
   return plan;
 }
 
 /** Adds a new movie's rendition rows (in the save's transaction). */
-export async function planRenditions(tx: Executor, movieId: string, sourceHeight: number, now: Date): Promise<void> {
-  const plan = plannedStates(sourceHeight);
+export async function planRenditions(
+  tx: Executor,
+  movie: { id: string; sourceHeight: number },
+  encoders: { makesSmallHevc: boolean },
+  now: Date,
+): Promise<void> {
+  const plan = plannedRenditions(movie.sourceHeight, encoders.makesSmallHevc);
   await tx
     .insert(movieRenditions)
-    .values(RENDITION_KINDS.map((kind) => ({ movieId, kind, state: plan[kind], createdAt: now, updatedAt: now })));
+    .values(
+      RENDITION_KINDS.map((kind) => ({ movieId: movie.id, kind, ...plan[kind], createdAt: now, updatedAt: now })),
+    );
 }
 
 export interface ClaimedJob {

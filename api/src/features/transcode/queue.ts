@@ -38,6 +38,11 @@ function expirySeconds(config: TranscodeConfig, durationSeconds: number | null):
   return Math.min(MAX_EXPIRY_SECONDS, Math.max(config.expiryMinSeconds, byDuration));
 }
 
+/** pg-boss fetches the highest priority first: a new upload's renditions (pg-boss's default, 0)… */
+const UPLOAD_PRIORITY = 0;
+/** …before a rendition added to movies saved before it existed (the start-up backfill, decision 0251). */
+export const BACKFILL_PRIORITY = -1;
+
 /** `stately`: at most one queued and one running job per rendition, so a duplicate send collapses into the first. */
 const singletonKey = (movieId: string, kind: RenditionKind) => `${movieId}:${kind}`;
 
@@ -74,32 +79,37 @@ export class TranscodeQueue {
   }
 
   /**
-   * Creates pg-boss's schema (its own migrations) and the two queues; `executeSql`, when given, is where its SQL runs
-   * meanwhile (the start-up lock's connection: decision 0205).
+   * Runs `work` with every pg-boss call on `executeSql` meanwhile: the start-up lock's connection (decision 0205), so
+   * start-up work needs no second connection (DATABASE_POOL_SIZE=1 works).
    */
-  async start(executeSql?: ExecuteSql): Promise<void> {
-    this.startupSql = executeSql ?? null;
+  async onConnection<T>(executeSql: ExecuteSql, work: () => Promise<T>): Promise<T> {
+    this.startupSql = executeSql;
     try {
-      await this.boss.start();
-      await this.boss.createQueue(TRANSCODE_DEAD_QUEUE, { name: TRANSCODE_DEAD_QUEUE });
-      await this.boss.createQueue(TRANSCODE_QUEUE, {
-        name: TRANSCODE_QUEUE,
-        policy: 'stately',
-        retryLimit: RETRY_LIMIT,
-        retryDelay: this.config.retryDelaySeconds,
-        retryBackoff: true,
-        deadLetter: TRANSCODE_DEAD_QUEUE,
-      });
-      await this.boss.createQueue(ENCRYPT_QUEUE, {
-        name: ENCRYPT_QUEUE,
-        policy: 'stately',
-        retryLimit: 5,
-        retryDelay: this.config.retryDelaySeconds,
-        retryBackoff: true,
-      });
+      return await work();
     } finally {
       this.startupSql = null;
     }
+  }
+
+  /** Creates pg-boss's schema (its own migrations) and the queues; run under the start-up lock (onConnection). */
+  async start(): Promise<void> {
+    await this.boss.start();
+    await this.boss.createQueue(TRANSCODE_DEAD_QUEUE, { name: TRANSCODE_DEAD_QUEUE });
+    await this.boss.createQueue(TRANSCODE_QUEUE, {
+      name: TRANSCODE_QUEUE,
+      policy: 'stately',
+      retryLimit: RETRY_LIMIT,
+      retryDelay: this.config.retryDelaySeconds,
+      retryBackoff: true,
+      deadLetter: TRANSCODE_DEAD_QUEUE,
+    });
+    await this.boss.createQueue(ENCRYPT_QUEUE, {
+      name: ENCRYPT_QUEUE,
+      policy: 'stately',
+      retryLimit: 5,
+      retryDelay: this.config.retryDelaySeconds,
+      retryBackoff: true,
+    });
   }
 
   /** Stops pg-boss (workers are offed by the runner first) and waits for its last queries. */
@@ -109,16 +119,21 @@ export class TranscodeQueue {
     this.closed = true;
   }
 
-  /** One job per rendition; a job handed back (SIGTERM) keeps its expiry and the attempts it had left. */
+  /**
+   * One job per rendition. A job handed back (SIGTERM) keeps its expiry, priority and the attempts it had left; a
+   * backfilled one waits behind every new upload's (BACKFILL_PRIORITY).
+   */
   async send(
     movieId: string,
     kind: RenditionKind,
     durationSeconds: number | null,
-    handedBack?: { retryLimit: number; expireInSeconds: number },
+    options: { priority?: number; handedBack?: { retryLimit: number; expireInSeconds: number } } = {},
   ): Promise<string | null> {
     const data: TranscodeJobData = { movieId, kind };
+    const { handedBack } = options;
     return this.boss.send(TRANSCODE_QUEUE, data, {
       singletonKey: singletonKey(movieId, kind),
+      priority: options.priority ?? UPLOAD_PRIORITY,
       retryLimit: handedBack?.retryLimit ?? RETRY_LIMIT,
       retryDelay: this.config.retryDelaySeconds,
       retryBackoff: true,

@@ -184,14 +184,15 @@ class TranscodeRunner {
 
   /**
    * SIGTERM mid-job: pg-boss 10 cannot put an active job back without counting an attempt (its retry count goes up
-   * when the job is fetched again), so the job is cancelled and sent again with the attempts it had left.
+   * when the job is fetched again), so the job is cancelled and sent again with the attempts it had left (and its
+   * priority: a backfilled rendition stays behind new uploads).
    */
   private async handBack(job: TranscodeJob, claimed: ClaimedJob | null): Promise<void> {
     if (claimed) await releaseJob(this.deps.database.db, claimed, this.deps.clock.now());
     await this.queue.boss.cancel(TRANSCODE_QUEUE, job.id);
     await this.queue.send(job.data.movieId, job.data.kind, null, {
-      retryLimit: Math.max(0, job.retryLimit - job.retryCount),
-      expireInSeconds: job.expireInSeconds,
+      priority: job.priority,
+      handedBack: { retryLimit: Math.max(0, job.retryLimit - job.retryCount), expireInSeconds: job.expireInSeconds },
     });
   }
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AdminMovie, AdminRendition } from '@filamu/shared';
-import { RENDITION_KINDS, RENDITION_TARGETS, type RenditionKind } from '@filamu/shared';
+import { RENDITION_KINDS, RENDITION_TARGETS, type RenditionKind, SMALL_HEVC_DECODING } from '@filamu/shared';
 import { and, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,8 @@ import { fakeMp4 } from '../../../test/library.ts';
 import { configuredTranscoder } from '../../bootstrap.ts';
 import { plainCopyOf } from '../content-keys/film-files.testing.ts';
 import { renditionKey } from '../storage/storage.ts';
-import { makeAudioOnly, makeClip, probeFile, topLevelBoxes } from './clips.testing.ts';
+import { keyframeTimes, makeAudioOnly, makeClip, probeFile, topLevelBoxes } from './clips.testing.ts';
+import { hevcCodecString } from './hvcc.testing.ts';
 import { ladderStep } from './ladder.ts';
 import { TRANSCODE_QUEUE, type TranscodeJobData } from './queue.ts';
 import { startTranscodeRunner } from './runner.ts';
@@ -132,20 +133,26 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
     expect(await jobOf(movie.id, 'hd')).toBeNull();
     // A duplicate send collapses into the queued job.
     expect(await t.deps.transcode.queue!.send(movie.id, 'small', 1)).toBeNull();
-    expect(await t.deps.transcode.queue!.liveJobs(movie.id)).toHaveLength(1);
+    const live = await t.deps.transcode.queue!.liveJobs(movie.id);
+    expect(live.map((job) => job.kind).sort()).toEqual(['small', 'small-hevc']);
     const deleted = await t.request('DELETE', `/api/admin/movies/${movie.id}`, { token });
     expect(deleted.status).toBe(200);
     expect((await jobOf(movie.id, 'small'))!.state).toBe('cancelled');
-    const [row] = await t.deps.database.db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movie.id));
-    expect(row!.state).toBe('cancelled');
+    expect((await jobOf(movie.id, 'small-hevc'))!.state).toBe('cancelled');
+    const rows = await t.deps.database.db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movie.id));
+    expect(rows.filter((r) => r.kind === 'small' || r.kind === 'small-hevc').map((r) => r.state)).toEqual([
+      'cancelled',
+      'cancelled',
+    ]);
   });
 
-  it('never upscales: a 480p upload gets Small only', async () => {
+  it('never upscales: a 480p upload gets the two Smalls only', async () => {
     const res = await save(sd);
     expect(res.status).toBe(201);
     const movie = res.json.movie as AdminMovie;
     expect(movie.renditions.map((r) => [r.kind, r.state])).toEqual([
       ['small', 'queued'],
+      ['small-hevc', 'queued'],
       ['standard', 'skipped'],
       ['hd', 'skipped'],
     ]);
@@ -155,7 +162,7 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
     await t.request('DELETE', `/api/admin/movies/${movie.id}`, { token });
   });
 
-  it('makes Small, Standard and HD of a 720p upload after the save: H.264, AAC stereo, faststart, under the cap', async () => {
+  it('makes both Smalls, Standard and HD of a 720p upload after the save: faststart, under the cap', async () => {
     const res = await save(hd);
     expect(res.status).toBe(201);
     const movie = res.json.movie as AdminMovie;
@@ -165,7 +172,7 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
 
     stopRunner = await startTranscodeRunner(t.deps);
     const done = await waitFor(
-      'three ready renditions',
+      'four ready renditions',
       async () => {
         const list = await renditionsOf(movie.id);
         if (list.some((r) => r.state === 'failed')) throw new Error(JSON.stringify(list));
@@ -192,9 +199,20 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
       expect(facts.height).toBe(RENDITION_TARGETS[rendition.kind].height);
       expect(rendition.height).toBe(facts.height);
       expect(facts.width % 2).toBe(0);
-      expect(facts.videoCodec).toBe('h264');
       expect(facts.profile.toLowerCase()).toBe(ladderStep(rendition.kind).profile);
-      expect([facts.audioCodec, facts.audioChannels]).toEqual(['aac', 2]);
+      if (rendition.kind === 'small-hevc') {
+        // HEVC Main tagged hvc1 with Opus (decision 0251), described in its hvcC box exactly as phones are asked.
+        expect([facts.videoCodec, facts.videoTag]).toEqual(['hevc', 'hvc1']);
+        expect(hevcCodecString(path)).toBe(SMALL_HEVC_DECODING.videoCodec);
+        expect([facts.audioCodec, facts.audioChannels]).toEqual(['opus', 2]);
+      } else {
+        expect([facts.videoCodec, facts.videoTag]).toEqual(['h264', 'avc1']);
+        expect([facts.audioCodec, facts.audioChannels]).toEqual(['aac', 2]);
+      }
+      // A keyframe at most every two seconds (and one frame), to the end: a seek lands close on a slow phone.
+      const keyframes = [...keyframeTimes(path), facts.durationSeconds];
+      expect(keyframes[0]).toBe(0);
+      for (let i = 1; i < keyframes.length; i++) expect(keyframes[i]! - keyframes[i - 1]!).toBeLessThanOrEqual(2.05);
       const boxes = topLevelBoxes(path);
       expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
       // The cap bounds a file by its duration, a 4-second clip's as much as a film's (videoRateFor).
@@ -217,7 +235,7 @@ describe.each(testDatabases)('renditions on %s', (kind) => {
       readFileSync(await t.deps.storage.transcodeInput(original.originalFileKey!, 60)).equals(readFileSync(hd)),
     ).toBe(false);
     const admin = (await t.request('GET', '/api/admin/movies', { token })).json.movies as AdminMovie[];
-    expect(admin.find((m) => m.id === movie.id)!.encryption).toEqual({ encrypted: 4, files: 4 });
+    expect(admin.find((m) => m.id === movie.id)!.encryption).toEqual({ encrypted: 5, files: 5 });
     // No encoder output left behind.
     expect(readdirSync(join(t.deps.config.dataDir, 'transcode'))).toEqual([]);
   }, 300_000);

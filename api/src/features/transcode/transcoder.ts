@@ -47,6 +47,8 @@ class EncodeError extends Error {}
 
 /** ffmpeg and ffprobe behind one small interface (Deps.transcoder; null when they are not installed). */
 export interface Transcoder {
+  /** This ffmpeg has libx265 and libopus, so the HEVC Small is made; without them it is skipped (decision 0251). */
+  readonly makesSmallHevc: boolean;
   /** Throws NotAVideoError when the input has no decodable video stream. */
   probe(input: string, signal?: AbortSignal): Promise<ProbeResult>;
   /** Encodes one rendition into `io.output`; rejects with EncodeError (or the signal's reason when aborted). */
@@ -85,8 +87,10 @@ interface FfprobeOutput {
   }[];
 }
 
-function createFfmpegTranscoder(paths: { ffmpeg: string; ffprobe: string }): Transcoder {
+function createFfmpegTranscoder(paths: { ffmpeg: string; ffprobe: string }, makesSmallHevc: boolean): Transcoder {
   return {
+    makesSmallHevc,
+
     async probe(input, signal) {
       const args = [
         '-v',
@@ -155,9 +159,21 @@ function createFfmpegTranscoder(paths: { ffmpeg: string; ffprobe: string }): Tra
   };
 }
 
+/** The encoders the HEVC Small needs (ladder.ts): Debian's and most static builds have them, a minimal build may not. */
+const SMALL_HEVC_ENCODERS = ['libx265', 'libopus'];
+
+/** Whether this ffmpeg lists every encoder the HEVC Small needs (`ffmpeg -encoders`, read once at start). */
+async function encodesSmallHevc(ffmpeg: string): Promise<boolean> {
+  const result = await run(ffmpeg, ['-hide_banner', '-encoders'], { timeoutMs: 10_000 }).catch(() => null);
+  if (!result || result.code !== 0) return false;
+  const listed = new Set(result.stdout.split('\n').map((line) => line.trim().split(/\s+/)[1]));
+  return SMALL_HEVC_ENCODERS.every((encoder) => listed.has(encoder));
+}
+
 /**
  * The transcoder, or why there is none: ffmpeg and ffprobe are looked up once at start (FFMPEG_PATH and
- * FFPROBE_PATH, else the PATH). Without them the server still runs and offers originals only.
+ * FFPROBE_PATH, else the PATH). Without them the server still runs and offers originals only; an ffmpeg without
+ * libx265 or libopus makes every size but the HEVC Small.
  */
 export async function detectTranscoder(paths: {
   ffmpeg: string;
@@ -171,5 +187,11 @@ export async function detectTranscoder(paths: {
       return { transcoder: null, message: `${command} was not found: movies are offered as originals only.` };
     }
   }
-  return { transcoder: createFfmpegTranscoder(paths), message: 'ffmpeg is installed: renditions are made on save.' };
+  const smallHevc = await encodesSmallHevc(paths.ffmpeg);
+  return {
+    transcoder: createFfmpegTranscoder(paths, smallHevc),
+    message: smallHevc
+      ? 'ffmpeg is installed: renditions are made on save.'
+      : `ffmpeg is installed but has no ${SMALL_HEVC_ENCODERS.join(' or ')}: renditions are made on save, except the HEVC Small (phones get the H.264 Small).`,
+  };
 }

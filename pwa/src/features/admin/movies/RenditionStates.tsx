@@ -1,4 +1,4 @@
-import { DOWNLOAD_SIZE_LABELS, formatBytes, type AdminMovie } from '@filamu/shared';
+import { formatBytes, RENDITION_ADMIN_LABELS, type AdminMovie } from '@filamu/shared';
 import { Button } from '../../../components/ui/Button.tsx';
 import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
 import { cn } from '../../../components/ui/cn.ts';
@@ -17,7 +17,8 @@ const TONE = {
 } as const;
 
 /**
- * A movie's sizes in the console: each rendition's state (a progress bar while encoding) and Retry on a failed one.
+ * A movie's sizes in the console, under the operator's names (`Small (HEVC)`, `Small (H.264)`): each rendition's state
+ * (a progress bar while encoding) and Retry on a failed one.
  * A movie without renditions (ffmpeg missing, or uploaded before sizes) is offered as uploaded.
  */
 export function RenditionStates({ movie }: { movie: AdminMovie }) {
@@ -28,7 +29,7 @@ export function RenditionStates({ movie }: { movie: AdminMovie }) {
   return (
     <ul className="min-w-44 space-y-1.5 text-sm" aria-label={`Sizes of ${movie.title}`}>
       {movie.renditions.map((r) => {
-        const label = DOWNLOAD_SIZE_LABELS[r.kind];
+        const label = RENDITION_ADMIN_LABELS[r.kind];
         const text = renditionText(r);
         return (
           <li key={r.kind}>
@@ -69,7 +70,7 @@ export function RenditionStates({ movie }: { movie: AdminMovie }) {
       {/* The uploaded file is a size people can pick too: listed so the column says everything on offer. */}
       <li>
         <p className={cn('break-words', TONE.ready)}>
-          <span className="font-semibold text-stone-900 dark:text-stone-100">{DOWNLOAD_SIZE_LABELS.original}:</span>{' '}
+          <span className="font-semibold text-stone-900 dark:text-stone-100">{RENDITION_ADMIN_LABELS.original}:</span>{' '}
           Ready · {formatBytes(movie.size)}
         </p>
       </li>

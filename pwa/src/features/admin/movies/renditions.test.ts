@@ -23,12 +23,17 @@ describe('renditionText', () => {
     expect(renditionText({ ...base, state: 'encoding', progress: 0.1 })).toBe('Encoding 10 %');
     expect(renditionText({ ...base, state: 'ready', sizeBytes: 290 * 1024 ** 2 })).toBe('Ready · 290.0 MB');
     expect(renditionText({ ...base, state: 'skipped' })).toBe('Skipped (source smaller)');
+    expect(renditionText({ ...base, state: 'skipped', error: 'This ffmpeg cannot encode HEVC.' })).toBe(
+      'Skipped: This ffmpeg cannot encode HEVC.',
+    );
     expect(renditionText({ ...base, state: 'failed', error: 'Invalid data found' })).toBe('Failed: Invalid data found');
     expect(renditionText({ ...base, state: 'failed' })).toBe('Failed: unknown reason');
   });
 
-  it('names the size', () => {
+  it('names the size, telling the two Smalls apart', () => {
     expect(renditionLine({ ...base, kind: 'hd' })).toBe('HD: Queued');
+    expect(renditionLine({ ...base, kind: 'small' })).toBe('Small (H.264): Queued');
+    expect(renditionLine({ ...base, kind: 'small-hevc' })).toBe('Small (HEVC): Queued');
   });
 });
 

@@ -1,4 +1,4 @@
-import { DOWNLOAD_SIZE_LABELS, formatBytes, type AdminMovie, type AdminRendition } from '@filamu/shared';
+import { formatBytes, RENDITION_ADMIN_LABELS, type AdminMovie, type AdminRendition } from '@filamu/shared';
 import { formatTimeLeft } from '../../../lib/eta.ts';
 
 /** The console's words for a rendition's state (issue 10/14 §6). */
@@ -13,8 +13,9 @@ export function renditionText(rendition: AdminRendition): string {
     }
     case 'ready':
       return rendition.sizeBytes ? `Ready · ${formatBytes(rendition.sizeBytes)}` : 'Ready';
+    // A skip with a reason: the server's ffmpeg cannot make it (the HEVC Small without libx265); else no upscaling.
     case 'skipped':
-      return 'Skipped (source smaller)';
+      return rendition.error?.trim() ? `Skipped: ${rendition.error.trim()}` : 'Skipped (source smaller)';
     case 'failed':
       return `Failed: ${rendition.error?.trim() || 'unknown reason'}`;
     case 'cancelled':
@@ -22,9 +23,9 @@ export function renditionText(rendition: AdminRendition): string {
   }
 }
 
-/** `Small: Encoding 42 % · 3 min left`. */
+/** `Small (HEVC): Encoding 42 % · 3 min left`: the operator's names, which tell the two Smalls apart. */
 export function renditionLine(rendition: AdminRendition): string {
-  return `${DOWNLOAD_SIZE_LABELS[rendition.kind]}: ${renditionText(rendition)}`;
+  return `${RENDITION_ADMIN_LABELS[rendition.kind]}: ${renditionText(rendition)}`;
 }
 
 /** While any rendition is queued or encoding, the movie list polls for its progress. */
