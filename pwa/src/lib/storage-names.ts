@@ -42,6 +42,8 @@ export const STORAGE_KEYS = {
   defaultDownloadSize: 'filamu.defaultDownloadSize',
   lastPickedDownloadSize: 'filamu.lastPickedDownloadSize',
   bundlePricePerGb: 'filamu.bundlePricePerGb',
+  /** "Small files" (decision 0252): `every-phone` keeps to the H.264 Small; absent, the smallest this phone plays. */
+  smallFiles: 'filamu.smallFiles',
   playerVolume: 'filamu.player.volume',
   playerMuted: 'filamu.player.muted',
   playerRate: 'filamu.player.rate',

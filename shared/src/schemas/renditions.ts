@@ -50,6 +50,19 @@ export const SMALL_HEVC_DECODING = {
 } as const;
 
 /**
+ * Whether a phone gets the HEVC Small (decision 0252), from its decoder's answer about `SMALL_HEVC_DECODING` (null: no
+ * Media Capabilities, or no answer) and `canPlayType` for Opus in MP4: only a hardware decoder (`powerEfficient`, which
+ * Chrome answers only where it sees one) and Opus sound; anything less gets the H.264 Small every phone plays. The
+ * download dialog and the device check page both ask this.
+ */
+export function getsHevcSmall(
+  decoding: { supported: boolean; powerEfficient: boolean } | null,
+  opusCanPlay: string,
+): boolean {
+  return !!decoding?.supported && decoding.powerEfficient && opusCanPlay !== '';
+}
+
+/**
  * Each rendition's target: the frame height it is scaled down to and the cap on its total bitrate (video + audio),
  * which bounds its size by the movie's duration (Small: ≤ 0.47 Mbit/s, about 320 MB for 90 minutes).
  */

@@ -2,7 +2,7 @@ import { formatRunningTime, type UserMovie } from '@filamu/shared';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { DownloadButton } from '../downloads/DownloadButton.tsx';
-import { fromSizeText } from '../downloads/sizes.ts';
+import { useFromSizeText } from '../downloads/hooks.ts';
 import { formatGb, vjLabel } from '../movie/format.ts';
 import { RatingBadge } from '../../components/ui/RatingBadge.tsx';
 import { MovieThumbnail } from '../movie/MovieThumbnail.tsx';
@@ -28,6 +28,7 @@ export function MovieCard({
   eager?: boolean;
 }) {
   const titleId = useId();
+  const sizeText = useFromSizeText(movie.sizes);
   const state: LibraryReturn = { libraryUrl };
   return (
     <li>
@@ -59,7 +60,7 @@ export function MovieCard({
           </p>
           <p className="text-xs font-medium text-stone-700 dark:text-stone-300">
             {movie.duration_seconds !== null && `${formatRunningTime(movie.duration_seconds)} · `}
-            {fromSizeText(movie.sizes) ?? formatGb(movie.size)}
+            {sizeText ?? formatGb(movie.size)}
           </p>
           <WatchNote movieId={movie.id} className="mt-1" />
           <div className="relative z-10 mt-auto pt-3">

@@ -14,7 +14,7 @@ import { useSessionStore } from '../../lib/session.ts';
 import { HiddenByPinNotice } from '../parental-pin/HiddenByPinNotice.tsx';
 import { DownloadButton, useMovieAction } from '../downloads/DownloadButton.tsx';
 import { DownloadFacts } from '../downloads/DownloadFacts.tsx';
-import { fromSizeText } from '../downloads/sizes.ts';
+import { useFromSizeText } from '../downloads/hooks.ts';
 import { formatGb, vjName } from '../movie/format.ts';
 import type { LibraryReturn } from './MovieCard.tsx';
 import { MovieThumbnail } from '../movie/MovieThumbnail.tsx';
@@ -74,6 +74,7 @@ function DownloadPanel({ movie }: { movie: UserMovie }) {
 }
 
 function MovieDetails({ movie }: { movie: UserMovie }) {
+  const sizeText = useFromSizeText(movie.sizes);
   return (
     <article aria-labelledby="movie-title" className="mt-4 grid gap-6 md:grid-cols-2 md:gap-10">
       <MovieThumbnail
@@ -100,7 +101,7 @@ function MovieDetails({ movie }: { movie: UserMovie }) {
           </Detail>
           <Detail label="Category">{movie.category}</Detail>
           <Detail label="Added">{formatDate(movie.created_at)}</Detail>
-          <Detail label="File size">{fromSizeText(movie.sizes) ?? formatGb(movie.size)}</Detail>
+          <Detail label="File size">{sizeText ?? formatGb(movie.size)}</Detail>
           {movie.duration_seconds !== null && (
             <Detail label="Running time">{formatRunningTime(movie.duration_seconds)}</Detail>
           )}

@@ -11,6 +11,7 @@ import { useChecking, useLiveFigures, useLocalDownload } from './hooks.ts';
 import { pauseDownload, resumeDownload, startDownload } from './actions.ts';
 import { movieAction, type MovieAction } from './movie-action.ts';
 import { downloadSettings } from './settings.ts';
+import { phoneSizes } from './phone-sizes.ts';
 import { preselectSize } from './sizes.ts';
 import { libraryHref } from '../movie/library-url.ts';
 import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
@@ -107,8 +108,10 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
           setChoosing(true);
           return;
         }
-        const chosen = preselectSize(movie.sizes, defaultSize, null) ?? undefined;
-        void startDownload(movie, { size: chosen });
+        // Among the sizes this phone plays: "Small" is its Small, HEVC or H.264 (decision 0252).
+        void phoneSizes(movie.sizes).then((sizes) =>
+          startDownload(movie, { size: preselectSize(sizes, defaultSize, null) ?? undefined }),
+        );
       };
       return (
         <>

@@ -1,9 +1,12 @@
+import type { MovieSize } from '@filamu/shared';
 import { useEffect, useState } from 'react';
 import type { DataDay } from './engine/data-days.ts';
 import { storageFigures, type StorageFigures } from './engine/opfs.ts';
 import { listDataDays, listen } from './engine/store.ts';
 import type { LocalDownload } from './engine/record.ts';
 import { useDownloadsStore, type LiveFigures } from './manager.ts';
+import { usePhoneSizes } from './phone-sizes.ts';
+import { fromSizeText, sizesForThisPhone } from './sizes.ts';
 
 /** This person's downloads on this device, oldest first. */
 export function useLocalDownloads(): LocalDownload[] {
@@ -76,4 +79,13 @@ export function useDataDays(): { rows: DataDay[]; readAt: number } | null {
     };
   }, [ownerId]);
   return days;
+}
+
+/**
+ * "from 190.0 MB" on a card and the detail page: the smallest size this phone is offered. Until the decoder answers it
+ * counts the H.264 Small, which every phone gets, rather than promise a size the phone may not be offered.
+ */
+export function useFromSizeText(sizes: readonly MovieSize[]): string | null {
+  const offered = usePhoneSizes(sizes);
+  return fromSizeText(offered ?? sizesForThisPhone(sizes, 'small'));
 }

@@ -7,6 +7,7 @@ import { type LocalDownload, newDownload, recordKey } from './engine/record.ts';
 import { getDownload, putDownload } from './engine/store.ts';
 import { chunkHashOf, verifyManifestSignature } from './film-file.ts';
 import { signingKey } from './film-manifest.ts';
+import { capableSmall, playsHere } from './hevc-support.ts';
 import { safeFileTitle } from './keep-copy.ts';
 
 /**
@@ -37,6 +38,9 @@ export interface AdmitOptions {
 }
 
 const NOT_SIGNED = 'This film was not made by Filamu, or it was changed on the way. Ask the sender for it again.';
+const CANNOT_PLAY =
+  'This film is in a format this phone cannot play (a Small for phones that play HEVC). Download it on this phone ' +
+  'instead: Filamu gives each phone a size it plays.';
 const NO_LICENCE_OFFLINE = 'It plays once this phone is online and signed in: its licence takes a few KB of data.';
 
 /**
@@ -54,7 +58,8 @@ async function kinayugandaStillToGo(): Promise<number | null> {
 
 /**
  * Whether a film may come onto this phone, asked before any of its bytes are taken: null to go on, else what to tell
- * the person (already here, already downloading, not Filamu's, no space, or they chose not to).
+ * the person (already here, already downloading, not Filamu's, a format this phone cannot play, no space, or they
+ * chose not to).
  */
 export async function admitReceivedFilm(
   claims: FilmManifestClaims,
@@ -74,6 +79,8 @@ export async function admitReceivedFilm(
       message: `${held.title} is already downloading on this phone. Cancel that download first to receive it.`,
     };
   }
+  // The HEVC Small from a phone that plays it: this phone's decoder is asked before a byte is copied (decision 0252).
+  if (!playsHere(claims.size, await capableSmall())) return { kind: 'refused', message: CANNOT_PLAY };
   if (claims.category === 'English' && keepLockedEnglish) {
     const stillToGo = await kinayugandaStillToGo();
     if (stillToGo !== null && !(await keepLockedEnglish(stillToGo))) return { kind: 'cancelled' };

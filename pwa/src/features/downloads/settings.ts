@@ -1,6 +1,6 @@
 import { DOWNLOAD_SIZES, DataPriceSetting, type DownloadSize } from '@filamu/shared';
 import { useSyncExternalStore } from 'react';
-import type { SizePreference } from './sizes.ts';
+import { asRemembered, type SizePreference, type SmallFiles } from './sizes.ts';
 import { readLocal, writeLocal } from '../../lib/local-storage.ts';
 import { STORAGE_KEYS } from '../../lib/storage-names.ts';
 
@@ -16,6 +16,8 @@ export interface DownloadSettings {
   defaultSize: SizePreference;
   /** The size picked in the size choice last time on this phone: pre-selected next time (decision 0208). */
   lastPickedSize: DownloadSize | null;
+  /** "Small files": the smallest Small this phone plays, or the one every phone plays (decision 0252). */
+  smallFiles: SmallFiles;
   /** "My bundle costs UGX … per GB": overrides the operator's price in the size choice; null = the operator's. */
   bundlePricePerGbUgx: number | null;
   /** "Delete after watching" (off unless turned on): leaving the player past 90 % removes the file (decision 0174). */
@@ -33,6 +35,7 @@ const KEYS: Record<Switches, string> = {
 const SIZE_KEY = STORAGE_KEYS.defaultDownloadSize;
 const LAST_PICKED_KEY = STORAGE_KEYS.lastPickedDownloadSize;
 const PRICE_KEY = STORAGE_KEYS.bundlePricePerGb;
+const SMALL_FILES_KEY = STORAGE_KEYS.smallFiles;
 
 function readSize(key: string): DownloadSize | null {
   const value = readLocal(key);
@@ -54,6 +57,7 @@ let current: DownloadSettings = {
   wifiOnly: read('wifiOnly'),
   defaultSize: readSize(SIZE_KEY) ?? 'ask',
   lastPickedSize: readSize(LAST_PICKED_KEY),
+  smallFiles: readLocal(SMALL_FILES_KEY) === 'every-phone' ? 'every-phone' : 'this-phone',
   bundlePricePerGbUgx: readPrice(),
   deleteWatched: read('deleteWatched'),
 };
@@ -74,13 +78,20 @@ export function setDownloadSetting(name: Switches, on: boolean): void {
 }
 
 export function setDefaultSize(size: SizePreference): void {
-  writeLocal(SIZE_KEY, size === 'ask' ? null : size);
-  changed({ defaultSize: size });
+  const kept = size === 'ask' ? size : asRemembered(size);
+  writeLocal(SIZE_KEY, kept === 'ask' ? null : kept);
+  changed({ defaultSize: kept });
 }
 
 export function setLastPickedSize(size: DownloadSize): void {
-  writeLocal(LAST_PICKED_KEY, size);
-  changed({ lastPickedSize: size });
+  const kept = asRemembered(size);
+  writeLocal(LAST_PICKED_KEY, kept);
+  changed({ lastPickedSize: kept });
+}
+
+export function setSmallFiles(smallFiles: SmallFiles): void {
+  writeLocal(SMALL_FILES_KEY, smallFiles === 'every-phone' ? smallFiles : null);
+  changed({ smallFiles });
 }
 
 /** Null goes back to the operator's price. */

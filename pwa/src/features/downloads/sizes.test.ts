@@ -1,16 +1,20 @@
 import type { MovieSize } from '@filamu/shared';
 import { describe, expect, it } from 'vitest';
 import {
+  asRemembered,
   costText,
   fromSizeText,
   preselectSize,
   receivedDataText,
   refetchShare,
   sizeDetail,
+  sizesForThisPhone,
+  smallToOffer,
   usedDataText,
 } from './sizes.ts';
 
 const MB = 1024 ** 2;
+const smallHevc: MovieSize = { size: 'small-hevc', bytes: 190 * MB, height: 360 };
 const small: MovieSize = { size: 'small', bytes: 290 * MB, height: 360 };
 const standard: MovieSize = { size: 'standard', bytes: 700 * MB, height: 540 };
 const original: MovieSize = { size: 'original', bytes: 1500 * MB, height: 1080 };
@@ -61,6 +65,54 @@ describe('preselectSize', () => {
 
   it('has nothing to pick from an empty list', () => {
     expect(preselectSize([], 'ask', null)).toBeNull();
+  });
+});
+
+describe('sizesForThisPhone', () => {
+  const both = [smallHevc, small, standard, original];
+
+  it('offers a phone that plays HEVC its Small, and never the H.264 one beside it', () => {
+    expect(sizesForThisPhone(both, 'small-hevc')).toEqual([smallHevc, standard, original]);
+  });
+
+  it('never offers the HEVC Small to a phone that cannot play it', () => {
+    expect(sizesForThisPhone(both, 'small')).toEqual([small, standard, original]);
+    expect(sizesForThisPhone([smallHevc, standard], 'small')).toEqual([standard]);
+  });
+
+  it('gives a phone that plays HEVC the H.264 Small while the movie has no HEVC one yet', () => {
+    expect(sizesForThisPhone([small, standard, original], 'small-hevc')).toEqual([small, standard, original]);
+  });
+
+  it('keeps to the H.264 Small when the person chose files that work on every phone', () => {
+    expect(smallToOffer('small-hevc', 'every-phone')).toBe('small');
+    expect(smallToOffer('small-hevc', 'this-phone')).toBe('small-hevc');
+    expect(smallToOffer('small', 'this-phone')).toBe('small');
+    expect(smallToOffer('small', 'every-phone')).toBe('small');
+  });
+});
+
+describe('preselectSize on the sizes this phone is offered', () => {
+  const capable = sizesForThisPhone([smallHevc, small, standard, original], 'small-hevc');
+  const incapable = sizesForThisPhone([smallHevc, small, standard, original], 'small');
+
+  it('pre-selects the Small this phone is offered as the smallest', () => {
+    expect(preselectSize(capable, 'ask', null)).toBe('small-hevc');
+    expect(preselectSize(incapable, 'ask', null)).toBe('small');
+  });
+
+  it('reads a remembered Small, last picked or always, as this phone’s Small', () => {
+    expect(preselectSize(capable, 'ask', 'small')).toBe('small-hevc');
+    expect(preselectSize(capable, 'small', null)).toBe('small-hevc');
+    expect(preselectSize(incapable, 'ask', 'small-hevc')).toBe('small');
+    expect(preselectSize(incapable, 'small-hevc', null)).toBe('small');
+    expect(preselectSize([standard, original], 'small-hevc', null)).toBe('standard');
+  });
+
+  it('keeps both Smalls as one "Small" in the settings', () => {
+    expect(asRemembered('small-hevc')).toBe('small');
+    expect(asRemembered('small')).toBe('small');
+    expect(asRemembered('hd')).toBe('hd');
   });
 });
 

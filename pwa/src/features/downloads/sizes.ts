@@ -40,6 +40,36 @@ export function fromSizeText(sizes: readonly MovieSize[]): string | null {
   return smallest ? `from ${formatBytes(smallest.bytes)}` : null;
 }
 
+/** The Small a phone is offered: the HEVC one (a third fewer bytes) or the H.264 one every phone plays. */
+export type SmallKind = 'small' | 'small-hevc';
+
+/**
+ * "Small files" in Download settings (decision 0252): `this-phone` (the default) takes the smallest Small this phone
+ * plays; `every-phone` always takes the H.264 Small, for someone who passes films on to phones that may lack HEVC.
+ */
+export type SmallFiles = 'this-phone' | 'every-phone';
+
+/** The Small to offer: the one this phone plays best, unless the person keeps to files every phone plays. */
+export function smallToOffer(capable: SmallKind, smallFiles: SmallFiles): SmallKind {
+  return smallFiles === 'every-phone' ? 'small' : capable;
+}
+
+/**
+ * The sizes this phone is offered: one Small, never both. The HEVC Small never reaches a phone that cannot play it;
+ * a phone that can gets the H.264 Small only while the movie has no HEVC one (an old movie not yet re-encoded).
+ */
+export function sizesForThisPhone(sizes: readonly MovieSize[], small: SmallKind): MovieSize[] {
+  if (small === 'small-hevc' && sizes.some((s) => s.size === 'small-hevc')) {
+    return sizes.filter((s) => s.size !== 'small');
+  }
+  return sizes.filter((s) => s.size !== 'small-hevc');
+}
+
+/** Both Smalls are one "Small" to the person: kept as `small`, which means "this phone's Small" when pre-selecting. */
+export function asRemembered(size: DownloadSize): DownloadSize {
+  return size === 'small-hevc' ? 'small' : size;
+}
+
 /** The person's size settings on this phone: `ask` (the default) or a size to use without asking. */
 export type SizePreference = 'ask' | DownloadSize;
 
@@ -47,13 +77,18 @@ export type SizePreference = 'ask' | DownloadSize;
 function nearestAtMost(sizes: readonly MovieSize[], wanted: DownloadSize): DownloadSize {
   const offered = new Set(sizes.map((s) => s.size));
   if (offered.has(wanted)) return wanted;
+  // A Small remembered is the Small on offer, whichever codec it is (the list holds one: `sizesForThisPhone`).
+  if (wanted === 'small' || wanted === 'small-hevc') {
+    const otherSmall = wanted === 'small' ? 'small-hevc' : 'small';
+    if (offered.has(otherSmall)) return otherSmall;
+  }
   const order = DOWNLOAD_SIZES.indexOf(wanted);
   const below = [...DOWNLOAD_SIZES.slice(0, order)].reverse().find((s) => offered.has(s));
   return below ?? smallestSize(sizes)!.size;
 }
 
 /**
- * The size to use (or pre-select) among those on offer: the person's default size when set; else the size they
+ * The size to use (or pre-select) among those on offer (`sizesForThisPhone`): the person's default size when set; else the size they
  * picked last time on this phone; else the smallest. A size the movie lacks falls to the nearest smaller one. Every
  * connection a Ugandan has is paid data — Wi-Fi, a MiFi, a friend's hotspot — so nothing here assumes data is free
  * (decision 0208, replacing the Wi-Fi rule of 0138). Null when nothing is on offer.

@@ -6,7 +6,11 @@ import { readDataPrice } from '../../../lib/data-price.ts';
 import { typedNumber } from '../../../lib/form.ts';
 import { useOperatorDataPrice } from '../data-price.ts';
 import { setBundlePrice, setDefaultSize, useDownloadSettings } from '../settings.ts';
-import type { SizePreference } from '../sizes.ts';
+import { asRemembered, type SizePreference } from '../sizes.ts';
+import { SmallFilesSetting } from './SmallFilesSetting.tsx';
+
+/** One "Small" in the list: the phone takes its own Small, HEVC or H.264 (decision 0252). */
+const SIZES_TO_PICK = DOWNLOAD_SIZES.filter((size) => size !== 'small-hevc');
 
 /** Download settings for data: the size downloads take (or "Always ask") and the price of the person's bundle. */
 export function DataSettings() {
@@ -49,18 +53,19 @@ export function DataSettings() {
         <select
           id={sizeId}
           aria-describedby={`${sizeId}-hint`}
-          value={settings.defaultSize}
+          value={settings.defaultSize === 'ask' ? 'ask' : asRemembered(settings.defaultSize)}
           onChange={(e) => setDefaultSize(e.target.value as SizePreference)}
           className={`${fieldClasses} mt-2 border-stone-300 dark:border-stone-700`}
         >
           <option value="ask">Always ask</option>
-          {DOWNLOAD_SIZES.map((size: DownloadSize) => (
+          {SIZES_TO_PICK.map((size: DownloadSize) => (
             <option key={size} value={size}>
               {DOWNLOAD_SIZE_LABELS[size]}
             </option>
           ))}
         </select>
       </div>
+      <SmallFilesSetting />
       <form className="py-3" onSubmit={savePrice} noValidate>
         <Input
           label="My bundle costs UGX … per GB"

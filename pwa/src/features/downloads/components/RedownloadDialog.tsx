@@ -12,6 +12,7 @@ import { useDataPrice } from '../data-price.ts';
 import { useStorageFigures } from '../hooks.ts';
 import { setLastPickedSize, useDownloadSettings } from '../settings.ts';
 import { measuredSpeed } from '../speed-memory.ts';
+import { usePhoneSizes } from '../phone-sizes.ts';
 import { preselectSize } from '../sizes.ts';
 import { SizeOptions } from './SizeOptions.tsx';
 
@@ -44,7 +45,10 @@ export function RedownloadDialog({
     queryFn: async () => (await api(contracts.movies.userMovie, { params: { id: movie.id } })).movie,
     enabled: open && cost !== null && movie.sizes === undefined,
   });
-  const sizes = movie.sizes ?? details.data?.sizes ?? [];
+  const allSizes = movie.sizes ?? details.data?.sizes ?? [];
+  // Only what this phone plays: one Small (decision 0252); empty for the milliseconds the decoder is asked.
+  const offered = usePhoneSizes(allSizes);
+  const sizes = offered ?? [];
   const settings = useDownloadSettings();
   const price = useDataPrice();
   const storage = useStorageFigures(5000);
@@ -56,7 +60,7 @@ export function RedownloadDialog({
     setBusy(true);
     try {
       if (chosen) setLastPickedSize(chosen);
-      await startDownload({ ...movie, sizes }, { redownload: true, size: chosen ?? undefined });
+      await startDownload({ ...movie, sizes: allSizes }, { redownload: true, size: chosen ?? undefined });
     } finally {
       setBusy(false);
       onClose();
@@ -103,7 +107,7 @@ export function RedownloadDialog({
           {cost ? 'Not now' : 'Close'}
         </Button>
         {cost && (
-          <Button onClick={() => void confirm()} loading={busy}>
+          <Button onClick={() => void confirm()} loading={busy || offered === null}>
             Download again
           </Button>
         )}

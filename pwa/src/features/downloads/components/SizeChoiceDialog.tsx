@@ -8,6 +8,7 @@ import { useStorageFigures } from '../hooks.ts';
 import { startDownload } from '../actions.ts';
 import { measuredSpeed } from '../speed-memory.ts';
 import { setDefaultSize, setLastPickedSize, useDownloadSettings } from '../settings.ts';
+import { usePhoneSizes } from '../phone-sizes.ts';
 import { preselectSize } from '../sizes.ts';
 import { FreeUpSpace } from './FreeUpSpace.tsx';
 import { SizeOptions } from './SizeOptions.tsx';
@@ -16,7 +17,8 @@ import { SizeOptions } from './SizeOptions.tsx';
  * Download Now asks which size first (issue 10/14 §4): each size with its bytes, what it costs in data at the
  * person's price, the time at the speed this phone last measured (when it measured one) and whether it fits in the
  * space left — a warning, never a refusal (decision 0139), with watched movies to delete when it may not fit
- * (decision 0174). The smallest size is pre-selected, or the one picked here last time (decision 0208).
+ * (decision 0174). The smallest size is pre-selected, or the one picked here last time (decision 0208). Only the
+ * sizes this phone plays are listed: one Small, HEVC where the phone decodes it in hardware (decision 0252).
  */
 export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; open: boolean; onClose: () => void }) {
   const settings = useDownloadSettings();
@@ -28,8 +30,11 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
   const [speed] = useState(() => measuredSpeed());
   const [picked, setPicked] = useState<DownloadSize | null>(null);
   const [remember, setRemember] = useState(false);
-  const chosen = picked ?? preselectSize(movie.sizes, 'ask', settings.lastPickedSize);
-  const chosenSize = movie.sizes.find((s) => s.size === chosen);
+  // Asked of the phone's decoder in milliseconds: until then nothing is listed, rather than a Small it may not get.
+  const offered = usePhoneSizes(movie.sizes);
+  const sizes = offered ?? [];
+  const chosen = picked ?? preselectSize(sizes, 'ask', settings.lastPickedSize);
+  const chosenSize = sizes.find((s) => s.size === chosen);
   const free = storage?.free ?? null;
   const tooBig = chosenSize ? spaceVerdict(chosenSize.bytes, 0, free).fits === false : false;
 
@@ -46,18 +51,22 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
     <Modal open={open} onClose={onClose} className="p-5 sm:p-6">
       <ModalTitle>Download {movie.title}</ModalTitle>
       <ModalDescription className="mt-1">
-        {movie.sizes.length > 1
+        {sizes.length > 1
           ? 'Choose a size. Smaller sizes use less data and look fine on a phone.'
-          : 'This movie comes in one size.'}
+          : offered && 'This movie comes in one size.'}
       </ModalDescription>
-      {movie.sizes.length === 0 ? (
+      {offered === null ? (
+        <p role="status" className="mt-4 text-sm text-stone-600 dark:text-stone-400">
+          Checking which sizes this phone plays…
+        </p>
+      ) : sizes.length === 0 ? (
         <p role="alert" className="mt-4 text-sm text-red-700 dark:text-red-400">
           This movie cannot be downloaded right now. Please try again later.
         </p>
       ) : (
         <SizeOptions
           movieId={movie.id}
-          sizes={movie.sizes}
+          sizes={sizes}
           chosen={chosen}
           onPick={setPicked}
           price={price}
@@ -93,7 +102,7 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
       <p role="status" className="mt-2 text-sm font-medium text-green-800 empty:hidden dark:text-green-300">
         {freedNote}
       </p>
-      {movie.sizes.length > 1 && (
+      {sizes.length > 1 && (
         <label className="mt-3 flex items-start gap-2 text-sm">
           <input
             type="checkbox"
