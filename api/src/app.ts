@@ -6,6 +6,7 @@ import { analyticsRoutes } from './features/analytics/routes.ts';
 import { createAuthorize } from './features/auth/authorize.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { catalogRoutes } from './features/catalog/routes.ts';
+import { deviceCheckRoutes } from './features/device-checks/routes.ts';
 import { parentalPinRoutes } from './features/parental-pin/routes.ts';
 import { downloadRoutes } from './features/downloads/routes.ts';
 import { licenceRoutes } from './features/licences/routes.ts';
@@ -113,6 +114,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   messageRoutes(router, deps);
   watchingRoutes(router, deps);
   parentalPinRoutes(router, deps);
+  deviceCheckRoutes(router, deps);
   api.all('*', (c) => errorResponse(c, new AppError('not_found', 'No such API route.')));
   app.route('/api', api);
 

@@ -20,6 +20,7 @@ import {
 } from 'drizzle-orm/pg-core';
 
 import {
+  type DeviceCheckAnswers,
   DOWNLOAD_SIZES,
   LICENCE_REVOKED_REASONS,
   LICENCE_WAYS,
@@ -1089,4 +1090,26 @@ export const watchPositions = pgTable(
     index('watch_positions_user_recent').on(t.userId, t.updatedAt),
     check('watch_positions_bounds', sql`${t.positionSeconds} >= 0 and ${t.positionSeconds} <= ${t.durationSeconds}`),
   ],
+);
+
+/**
+ * What phones said on the device check page (decision 0253): each rendition's decoder answer and whether its sample
+ * played (`answers`, the fixed shape of DeviceCheckAnswers), the phone as read from its User-Agent and hints, and the
+ * two verdicts the console counts. Kept when the sender's account goes (`user_id` set null): the figure is the phones'.
+ */
+export const deviceChecks = pgTable(
+  'device_checks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    userAgent: text('user_agent'),
+    model: text('model'),
+    androidVersion: text('android_version'),
+    chromeVersion: text('chrome_version'),
+    hevcSmall: boolean('hevc_small').notNull(),
+    h264Small: boolean('h264_small').notNull(),
+    answers: jsonb('answers').$type<DeviceCheckAnswers>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('device_checks_recent').on(t.createdAt.desc(), t.id.desc())],
 );

@@ -49,6 +49,8 @@ export const routes: RouteObject[] = [
           { path: 'checkout/success', lazy: page(() => import('../features/payments/CheckoutSuccessPage.tsx')) },
           { path: 'checkout/failed', lazy: page(() => import('../features/payments/CheckoutFailedPage.tsx')) },
           { path: 'payment-flow', lazy: page(() => import('../features/payments/PaymentFlowPage.tsx')) },
+          // Open to anyone, so an operator can check any phone in a shop (decision 0253).
+          { path: 'device-check', lazy: page(() => import('../features/device-check/DeviceCheckPage.tsx')) },
           {
             Component: RequireAuth,
             children: [
@@ -97,6 +99,10 @@ export const routes: RouteObject[] = [
                       { path: 'analytics', lazy: page(() => import('../features/admin/analytics/AnalyticsTab.tsx')) },
                       { path: 'plans', lazy: page(() => import('../features/admin/plans/PlansTab.tsx')) },
                       { path: 'agents', lazy: page(() => import('../features/admin/agents/AgentsTab.tsx')) },
+                      {
+                        path: 'phones',
+                        lazy: page(() => import('../features/admin/device-checks/DeviceChecksTab.tsx')),
+                      },
                     ],
                   },
                 ],

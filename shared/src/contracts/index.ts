@@ -3,6 +3,7 @@ import * as adminPayments from './admin-payments.ts';
 import * as agents from './agents.ts';
 import * as analytics from './analytics.ts';
 import * as auth from './auth.ts';
+import * as deviceChecks from './device-checks.ts';
 import * as downloads from './downloads.ts';
 import * as filmFiles from './film-files.ts';
 import * as licences from './licences.ts';
@@ -20,7 +21,7 @@ import * as unlock from './unlock.ts';
 import * as watching from './watching.ts';
 
 export { agents, analytics, auth, downloads, messages, movies, payments, plans, settings, subscribers, system };
-export { adminPayments, filmFiles, licences, parentalPin, push, subtitles, unlock, watching };
+export { adminPayments, deviceChecks, filmFiles, licences, parentalPin, push, subtitles, unlock, watching };
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
 export const allContracts: Contract[] = [
@@ -43,4 +44,5 @@ export const allContracts: Contract[] = [
   ...Object.values(messages),
   ...Object.values(watching),
   ...Object.values(parentalPin),
+  ...Object.values(deviceChecks),
 ];

@@ -114,3 +114,14 @@ export const ussdUnlocks = {
   perHour: { name: 'ussd-unlock:phone', max: 20, windowSeconds: HOUR, refusal: USSD_REFUSAL },
   perDay: { name: 'ussd-unlock:phone-day', max: 60, windowSeconds: 24 * HOUR, refusal: USSD_REFUSAL },
 } satisfies Record<string, Limit>;
+
+/**
+ * Device check results per address (decision 0253), the one public write of the device check page: a shop checking
+ * phones sends a few dozen an hour; carrier NAT puts many people behind one address, who rarely send one at all.
+ */
+export const deviceCheckSends: Limit = {
+  name: 'device-check:ip',
+  max: 120,
+  windowSeconds: HOUR,
+  refusal: 'Too many phone checks sent from your network',
+};
