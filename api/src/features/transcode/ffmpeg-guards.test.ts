@@ -103,7 +103,8 @@ describe('the bounds the child runs under', () => {
     const fake = join(dir, 'fake-ffmpeg.sh');
     writeFileSync(
       fake,
-      `#!/bin/sh\n[ "$1" = "-version" ] && exit 0\necho "$(ulimit -v) $(ulimit -t) $*" >> ${log}\nexit 1\n`,
+      // It answers the start-up checks (`-version`, and `-encoders`: an empty list, so no HEVC Small) and logs the rest.
+      `#!/bin/sh\n[ "$1" = "-version" ] && exit 0\n[ "$2" = "-encoders" ] && exit 0\necho "$(ulimit -v) $(ulimit -t) $*" >> ${log}\nexit 1\n`,
     );
     chmodSync(fake, 0o755);
     const bounded = (await detectTranscoder({ ffmpeg: fake, ffprobe: fake })).transcoder!;
