@@ -22,6 +22,7 @@ export const featureSurfaces = {
     licences: ['device-key.ts', 'issue.ts', 'signing.ts'],
     mail: ['mailer.ts'],
     metrics: ['jobs.ts', 'registry.ts', 'routes.ts'],
+    'night-bundle': ['accounting.ts'],
     movies: ['entitlement.ts', 'files.ts', 'movie.ts', 'redownload-allowance.ts', 'subtitle-summaries.ts'],
     plans: ['plan-movies.ts', 'plans.ts', 'subscription.ts'],
     posters: ['make.ts', 'srcset.ts'],

@@ -12,6 +12,7 @@ import { downloadRoutes } from './features/downloads/routes.ts';
 import { licenceRoutes } from './features/licences/routes.ts';
 import { filmTransferRoutes } from './features/film-transfer/routes.ts';
 import { messageRoutes } from './features/messages/routes.ts';
+import { nightBundleRoutes } from './features/night-bundle/routes.ts';
 import { httpMetrics } from './features/metrics/http.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
 import { adminPaymentRoutes } from './features/payments/admin-routes.ts';
@@ -115,6 +116,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   watchingRoutes(router, deps);
   parentalPinRoutes(router, deps);
   deviceCheckRoutes(router, deps);
+  nightBundleRoutes(router, deps);
   api.all('*', (c) => errorResponse(c, new AppError('not_found', 'No such API route.')));
   app.route('/api', api);
 

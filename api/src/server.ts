@@ -7,6 +7,7 @@ import { smtpTransport, startMailDispatcher } from './features/mail/smtp-dispatc
 import { startStaleDownloadSweep } from './features/downloads/bookkeeping.ts';
 import { startReconciler } from './features/payments/reconciler.ts';
 import { startPosterSweep } from './features/posters/sweep.ts';
+import { startNightWindowPush } from './features/night-bundle/window-push.ts';
 import { startNewMoviesSweep } from './features/push/new-movies.ts';
 import { startPushDispatcher } from './features/push/outbox.ts';
 import { pushReminderChannel } from './features/reminders/push-channel.ts';
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
     logger.warn('PUBLIC_URL is not set: the renew link in plan reminders points at this server’s local address');
   const stopPush = startPushDispatcher(deps, deps.push, config.push.dispatchIntervalMs);
   const stopNewMovies = startNewMoviesSweep(deps);
+  const stopNightWindowPush = startNightWindowPush(deps);
   if (!config.sms.africasTalking)
     logger.warn(
       "AT_API_KEY is not set: text messages go to the built-in SMS simulator (no phone receives them); read them in the log ('sms simulator: message') or at /api/admin/sms-simulator/messages",
@@ -110,6 +112,7 @@ async function main(): Promise<void> {
         stopReminders(),
         stopPush(),
         stopNewMovies(),
+        stopNightWindowPush(),
         stopTranscoder(),
       ]);
       await deps.transcode.close();

@@ -18,6 +18,7 @@ export * from './schemas/film-wire.ts';
 export * from './schemas/licences.ts';
 export * from './schemas/messages.ts';
 export * from './schemas/movies.ts';
+export * from './schemas/night-bundle.ts';
 export * from './schemas/admin-movies.ts';
 export * from './schemas/parental-pin.ts';
 export * from './schemas/ratings.ts';

@@ -24,6 +24,8 @@ import {
   DOWNLOAD_SIZES,
   LICENCE_REVOKED_REASONS,
   LICENCE_WAYS,
+  type NightBundleSetting,
+  type NightWindows,
   PARENTAL_HIDES,
   PUSH_NOTIFICATION_KINDS,
   RENDITION_KINDS,
@@ -784,10 +786,21 @@ export const operatorSettings = pgTable(
     /** The SMS budget (decision 0201), validated by its contract on write and on read; null: the defaults. */
     smsBudget: jsonb('sms_budget'),
     updatedAt: updatedAt(),
+    /** UGX per GB of mobile data inside a night window (issue 21/22, decision 0255). */
+    nightPricePerGbUgx: integer('night_price_per_gb_ugx').notNull().default(2000),
+    /** The night windows, Kampala time, validated by `NightWindows` on write and on read; null: 00:00–06:00. */
+    nightWindows: jsonb('night_windows').$type<NightWindows>(),
+    /**
+     * A change takes effect for the next window (decision 0255): until `night_changes_at` the price and windows in
+     * force are the ones before it (`night_before`); null when the last change is in force.
+     */
+    nightBefore: jsonb('night_before').$type<NightBundleSetting>(),
+    nightChangesAt: timestamp('night_changes_at', { withTimezone: true }),
   },
   (t) => [
     check('operator_settings_one_row', sql`${t.id} = 1`),
     check('operator_settings_price_range', sql`${t.dataPricePerGbUgx} between 100 and 100000`),
+    check('operator_settings_night_price_range', sql`${t.nightPricePerGbUgx} between 100 and 100000`),
     check('operator_settings_plan_warning_range', sql`${t.planWarningHours} between 0 and 720`),
     check('operator_settings_plan_cutoff_range', sql`${t.planSaleCutoffHours} between 0 and 168`),
   ],
@@ -888,8 +901,14 @@ export const downloads = pgTable(
      * the movie, for every rule and count) while its links work again and its delivered bytes count from zero.
      */
     redownloadStartedAt: timestamp('redownload_started_at', { withTimezone: true }),
+    /**
+     * Of `fetched_bytes`, those served while a night window was open (issue 21/22, decision 0255): by the server's
+     * clock and the windows in force then, a stretch of bytes split by the share of its time inside a window.
+     */
+    nightBytes: bigint('night_bytes', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
+    check('downloads_night_bytes_in_range', sql`${t.nightBytes} >= 0 and ${t.nightBytes} <= ${t.fetchedBytes}`),
     check('downloads_delivered_in_range', sql`${t.deliveredBytes} >= 0 and ${t.deliveredBytes} <= ${t.totalBytes}`),
     check('downloads_one_subject', sql`(${t.userId} is null) <> (${t.agentId} is null)`),
     check('downloads_bytes_in_range', sql`${t.downloadedBytes} >= 0 and ${t.downloadedBytes} <= ${t.totalBytes}`),
@@ -1112,4 +1131,42 @@ export const deviceChecks = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('device_checks_recent').on(t.createdAt.desc(), t.id.desc())],
+);
+
+/**
+ * The films a person queued for tonight (issue 21/22): the phone keeps the real queue; this copy only decides who gets
+ * the push when a night window opens. Replaced whole by each PUT, at most TONIGHT_QUEUE_MAX rows per person.
+ */
+export const tonightQueueItems = pgTable(
+  'tonight_queue_items',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    movieId: uuid('movie_id')
+      .notNull()
+      .references(() => movies.id, { onDelete: 'cascade' }),
+    size: text('size', { enum: DOWNLOAD_SIZES }).notNull(),
+    /** The person's order, from 0. */
+    position: integer('position').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.movieId] })],
+);
+
+/**
+ * One row per person per night window a window-start push was queued for (decision 0255): inserted on conflict do
+ * nothing in the transaction that queues the push, so two replicas, or a pass run again after a crash, push once.
+ */
+export const nightWindowPushes = pgTable(
+  'night_window_pushes',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The window's opening instant. */
+    opensAt: timestamp('opens_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.opensAt] })],
 );

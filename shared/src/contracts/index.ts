@@ -9,6 +9,7 @@ import * as filmFiles from './film-files.ts';
 import * as licences from './licences.ts';
 import * as messages from './messages.ts';
 import * as movies from './movies.ts';
+import * as nightBundle from './night-bundle.ts';
 import * as parentalPin from './parental-pin.ts';
 import * as payments from './payments.ts';
 import * as plans from './plans.ts';
@@ -21,7 +22,18 @@ import * as unlock from './unlock.ts';
 import * as watching from './watching.ts';
 
 export { agents, analytics, auth, downloads, messages, movies, payments, plans, settings, subscribers, system };
-export { adminPayments, deviceChecks, filmFiles, licences, parentalPin, push, subtitles, unlock, watching };
+export {
+  adminPayments,
+  deviceChecks,
+  filmFiles,
+  licences,
+  nightBundle,
+  parentalPin,
+  push,
+  subtitles,
+  unlock,
+  watching,
+};
 
 /** Every route the API serves; the OpenAPI document and the auth-matrix tests walk this list. */
 export const allContracts: Contract[] = [
@@ -45,4 +57,5 @@ export const allContracts: Contract[] = [
   ...Object.values(watching),
   ...Object.values(parentalPin),
   ...Object.values(deviceChecks),
+  ...Object.values(nightBundle),
 ];

@@ -74,6 +74,14 @@ export const PlatformAnalytics = z.object({
   ),
   /** The two Smalls' share (0–1; H.264 and HEVC) of the downloads completed in the period; 0 when there were none. */
   smallShare: z.number(),
+  /**
+   * Night bundle (issue 21/22), over the period of the series: the bytes served while a night window was open, their
+   * share (0–1) of every byte served (0 when none were), and what they saved subscribers at the operator's day and
+   * night prices (nightBytes × (day − night) / 10⁹, rounded; never below 0).
+   */
+  nightBytes: z.number().int(),
+  nightShare: z.number(),
+  nightSavedUgx: z.number().int(),
   licences: LicenceFigures,
   phoneToPhone: PhoneToPhoneFigures,
 });

@@ -153,6 +153,8 @@ export const DownloadHistoryEntry = z.object({
   /** The size downloaded and the bytes it fetched (re-fetches included). */
   size: DownloadSize,
   fetchedBytes: z.number().int(),
+  /** Of `fetchedBytes`, those served while a night window was open (the server's clock, the windows then in force). */
+  nightBytes: z.number().int(),
   /** The film came from another phone (a film file or a transfer): its data was not fetched (issue 19/22). */
   received: z.boolean(),
   category: z.enum(MOVIE_CATEGORY_NAMES),

@@ -60,6 +60,7 @@ export const PUSH_NOTIFICATION_KINDS = [
   'new_movies',
   'plan_ends_in_3_days',
   'plan_ends_today',
+  'night-window',
 ] as const;
 export type PushNotificationKind = (typeof PUSH_NOTIFICATION_KINDS)[number];
 

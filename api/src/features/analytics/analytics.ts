@@ -10,6 +10,7 @@ import { downloads, movies, payments, users } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Database } from '../../db/client.ts';
 import { licenceFigures } from './licence-figures.ts';
+import { nightFigures } from './night-figures.ts';
 import { phoneToPhoneFigures } from './phone-to-phone.ts';
 
 interface AnalyticsDeps {
@@ -96,6 +97,7 @@ export async function platformAnalytics(deps: AnalyticsDeps, days: number): Prom
       .select({
         size: downloads.size,
         fetched: sql<string>`coalesce(sum(${downloads.fetchedBytes}) filter (where ${downloads.lastActivityAt} >= ${seriesStart}), 0)`,
+        night: sql<string>`coalesce(sum(${downloads.nightBytes}) filter (where ${downloads.lastActivityAt} >= ${seriesStart}), 0)`,
         completed: sql<number>`count(*) filter (where ${completedDownloads} and ${downloads.completedAt} >= ${seriesStart})`,
       })
       .from(downloads)
@@ -131,6 +133,7 @@ export async function platformAnalytics(deps: AnalyticsDeps, days: number): Prom
     paymentsAwaitingReview: Number(revenue?.review ?? 0),
     daily,
     ...sizeFigures(bySize),
+    ...(await nightFigures(db, bySize, now)),
     licences,
     phoneToPhone,
   };

@@ -25,6 +25,7 @@ import { type Downloader, kinayugandaProgress, lockDownloader, ownDownloads } fr
 import { type DownloadRow, toDownloadRecord, toHistoryEntry } from './records.ts';
 import { isClosed } from './redownloads.ts';
 import { STALE_AFTER_MS } from './stale.ts';
+import { nightShareBetween } from '../night-bundle/accounting.ts';
 
 export interface BookkeepingDeps {
   database: Database;
@@ -35,6 +36,8 @@ export interface BookkeepingDeps {
 }
 
 const ALREADY_COMPLETE = 'This download is already complete.';
+/** The longest stretch the bytes of one progress report are taken to have been fetched in. */
+const LAST_REPORT_STRETCH_MAX_MS = 60_000;
 
 /** The caller's own download by id; another person's is simply not found. */
 async function ownDownload(deps: BookkeepingDeps, caller: Downloader, id: string): Promise<DownloadRow> {
@@ -74,6 +77,12 @@ export async function reportProgress(
   checkBytes(row, input.downloadedBytes);
   const now = deps.clock.now();
   const share = row.totalBytes > 0 ? input.downloadedBytes / row.totalBytes : 0;
+  const countsFetched = deps.storage.driver === 's3' && input.fetchedBytes !== undefined;
+  const fetched = sql`greatest(${downloads.fetchedBytes}, least(${input.fetchedBytes ?? 0}::bigint, ${downloads.fetchedBytes} + ${downloads.totalBytes}))`;
+  // The bytes since the last report were fetched since its time, or within the last minute after a pause (a phone
+  // reports every few seconds while it fetches): their night share is that stretch's (decision 0255).
+  const since = new Date(Math.max(row.lastActivityAt.getTime(), now.getTime() - LAST_REPORT_STRETCH_MAX_MS));
+  const nightShare = countsFetched ? await nightShareBetween(deps.database.db, since, now) : 0;
   const [updated] = await deps.database.db
     .update(downloads)
     .set({
@@ -88,9 +97,10 @@ export async function reportProgress(
         : {}),
       // S3 again: what the download cost is the client's running count, never less than known, and one report adds at
       // most one whole file (more cannot have been fetched between two reports a few seconds apart). Decision 0126.
-      ...(deps.storage.driver === 's3' && input.fetchedBytes !== undefined
+      ...(countsFetched
         ? {
-            fetchedBytes: sql`greatest(${downloads.fetchedBytes}, least(${input.fetchedBytes}::bigint, ${downloads.fetchedBytes} + ${downloads.totalBytes}))`,
+            fetchedBytes: fetched,
+            nightBytes: sql`${downloads.nightBytes} + round((${fetched} - ${downloads.fetchedBytes}) * ${nightShare}::float8)::bigint`,
           }
         : {}),
       status: reportedStatus(input.status),

@@ -10,6 +10,7 @@ import { coveredBytes, mergeRanges, type Ranges, rangesOf } from './delivered-ra
 import { completeDelivered, finishing } from './completion.ts';
 import { downloadFileKey } from '../movies/files.ts';
 import { MAX_COPIES_PER_GRANT } from './grant-caps.ts';
+import { type FetchStretch, NightBoundaries, nightBytesOfStretches } from '../night-bundle/accounting.ts';
 import { isClosed } from './redownloads.ts';
 
 /**
@@ -22,7 +23,8 @@ import { isClosed } from './redownloads.ts';
  * Two counts per download (decision 0126): `delivered` (unique intervals of the download's file, what completion
  * needs) and `fetched` (every byte sent, re-fetches after drops included: what the download cost in data). Bytes of
  * another file than the download's (a response of the size it had before a change, still running) are fetched,
- * never delivered: resume never mixes two files.
+ * never delivered: resume never mixes two files. Of `fetched`, the bytes sent while a night window was open count as
+ * night bytes too (decision 0255): each write's bytes are stamped with the stretch of time they were sent in.
  */
 
 /** A write per 16 MiB sent: ~128 for a 2 GB movie, each one row update. */
@@ -35,6 +37,8 @@ interface Pending {
   ranges: Map<string, Ranges>;
   /** Bytes sent and not yet written, per storage key served. */
   fetched: Map<string, number>;
+  /** The same bytes with the stretch of time each lot was sent in, for the night count. */
+  stretches: FetchStretch[];
   writing: Promise<void> | null;
   /** Responses under this download still open in this process. */
   open: number;
@@ -43,6 +47,7 @@ interface Pending {
 
 export class Deliveries {
   private readonly pending = new Map<string, Pending>();
+  private readonly night: NightBoundaries;
 
   constructor(
     private readonly deps: {
@@ -53,25 +58,40 @@ export class Deliveries {
       /** The download was completed or spent its copies here: its links' cached verdicts must go. */
       onEnded?: (downloadId: string) => void;
     },
-  ) {}
+  ) {
+    this.night = new NightBoundaries(deps);
+  }
 
   /** One response's bytes `start`…`end` (inclusive) of the object `key` under download `downloadId`. */
   track(downloadId: string, start: number, end: number, key: string): DeliveryTrack {
     const entry = this.entryOf(downloadId);
     entry.open += 1;
     let written = start;
+    let writtenAt = this.deps.clock.now();
     let lastSeen = start;
+    let lastSeenAt = writtenAt;
     let closed = false;
-    const push = (sentEnd: number) => {
+    let nightTurns = this.night.boundaryAfter(writtenAt);
+    const push = (sentEnd: number, at = this.deps.clock.now()) => {
       if (sentEnd <= written) return;
-      this.add(downloadId, key, [start, sentEnd], sentEnd - written);
+      this.add(downloadId, key, [start, sentEnd], { bytes: sentEnd - written, from: writtenAt, to: at });
       written = sentEnd;
+      writtenAt = at;
     };
     return {
       reached: (sentEnd) => {
+        const now = this.deps.clock.now();
+        nightTurns ??= this.night.boundaryAfter(writtenAt);
+        if (nightTurns && now.getTime() >= nightTurns.getTime()) {
+          // A window opened or closed since the last report: what was sent until then is counted on its side of it.
+          if (lastSeen > written) push(lastSeen, lastSeenAt);
+          else writtenAt = lastSeenAt;
+          nightTurns = this.night.boundaryAfter(now);
+        }
         // After the end (a write callback late after a cut) every report is pushed at once.
         lastSeen = sentEnd;
-        if (closed || sentEnd > end || sentEnd - written >= FLUSH_EVERY_BYTES) push(sentEnd);
+        lastSeenAt = now;
+        if (closed || sentEnd > end || sentEnd - written >= FLUSH_EVERY_BYTES) push(sentEnd, now);
       },
       closed: () => {
         if (closed) return;
@@ -110,26 +130,28 @@ export class Deliveries {
   private entryOf(downloadId: string): Pending {
     let entry = this.pending.get(downloadId);
     if (!entry) {
-      entry = { ranges: new Map(), fetched: new Map(), writing: null, open: 0, idle: [] };
+      entry = { ranges: new Map(), fetched: new Map(), stretches: [], writing: null, open: 0, idle: [] };
       this.pending.set(downloadId, entry);
     }
     return entry;
   }
 
-  private add(downloadId: string, key: string, range: [number, number], fetched: number): void {
+  private add(downloadId: string, key: string, range: [number, number], stretch: FetchStretch): void {
     const entry = this.entryOf(downloadId);
     entry.ranges.set(key, mergeRanges(entry.ranges.get(key) ?? [], [range], Number.MAX_SAFE_INTEGER));
-    entry.fetched.set(key, (entry.fetched.get(key) ?? 0) + fetched);
+    entry.fetched.set(key, (entry.fetched.get(key) ?? 0) + stretch.bytes);
+    entry.stretches.push(stretch);
     if (!entry.writing) entry.writing = this.writeAll(downloadId, entry);
   }
 
   private async writeAll(downloadId: string, entry: Pending): Promise<void> {
     while (entry.ranges.size > 0) {
-      const { ranges, fetched } = entry;
+      const { ranges, fetched, stretches } = entry;
       entry.ranges = new Map();
       entry.fetched = new Map();
+      entry.stretches = [];
       try {
-        await this.write(downloadId, ranges, fetched);
+        await this.write(downloadId, ranges, fetched, stretches);
       } catch (error) {
         // Lost bytes only ever under-count: the client fetches them again (a resume), it is never over-credited.
         this.deps.logger.error({ err: error, downloadId }, 'recording delivered bytes failed');
@@ -151,9 +173,15 @@ export class Deliveries {
    * share of a copy against the grant's cap. When the own file is covered the download completes itself
    * (decision 0191): a client that never calls `/complete` still had one delivery.
    */
-  private async write(downloadId: string, added: Map<string, Ranges>, fetched: Map<string, number>): Promise<void> {
+  private async write(
+    downloadId: string,
+    added: Map<string, Ranges>,
+    fetched: Map<string, number>,
+    stretches: FetchStretch[],
+  ): Promise<void> {
     const now = this.deps.clock.now();
     const sent = [...fetched.values()].reduce((sum, n) => sum + n, 0);
+    const night = nightBytesOfStretches(await this.night.schedule(), stretches);
     const counted = await this.deps.database.db.transaction(async (tx) => {
       const [row] = await tx
         .select({
@@ -188,6 +216,7 @@ export class Deliveries {
         .update(downloads)
         .set({
           fetchedBytes: sql`${downloads.fetchedBytes} + ${sent}`,
+          nightBytes: sql`${downloads.nightBytes} + ${night}`,
           copiesSent: sql`${downloads.copiesSent} + ${sent / Math.max(row.total, 1)}::float8`,
           // Bytes arriving are activity: a Background Fetch cannot report, and must not be swept as stale. A re-fetch
           // of bytes already delivered is not progress (decision 0111 counts links without progress).

@@ -39,6 +39,7 @@ export function toHistoryEntry(row: DownloadRow, movie: Pick<MovieRow, 'title' |
     movieSize: row.totalBytes,
     size: row.size,
     fetchedBytes: row.fetchedBytes,
+    nightBytes: row.nightBytes,
     received: row.receivedAt !== null,
     category: movie.category,
     status: row.status,

@@ -3,7 +3,8 @@ import { collectDbPool, collectJobLag } from './collectors.ts';
 import type { MetricsParts } from './parts.ts';
 
 /** The background jobs (lib/interval-job.ts passes), as they appear in the `job` label. */
-export type JobName = 'reconciler' | 'stale_sweep' | 'mail' | 'sms' | 'reminders' | 'push' | 'push_sweep';
+export type JobName =
+  'reconciler' | 'stale_sweep' | 'mail' | 'sms' | 'reminders' | 'push' | 'push_sweep' | 'night_window_push';
 
 /** Bytes the local `/files` server sent and stored; it counts through this port, metrics knows no storage. */
 export interface FileTraffic {

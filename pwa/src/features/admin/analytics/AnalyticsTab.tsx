@@ -7,6 +7,7 @@ import { usePlatformAnalytics } from './queries.ts';
 import { RangePicker } from './RangePicker.tsx';
 import { parseRange, type Range } from './range.ts';
 import { LicenceFiguresCard } from './LicenceFiguresCard.tsx';
+import { NightBundleFiguresCard } from './NightBundleFiguresCard.tsx';
 import { PhoneToPhoneCard } from './PhoneToPhoneCard.tsx';
 import { TopDownloads } from './TopDownloads.tsx';
 import { TrendCharts } from './TrendCharts.tsx';
@@ -60,6 +61,7 @@ export default function AnalyticsTab() {
           <>
             <LicenceFiguresCard figures={analytics.data?.licences} days={analytics.data?.daily.length ?? days} />
             <PhoneToPhoneCard figures={analytics.data?.phoneToPhone} days={analytics.data?.daily.length ?? days} />
+            <NightBundleFiguresCard figures={analytics.data} days={analytics.data?.daily.length ?? days} />
           </>
         )}
       </div>

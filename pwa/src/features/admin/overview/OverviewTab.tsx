@@ -7,6 +7,7 @@ import { usePlatformAnalytics } from '../analytics/queries.ts';
 import { StatCard } from '../components/StatCard.tsx';
 import { TabHeading } from '../components/TabHeading.tsx';
 import { DataPriceCard } from './DataPriceCard.tsx';
+import { NightBundleCard } from './NightBundleCard.tsx';
 import { RecentMovies } from './RecentMovies.tsx';
 import { SmsBudgetCard } from './SmsBudgetCard.tsx';
 import { SmsGatewayCard } from './SmsGatewayCard.tsx';
@@ -89,6 +90,7 @@ export default function OverviewTab() {
       </div>
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <DataPriceCard />
+        <NightBundleCard />
         <SmsGatewayCard />
         <div className="lg:col-span-2">
           <SmsBudgetCard />
