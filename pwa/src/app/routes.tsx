@@ -62,6 +62,11 @@ export const routes: RouteObject[] = [
               { path: 'checkout/:planId', lazy: page(() => import('../features/payments/CheckoutPage.tsx')) },
               // Films from phone to phone over a hotspot, with no data (issue 19/22).
               { path: 'downloads/send', lazy: page(() => import('../features/phone-to-phone/SendFilmsPage.tsx')) },
+              // Night mode: tonight's films on the night bundle (issue 21/22); the window-start push opens it.
+              {
+                path: 'downloads/tonight',
+                lazy: page(() => import('../features/downloads/tonight/NightModePage.tsx')),
+              },
               {
                 path: 'downloads/receive',
                 lazy: page(() => import('../features/phone-to-phone/ReceiveFilmsPage.tsx')),

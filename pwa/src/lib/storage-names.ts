@@ -48,4 +48,6 @@ export const STORAGE_KEYS = {
   playerMuted: 'filamu.player.muted',
   playerRate: 'filamu.player.rate',
   playerSubtitles: 'filamu.player.subtitles',
+  /** Night mode's state (issue 21/22): which night it waits for or runs, kept across a reload. */
+  nightMode: 'filamu.nightMode',
 } as const;

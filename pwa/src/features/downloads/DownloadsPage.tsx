@@ -9,6 +9,7 @@ import { DownloadSettingsCard } from './components/DownloadSettingsCard.tsx';
 import { OpenFilmFile } from './components/OpenFilmFile.tsx';
 import { PhoneToPhoneCard } from './components/PhoneToPhoneCard.tsx';
 import { StorageSummary } from './components/StorageSummary.tsx';
+import { TonightCard } from './tonight/TonightCard.tsx';
 import { displayOrder } from './describe.ts';
 import { useLocalDownloads } from './hooks.ts';
 import { useDownloadsStore } from './manager.ts';
@@ -81,6 +82,7 @@ export default function DownloadsPage() {
         */}
         {loaded && (
           <>
+            {!signedOut && <TonightCard />}
             {!signedOut && <PhoneToPhoneCard />}
             {!signedOut && <OpenFilmFile />}
             <PushPrompt className="mt-6" />

@@ -49,7 +49,7 @@ function fileNameFor(movie: DownloadableMovie): string {
   return `${safe}.mp4`;
 }
 
-function recordInput(ownerId: string, movie: DownloadableMovie, size?: DownloadSize): NewDownloadInput {
+export function recordInput(ownerId: string, movie: DownloadableMovie, size?: DownloadSize): NewDownloadInput {
   const chosen = size ? movie.sizes?.find((s) => s.size === size) : undefined;
   return {
     sizeChoice: size,

@@ -1,5 +1,6 @@
 import { useSessionStore, type SessionState } from '../../lib/session.ts';
 import { startDownloadManager } from './manager.ts';
+import { restoreNightMode } from './tonight/night-mode.ts';
 
 let installed = false;
 
@@ -20,6 +21,8 @@ export function ensureDownloadManager(): void {
     if (now === last) return;
     last = now;
     startDownloadManager();
+    // A reload in the night goes on with the same night; a window that ended meanwhile pauses its films.
+    restoreNightMode();
   };
   useSessionStore.subscribe(apply);
   apply(useSessionStore.getState());

@@ -12,7 +12,8 @@ export function stateWords(record: Pick<LocalDownload, 'state' | 'message'>): st
       // 'Waiting for Wi-Fi' when the person asked for Wi-Fi only.
       return record.message ?? 'Waiting for network';
     case 'paused':
-      return 'Paused';
+      // A film for tonight says it waits for the night bundle, or why it stopped.
+      return record.message ?? 'Paused';
     case 'needs-url':
       return 'Reconnecting';
     case 'needs-space':

@@ -23,9 +23,13 @@ function formatUgx(amount: number): string {
  * so a 90 KB file and a 7 MB file never read the same (decision 0208).
  */
 export function costText(bytes: number, pricePerGbUgx: number): string {
-  if ((bytes / 1e9) * pricePerGbUgx < DATA_COST_FLOOR_UGX)
-    return `under${NBSP}${formatUgx(DATA_COST_FLOOR_UGX)} of data`;
-  return `≈${NBSP}${formatUgx(dataCostUgx(bytes, pricePerGbUgx))} of data`;
+  return `${ugxEstimate(bytes, pricePerGbUgx)} of data`;
+}
+
+/** `≈ UGX 1,700`, or `under UGX 100` below the estimate's floor: what `bytes` cost at a price per GB. */
+export function ugxEstimate(bytes: number, pricePerGbUgx: number): string {
+  if ((bytes / 1e9) * pricePerGbUgx < DATA_COST_FLOOR_UGX) return `under${NBSP}${formatUgx(DATA_COST_FLOOR_UGX)}`;
+  return `≈${NBSP}${formatUgx(dataCostUgx(bytes, pricePerGbUgx))}`;
 }
 
 /** The smallest size on offer ("from 290 MB" on the card); null when the movie lists none. */
@@ -128,10 +132,12 @@ export function receivedDataText(fetchedBytes: number): string {
   return `Received from a phone · ${fetchedBytes > 0 ? formatBytes(fetchedBytes) : '0 MB'} of data`;
 }
 
-export function usedDataText(fetchedBytes: number, totalBytes: number | null): string {
+export function usedDataText(fetchedBytes: number, totalBytes: number | null, nightBytes = 0): string {
   const used = Math.max(fetchedBytes, totalBytes ?? 0);
   const share = totalBytes === null ? 0 : refetchShare(fetchedBytes, totalBytes);
   const percent = share * 100;
   const refetched = share === 0 ? '' : ` (${percent < 1 ? '<1' : Math.round(percent)} % re-fetched)`;
-  return `Used ${formatBytes(used)} of data${refetched}`;
+  // Issue 21/22 §5: the part that came on the night bundle, at its cheaper price.
+  const night = nightBytes > 0 ? ` · ${formatBytes(Math.min(nightBytes, used))} at night prices` : '';
+  return `Used ${formatBytes(used)} of data${refetched}${night}`;
 }

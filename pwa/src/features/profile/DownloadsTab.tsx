@@ -111,7 +111,9 @@ function HistoryRow({ entry }: { entry: DownloadHistoryEntry }) {
         {entry.status === 'completed' && (
           <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
             {/* movieSize is the download's total bytes: the size it fetched, not the original's. */}
-            {entry.received ? receivedDataText(entry.fetchedBytes) : usedDataText(entry.fetchedBytes, entry.movieSize)}
+            {entry.received
+              ? receivedDataText(entry.fetchedBytes)
+              : usedDataText(entry.fetchedBytes, entry.movieSize, entry.nightBytes)}
           </p>
         )}
       </div>

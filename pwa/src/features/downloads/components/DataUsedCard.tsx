@@ -8,12 +8,28 @@ import { useDataDays } from '../hooks.ts';
 import { costText } from '../sizes.ts';
 
 /** One month's total: its bytes and what they cost at the price the size dialog uses. */
-function MonthTotal({ label, bytes, price }: { label: string; bytes: number; price: number }) {
+function MonthTotal({
+  label,
+  bytes,
+  nightBytes,
+  price,
+}: {
+  label: string;
+  bytes: number;
+  nightBytes: number;
+  price: number;
+}) {
   return (
     <div className="min-w-0">
       <dt className="text-sm text-stone-600 dark:text-stone-400">{label}</dt>
       <dd className="mt-0.5 text-lg font-bold tabular-nums">{bytes > 0 ? formatBytes(bytes) : 'None'}</dd>
       {bytes > 0 && <dd className="text-sm text-stone-700 dark:text-stone-300">{costText(bytes, price)}</dd>}
+      {/* Issue 21/22 §5: the part fetched on the night bundle (films downloaded tonight). */}
+      {nightBytes > 0 && (
+        <dd className="text-sm text-stone-700 dark:text-stone-300">
+          {formatBytes(Math.min(nightBytes, bytes))} at night prices
+        </dd>
+      )}
     </div>
   );
 }
@@ -44,8 +60,18 @@ export function DataUsedCard() {
       ) : (
         <>
           <dl className="mt-4 grid grid-cols-2 gap-3">
-            <MonthTotal label={`This month (${monthWords(use.month)})`} bytes={use.monthBytes} price={price} />
-            <MonthTotal label={`Last month (${monthWords(use.lastMonth)})`} bytes={use.lastMonthBytes} price={price} />
+            <MonthTotal
+              label={`This month (${monthWords(use.month)})`}
+              bytes={use.monthBytes}
+              nightBytes={use.monthNightBytes}
+              price={price}
+            />
+            <MonthTotal
+              label={`Last month (${monthWords(use.lastMonth)})`}
+              bytes={use.lastMonthBytes}
+              nightBytes={use.lastMonthNightBytes}
+              price={price}
+            />
           </dl>
           {use.days.length === 0 ? (
             <p className="mt-4 text-sm text-stone-600 dark:text-stone-400">

@@ -10,6 +10,7 @@ import { cancelDownload, deleteFromDevice, openMovieFile, pauseDownload, resumeD
 import { copyName, exportFile, isEncrypted } from '../keep-copy.ts';
 import { filmFileBlob } from '../film-file.ts';
 import { manifestFor, NEEDS_A_CONNECTION } from '../film-manifest.ts';
+import { moveToTonight } from '../tonight/queue.ts';
 
 /** The title after a button's visible word, for screen readers ("Pause The Movie"). */
 function For({ title }: { title: string }) {
@@ -86,10 +87,19 @@ export function DownloadActions({ record }: { record: LocalDownload }) {
       )}
       {RESUMABLE_STATES.has(state) && !signedOut && (
         <Button size="sm" onClick={() => void resumeDownload(movieId)}>
-          Resume
+          {/* A film waiting for tonight would spend day data: said plainly. */}
+          {record.nightOnly ? 'Download now' : 'Resume'}
           <For title={title} />
         </Button>
       )}
+      {(RUNNABLE_STATES.has(state) || state === 'paused' || state === 'needs-space') &&
+        !record.nightOnly &&
+        !signedOut && (
+          <Button size="sm" variant="outline" onClick={() => void moveToTonight(record)}>
+            Download tonight
+            <For title={title} />
+          </Button>
+        )}
       {(RESUMABLE_STATES.has(state) || RUNNABLE_STATES.has(state)) && signedOut && (
         <LinkButton to="/login" size="sm">
           Sign in to finish

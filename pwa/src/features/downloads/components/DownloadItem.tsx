@@ -78,7 +78,7 @@ export function DownloadItem({ record }: { record: LocalDownload }) {
             {record.sizeChoice ? `${DOWNLOAD_SIZE_LABELS[record.sizeChoice]} · ` : ''}
             {record.received
               ? receivedDataText(record.bytesFromNetwork)
-              : usedDataText(record.bytesFromNetwork, record.size)}
+              : usedDataText(record.bytesFromNetwork, record.size, record.nightBytes)}
           </p>
         )}
 

@@ -12,6 +12,8 @@ import { usePhoneSizes } from '../phone-sizes.ts';
 import { preselectSize } from '../sizes.ts';
 import { FreeUpSpace } from './FreeUpSpace.tsx';
 import { SizeOptions } from './SizeOptions.tsx';
+import { queueForTonight } from '../tonight/queue.ts';
+import { TonightPrices } from '../tonight/TonightPrices.tsx';
 
 /**
  * Download Now asks which size first (issue 10/14 §4): each size with its bytes, what it costs in data at the
@@ -45,6 +47,15 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
     setLastPickedSize(chosen);
     onClose();
     void startDownload(movie, { size: chosen, spaceWarned: true });
+  };
+
+  // Issue 21/22: the same size, fetched in the next night window at the night bundle's price.
+  const tonight = () => {
+    if (!chosen) return;
+    if (remember) setDefaultSize(chosen);
+    setLastPickedSize(chosen);
+    onClose();
+    void queueForTonight(movie, chosen);
   };
 
   return (
@@ -113,6 +124,7 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
           <span>Always download this size (you can change it in Download settings)</span>
         </label>
       )}
+      {chosenSize && <TonightPrices bytes={chosenSize.bytes} />}
       <p className="mt-3 text-xs text-stone-600 dark:text-stone-400">
         Data prices are estimates at UGX {groupDigits(price)} per GB.
       </p>
@@ -120,6 +132,11 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
         <Button variant="outline" onClick={onClose}>
           Cancel
         </Button>
+        {chosen && (
+          <Button variant="outline" onClick={tonight}>
+            Download tonight
+          </Button>
+        )}
         {chosen && <Button onClick={confirm}>Download {DOWNLOAD_SIZE_LABELS[chosen]}</Button>}
       </div>
     </Modal>

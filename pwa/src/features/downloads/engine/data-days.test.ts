@@ -43,6 +43,8 @@ describe('data used per day and month', () => {
       ],
       lastMonth: '2026-10',
       lastMonthBytes: 500,
+      monthNightBytes: 0,
+      lastMonthNightBytes: 0,
     });
     // 23:59 on 31 October in Kampala: October is this month.
     const october = summarizeDataUse(rows, at('2026-10-31T20:59:00Z'));
@@ -58,6 +60,8 @@ describe('data used per day and month', () => {
       days: [],
       lastMonth: '2025-12',
       lastMonthBytes: 70,
+      monthNightBytes: 0,
+      lastMonthNightBytes: 0,
     });
   });
 });

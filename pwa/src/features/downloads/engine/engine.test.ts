@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { FaultProxy } from '../../../../../e2e/support/fault-proxy.ts';
 import { Engine } from './engine.ts';
 import type { EngineDeps } from './engine-deps.ts';
+import { NIGHT_OVER } from './night-rules.ts';
 import { newDownload, type LocalDownload, type LocalState } from './record.ts';
 import type { ServerAnswer } from './server.ts';
 import { createDownload, dispatch, getDownload, getSubtitles, listen, type StoredSubtitleTrack } from './store.ts';
@@ -351,5 +352,27 @@ describe('the download engine with a fake API and IndexedDB', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(phone.api.links).toBe(0);
     expect(storage.log).toHaveLength(0);
+  });
+  it('runs a film for tonight only inside its window, and stops it mid-transfer at the end with its bytes kept', async () => {
+    const phone = await newPhone();
+    await dispatch(phone.key, { type: 'tonight', message: 'Waiting for tonight' });
+    startEngine(phone);
+    await new Promise((r) => setTimeout(r, 300));
+    // Before the window: not a link asked for, not a byte fetched.
+    expect(phone.api.links).toBe(0);
+    expect(storage.log).toHaveLength(0);
+
+    storage.throttleBps = 1024 * 1024;
+    await dispatch(phone.key, { type: 'night-open', until: Date.now() + 1600 });
+    phone.engines[0]!.kick();
+    const paused = await until(phone, (r) => r.state === 'paused');
+    expect(paused.message).toBe(NIGHT_OVER);
+    expect(paused.committed).toBeGreaterThan(0);
+    expect(paused.committed).toBeLessThan(SIZE);
+    expect(paused.nightBytes).toBe(paused.bytesFromNetwork);
+    expect(phone.files.get(phone.key)!.getSize()).toBeGreaterThanOrEqual(paused.committed);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(storage.log).toHaveLength(1);
+    expect((await recordOf(phone)).state).toBe('paused');
   });
 });

@@ -4,6 +4,7 @@ import { browserEngineDeps, type EngineDeps } from './engine-deps.ts';
 import { ProgressThrottle } from './progress-throttle.ts';
 import { backoffMs, DOWNLOAD_RETRY } from '../../../lib/transfer/backoff.ts';
 import { SpeedMeter } from '../../../lib/transfer/speed-meter.ts';
+import { NIGHT_OVER, outsideItsNight } from './night-rules.ts';
 import { RUNNABLE_STATES, type LocalDownload } from './record.ts';
 import type { Session } from './server.ts';
 import { announce, dispatch, getDownload, listDownloads, putSubtitles } from './store.ts';
@@ -108,8 +109,16 @@ export class Engine {
       return 3_600_000;
     }
     const now = Date.now();
+    // A film for tonight never spends day data, even when no page with night mode is left to pause it.
+    for (const record of records) {
+      if (RUNNABLE_STATES.has(record.state) && outsideItsNight(record, now)) {
+        await dispatch(record.key, { type: 'night-close', message: NIGHT_OVER });
+      }
+    }
     // The browser's Background Fetch moves those bytes; the engine keeps its hands off them.
-    const runnable = records.filter((r) => RUNNABLE_STATES.has(r.state) && r.engine === 'ranged');
+    const runnable = records.filter(
+      (r) => RUNNABLE_STATES.has(r.state) && r.engine === 'ranged' && !outsideItsNight(r, now),
+    );
     const due = runnable.find((r) => (this.retry.get(r.key)?.at ?? 0) <= now);
     if (!due) {
       const next = Math.min(...runnable.map((r) => this.retry.get(r.key)?.at ?? Infinity));
@@ -194,6 +203,11 @@ export class Engine {
     const throttle = new ProgressThrottle(record.size, record.committed, Date.now());
     const speed = new SpeedMeter();
     let lastLive = 0;
+    // A film for tonight stops at its window's end, mid-transfer; the next look pauses it (bytes committed are kept).
+    const nightEnds =
+      record.nightOnly && record.nightUntil !== undefined
+        ? setTimeout(() => controller.abort('night-over'), Math.max(0, record.nightUntil - Date.now()))
+        : undefined;
     try {
       // Only bytes covered by a committed offset are trusted after a crash.
       const committed = Math.min(record.committed, sink.getSize());
@@ -241,6 +255,7 @@ export class Engine {
       }
       return result;
     } finally {
+      clearTimeout(nightEnds);
       sink.close();
       this.active = null;
     }
@@ -308,7 +323,10 @@ export class Engine {
         return;
       }
       case 'aborted': {
-        const record = await getDownload(key);
+        let record = await getDownload(key);
+        if (record && RUNNABLE_STATES.has(record.state) && outsideItsNight(record, Date.now())) {
+          record = await dispatch(key, { type: 'night-close', message: NIGHT_OVER });
+        }
         if (record?.state === 'paused' && record.downloadId) {
           void this.deps.server.reportProgress(
             auth.session,

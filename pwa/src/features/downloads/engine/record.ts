@@ -1,4 +1,5 @@
 import type { DownloadSize, MovieRating } from '@filamu/shared';
+import { byHand, nightBytesAfter } from './night-rules.ts';
 
 /**
  * The one state machine of a download on this device, shared by the engine worker, the screens and the
@@ -95,6 +96,16 @@ export interface LocalDownload {
   /** The server has been told of completion. */
   reportedComplete: boolean;
   engine: 'ranged' | 'bgfetch';
+  /**
+   * Download tonight (issue 21/22): the film waits for the night bundle and is fetched only inside a night window —
+   * started when one opens, paused when it closes, so it never spends day data. Cleared when the person pauses or
+   * resumes it by hand (their own choice to spend day data).
+   */
+  nightOnly?: boolean;
+  /** While a window is open: the instant (ms) it closes, after which the engine runs none of this film's bytes. */
+  nightUntil?: number;
+  /** Bytes of `bytesFromNetwork` received inside a night window (this phone's own count). */
+  nightBytes?: number;
   createdAt: number;
   updatedAt: number;
   completedAt: number | null;
@@ -132,7 +143,13 @@ export type DownloadEvent =
    */
   | { type: 'background-ended'; paused: boolean; message?: string; received?: number }
   | { type: 'hard-error'; message: string }
-  | { type: 'refused'; message: string };
+  | { type: 'refused'; message: string }
+  /** Download tonight: the film waits (paused, its bytes kept) for the next night window. */
+  | { type: 'tonight'; message: string }
+  /** A night window opened (closing at `until`, ms): a film waiting for tonight goes in the queue. */
+  | { type: 'night-open'; until: number }
+  /** The night window closed: a film for tonight stops where it is, its bytes kept, until the next window. */
+  | { type: 'night-close'; message: string };
 
 const ACTIVE: ReadonlySet<LocalState> = new Set([...RUNNABLE_STATES, 'verifying']);
 
@@ -178,6 +195,7 @@ export function transition(record: LocalDownload, event: DownloadEvent, now: num
         committed: Math.min(event.committed, record.size),
         etag: event.etag,
         bytesFromNetwork: event.bytesFromNetwork,
+        nightBytes: nightBytesAfter(record, event.bytesFromNetwork, now),
         attempts: event.committed > record.committed ? 0 : record.attempts,
       });
     case 'offline':
@@ -195,11 +213,40 @@ export function transition(record: LocalDownload, event: DownloadEvent, now: num
           })
         : record;
     case 'pause':
-      return ACTIVE.has(state) || state === 'needs-space' ? next({ state: 'paused', message: null }) : record;
+      return ACTIVE.has(state) || state === 'needs-space'
+        ? next({ state: 'paused', message: null, ...byHand(record) })
+        : record;
     case 'resume':
       return RESUMABLE_STATES.has(state) || state === 'waiting-network'
-        ? next({ state: 'queued', message: null, attempts: state === 'failed' ? 0 : record.attempts })
+        ? next({
+            state: 'queued',
+            message: null,
+            attempts: state === 'failed' ? 0 : record.attempts,
+            ...byHand(record),
+          })
         : record;
+    case 'tonight':
+      // A failed film is tried afresh tonight, as Resume would.
+      return RUNNABLE_STATES.has(state) || RESUMABLE_STATES.has(state)
+        ? next({
+            state: 'paused',
+            message: event.message,
+            nightOnly: true,
+            nightUntil: undefined,
+            attempts: state === 'failed' ? 0 : record.attempts,
+          })
+        : record;
+    case 'night-open':
+      if (!record.nightOnly || isFinished(state) || state === 'failed') return record;
+      return next({
+        nightUntil: event.until,
+        ...(state === 'paused' ? { state: 'queued' as const, message: null } : {}),
+      });
+    case 'night-close':
+      // A film being verified has all its bytes: it finishes.
+      // `nightUntil` stays: the transfer's last flush, written just after, still counts as night bytes.
+      if (!record.nightOnly || !RUNNABLE_STATES.has(state)) return record;
+      return next({ state: 'paused', message: event.message });
     case 'cancel':
       return state === 'complete' ? record : next({ state: 'cancelled', message: null, url: null });
     case 'bytes-done':

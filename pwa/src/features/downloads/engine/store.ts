@@ -1,5 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { bytesReceived, withBytes, dataDayKey, type DataDay } from './data-days.ts';
+import { bytesReceived, nightBytesReceived, withBytes, dataDayKey, type DataDay } from './data-days.ts';
 import { kampalaDate } from '@filamu/shared';
 import { transition, type DownloadEvent, type LocalDownload } from './record.ts';
 import { CHANNELS, DATABASES } from '../../../lib/storage-names.ts';
@@ -142,7 +142,7 @@ export async function dispatch(key: string, event: DownloadEvent): Promise<Local
   if (received > 0) {
     const days = tx.objectStore('dataDays');
     const row = await days.get(dataDayKey(current.ownerId, kampalaDate(new Date(now))));
-    await days.put(withBytes(row, current.ownerId, now, received));
+    await days.put(withBytes(row, current.ownerId, now, received, nightBytesReceived(current, next)));
   }
   await tx.done;
   if (next !== current) announce({ type: 'changed', key });
