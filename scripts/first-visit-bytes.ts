@@ -20,8 +20,9 @@
  *   npx pnpm@10 bytes                        (this checkout)
  *   npx pnpm@10 bytes -- --root /work/other  (another checkout's build, e.g. an older commit)
  *   npx pnpm@10 bytes -- --movies 48 --json out.json
+ *   npx pnpm@10 bytes -- --locale lg         (a browser that speaks Luganda: the screens in Luganda, decision 0257)
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Request } from 'playwright-core';
 import { launchBrowser, useServer } from '../e2e/support/browser.ts';
@@ -36,18 +37,19 @@ import {
 } from '../e2e/support/seed.ts';
 import { startBuiltServer } from '../e2e/support/server.ts';
 
-const USAGE = 'usage: pnpm bytes -- [--root <checkout>] [--movies <n>] [--json <file>]';
+const USAGE = 'usage: pnpm bytes -- [--root <checkout>] [--movies <n>] [--json <file>] [--locale en|lg]';
 
 interface Options {
   root: string | undefined;
   movies: number;
   json: string | undefined;
+  locale: 'en' | 'lg';
 }
 
 function parseArgs(argv: string[]): Options {
   // pnpm runs this from api/ but keeps the directory it was started in as INIT_CWD.
   const cwd = process.env.INIT_CWD ?? process.cwd();
-  const options: Options = { root: process.env.FILAMU_ROOT || undefined, movies: 24, json: undefined };
+  const options: Options = { root: process.env.FILAMU_ROOT || undefined, movies: 24, json: undefined, locale: 'en' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -59,6 +61,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--root') options.root = resolve(cwd, value());
     else if (arg === '--movies') options.movies = Number(value());
     else if (arg === '--json') options.json = resolve(cwd, value());
+    else if (arg === '--locale') options.locale = value() === 'lg' ? 'lg' : 'en';
     else if (arg === '--help' || arg === '-h') {
       console.log(USAGE);
       process.exit(0);
@@ -88,6 +91,15 @@ interface Transfer {
 }
 
 const options = parseArgs(process.argv.slice(2));
+
+/** A screen's words in the language measured, from the message catalogue (shared/src/i18n/catalogue). */
+const catalogue = JSON.parse(
+  readFileSync(new URL(`../shared/src/i18n/catalogue/${options.locale}/web.json`, import.meta.url), 'utf8'),
+) as Record<string, string | { message: string }>;
+const text = (id: string) => {
+  const entry = catalogue[id];
+  return typeof entry === 'string' ? entry : entry!.message;
+};
 const server = await startBuiltServer(options.root);
 useServer(server);
 let browser: Browser | null = null;
@@ -127,7 +139,10 @@ async function visit(browser: Browser, subscriber: SeededUser, serviceWorkers: '
     baseURL: server.baseURL,
     viewport: { width: 390, height: 844 },
     serviceWorkers,
+    locale: options.locale,
   });
+  // Chosen on the phone too: the seeded account says English, which a phone where nobody chose would take at sign-in.
+  if (options.locale === 'lg') await context.addInitScript(() => localStorage.setItem('filamu.language', 'lg'));
   try {
     const page = await context.newPage();
     let step: Step = 'landing';
@@ -144,16 +159,22 @@ async function visit(browser: Browser, subscriber: SeededUser, serviceWorkers: '
     await idle();
 
     step = 'login';
-    await page.getByRole('link', { name: 'Login', exact: true }).click();
-    await page.getByLabel('Email or phone').fill(subscriber.email);
-    await page.getByLabel('Password', { exact: true }).fill(subscriber.password);
-    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page
+      .getByRole('link', { name: text('nav.login'), exact: true })
+      .first()
+      .click();
+    await page.getByLabel(text('login.identifier')).fill(subscriber.email);
+    await page.getByLabel(text('form.password'), { exact: true }).fill(subscriber.password);
+    await page.getByRole('button', { name: text('action.signIn'), exact: true }).click();
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await idle();
 
     step = 'library';
-    await page.getByRole('link', { name: 'Movies' }).first().click();
+    await page
+      .getByRole('link', { name: text('nav.movies'), exact: true })
+      .first()
+      .click();
     await page.waitForURL('**/movies');
     await page.getByText('Movie number 1', { exact: true }).first().waitFor();
     // Scrolled to the end, every poster on the page loads (lazy images would otherwise vary from run to run).

@@ -60,9 +60,13 @@ export function prerenderPages(ssrBundle: string): Plugin {
         };
         for (const [path, file] of Object.entries(PRERENDERED_PAGES)) {
           const page = await renderPage(path);
+          const alternates = page.alternates
+            .map((a) => `\n    <link rel="alternate" hreflang="${a.hreflang}" href="${escapeHtml(a.href)}" />`)
+            .join('');
           const html = loadScriptsAfterPaint(shell)
             .replace(EMPTY_ROOT, () => `<div id="root">${page.html}</div>`)
-            .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`);
+            .replace('<html lang="en">', () => `<html lang="${page.lang}">`)
+            .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>${alternates}`);
           if (file === 'index.html') index.source = html;
           else this.emitFile({ type: 'asset', fileName: file, source: html });
         }

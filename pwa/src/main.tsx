@@ -4,6 +4,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { config as zodConfig } from 'zod/v4/core';
 import { createAppRouter } from './app/router.tsx';
+import { activateLocale, followOtherTabs, wantedLocale } from './lib/i18n.ts';
 import { loadMeta } from './lib/meta.ts';
 import { startServiceWorker } from './lib/service-worker-start.ts';
 import { useSessionStore } from './lib/session.ts';
@@ -15,6 +16,8 @@ import './index.css';
 // Zod would probe `new Function` to compile parsers, which the CSP forbids (and reports as a violation).
 zodConfig({ jitless: true });
 initTheme();
+followOtherTabs();
+startAccountLanguageWhenSignedIn();
 void loadMeta();
 startSessionBootstrap();
 startServiceWorker();
@@ -38,6 +41,20 @@ function startDownloadsWhenSignedIn(): void {
   if (wanted(useSessionStore.getState())) return start();
   const stopWatching = useSessionStore.subscribe((state) => {
     if (!wanted(state)) return;
+    stopWatching();
+    start();
+  });
+}
+
+/**
+ * The account keeps the person's language (decision 0258): its module (and the API client it needs) is fetched only
+ * once someone is signed in, never for a visitor on the landing.
+ */
+function startAccountLanguageWhenSignedIn(): void {
+  const start = () => void import('./lib/account-language.ts').then((m) => m.startAccountLanguage());
+  if (useSessionStore.getState().token) return start();
+  const stopWatching = useSessionStore.subscribe((state) => {
+    if (!state.token) return;
     stopWatching();
     start();
   });
@@ -89,6 +106,9 @@ async function hasLicences(): Promise<boolean> {
 // The landing and the policy pages arrive prerendered (docs/decisions/0076): those are hydrated, the rest rendered.
 const container = document.getElementById('root')!;
 const prerendered = container.hasChildNodes();
+// A prerendered page hydrates in the language it was rendered in (its <html lang>), then takes the one this phone
+// asks for; any other screen renders in that language from the start (decision 0258).
+const pageLocale = document.documentElement.lang === 'lg' ? 'lg' : 'en';
 const app = (router: Awaited<ReturnType<typeof createAppRouter>>) => (
   <StrictMode>
     {/* Lets a navigation ask to commit at once (`flushSync: true`) when a state change after it depends on it. */}
@@ -100,12 +120,15 @@ const app = (router: Awaited<ReturnType<typeof createAppRouter>>) => (
     />
   </StrictMode>
 );
-void createAppRouter(prerendered).then((router) => {
-  // As a transition, the first render (or the hydration of a prerendered page) yields to the browser every few
-  // milliseconds instead of holding a slow phone's main thread in one long task; a plain render would not.
-  if (prerendered) startTransition(() => void hydrateRoot(container, app(router)));
-  else {
-    const root = createRoot(container);
-    startTransition(() => root.render(app(router)));
-  }
-});
+void Promise.all([createAppRouter(prerendered), activateLocale(prerendered ? pageLocale : wantedLocale())]).then(
+  ([router]) => {
+    // As a transition, the first render (or the hydration of a prerendered page) yields to the browser every few
+    // milliseconds instead of holding a slow phone's main thread in one long task; a plain render would not.
+    // A prerendered page in the other language switches once hydrated (RootLayout's useWantedLocale).
+    if (prerendered) startTransition(() => void hydrateRoot(container, app(router)));
+    else {
+      const root = createRoot(container);
+      startTransition(() => root.render(app(router)));
+    }
+  },
+);

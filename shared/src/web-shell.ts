@@ -36,12 +36,20 @@ export const INLINE_SCRIPTS: readonly string[] = [THEME_SCRIPT, APP_LOADER_SCRIP
  */
 export const PRERENDERED_PAGES: Readonly<Record<string, string>> = {
   '/': 'index.html',
+  /** The landing in Luganda (decision 0258); its `<html lang="lg">` tells the app which language to hydrate in. */
+  '/lg': 'lg.html',
   '/terms': 'terms.html',
   '/refund-cancellation': 'refund-cancellation.html',
   '/privacy-policy': 'privacy-policy.html',
   '/dmca-policy': 'dmca-policy.html',
   '/contact-us': 'contact-us.html',
 };
+
+/**
+ * The pages that exist in each language (decision 0258): their Luganda address, linked both ways with `hreflang`.
+ * The other prerendered pages are English only for now.
+ */
+export const PAGE_IN_LUGANDA: Readonly<Record<string, string>> = { '/': '/lg' };
 
 /**
  * The public preview of the library (docs/decisions/0215): movies, posters and plan prices for anyone, rendered by

@@ -95,10 +95,13 @@ export const users = pgTable(
     phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
     /** When a code sent to the email was used; null again when the email changes (decision 0197). */
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** The person's language (decision 0258): their SMS, push and error messages; the phone sends its choice. */
+    language: text('language').$type<'en' | 'lg'>().notNull().default('en'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    check('users_language_known', sql`${t.language} in ('en', 'lg')`),
     check('users_extra_redownloads_in_range', sql`${t.extraRedownloads} >= 0 and ${t.extraRedownloads} <= 100`),
     uniqueIndex('users_email_unique').on(t.email),
     uniqueIndex('users_phone_unique').on(t.phone),

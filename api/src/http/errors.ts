@@ -1,4 +1,12 @@
-import { ERROR_STATUS, type ErrorCode, type FieldIssue, type ProofChallenge } from '@filamu/shared';
+import {
+  ERROR_STATUS,
+  localeFromLanguages,
+  localizeErrorMessage,
+  type ErrorCode,
+  type FieldIssue,
+  type Locale,
+  type ProofChallenge,
+} from '@filamu/shared';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { z } from 'zod';
@@ -44,15 +52,40 @@ const codeForStatus: Record<number, ErrorCode> = {
   503: 'unavailable',
 };
 
+/**
+ * The language of a request (decision 0258): the account's for a signed-in person, else the Accept-Language header
+ * (the app sends the language it shows), else English.
+ */
+export function requestLocale(c: Context<AppEnv>): Locale {
+  const principal = c.get('principal') as AppEnv['Variables']['principal'] | undefined;
+  if (principal?.kind === 'user') return principal.user.language;
+  return localeFromLanguages(c.req.header('Accept-Language') ?? null);
+}
+
+/**
+ * A message in the request's language: one the catalogue knows by its English words, or `path: message` as a
+ * validation error's summary says it. Anything else (a message with figures in it) stays as thrown.
+ */
+function localized(locale: Locale, message: string): string {
+  if (locale === 'en') return message;
+  const whole = localizeErrorMessage(locale, message);
+  if (whole !== message) return whole;
+  const colon = message.indexOf(': ');
+  if (colon <= 0 || colon > 64) return message;
+  return `${message.slice(0, colon + 2)}${localizeErrorMessage(locale, message.slice(colon + 2))}`;
+}
+
 export function errorResponse(c: Context<AppEnv>, error: AppError) {
   if (error.extra.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.extra.retryAfterSeconds));
+  const locale = requestLocale(c);
+  const issues = error.extra.issues?.map((issue) => ({ ...issue, message: localized(locale, issue.message) }));
   return c.json(
     {
       error: {
         code: error.code,
-        message: error.message,
+        message: localized(locale, error.message),
         requestId: c.get('requestId'),
-        ...(error.extra.issues ? { issues: error.extra.issues } : {}),
+        ...(issues ? { issues } : {}),
         ...(error.extra.proof ? { proof: error.extra.proof } : {}),
       },
     },

@@ -3,6 +3,7 @@ import { PageSpinner } from '../components/ui/Spinner.tsx';
 import { Toaster } from '../components/ui/Toaster.tsx';
 import { MaintenancePage } from '../features/system/MaintenancePage.tsx';
 import { OfflineBanner, UpdatePrompt } from '../features/system/PwaStatus.tsx';
+import { useT, useWantedLocale } from '../lib/i18n.ts';
 import { useMetaStore } from '../lib/meta.ts';
 import { useSession } from '../lib/session.ts';
 import { RouteFocus } from './RouteFocus.tsx';
@@ -23,13 +24,15 @@ function MaintenanceGate() {
 
 /** Root of every route: maintenance wrapper, toasts, offline banner, the update prompt and route-change focus. */
 export function RootLayout() {
+  const t = useT();
+  useWantedLocale();
   return (
     <>
       <a
         href="#main"
         className="sr-only z-50 rounded-lg bg-brand-800 px-4 py-2 font-semibold text-white focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
       >
-        Skip to content
+        {t('nav.skip')}
       </a>
       <OfflineBanner />
       <MaintenanceGate />

@@ -32,6 +32,8 @@ export const routes: RouteObject[] = [
     HydrateFallback: PageSpinner,
     children: [
       { index: true, Component: LandingPage },
+      // The landing in Luganda (decision 0258), prerendered as its own page for search engines and first paint.
+      { path: 'lg', Component: LandingPage },
       {
         // Everything below shares the query client (TanStack Query stays out of the landing chunk).
         lazy: page(() => import('./AppShell.tsx')),

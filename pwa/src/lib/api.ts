@@ -9,6 +9,7 @@ import {
   type ResponseOf,
 } from '@filamu/shared';
 import { getDeviceId, regenerateDeviceId } from './device-id.ts';
+import { useLocaleStore } from './i18n.ts';
 import { navigateTo } from './navigation.ts';
 import { readErrorEnvelope } from './transfer/error-envelope.ts';
 import { useSessionStore } from './session.ts';
@@ -115,6 +116,8 @@ export async function api<C extends Contract>(
   const headers: Record<string, string> = {
     Accept: 'application/json',
     [DEVICE_ID_HEADER]: getDeviceId(),
+    // The language shown on this phone, which may not be the browser's: error messages come back in it (0258).
+    'Accept-Language': useLocaleStore.getState().locale,
   };
   if (token) headers.Authorization = `Bearer ${token}`;
   const req = request as { body?: unknown; params?: unknown; query?: unknown };

@@ -25,6 +25,8 @@ export const LOCKS = {
 /** localStorage keys. */
 export const STORAGE_KEYS = {
   session: 'filamu.session',
+  /** The language chosen on this phone, `en` or `lg` (decision 0258); absent, the browser's languages decide. */
+  language: 'filamu.language',
   /** Whose films a signed-out phone keeps showing (decision 0233): the last person signed in on it. */
   keptOwner: 'filamu.keptOwner',
   deviceId: 'filamu.deviceId',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { canonicalUgandaPhone } from '../phone.ts';
 import { ProofSolution } from '../proof-of-work.ts';
 import { ParentalPinStatus } from './parental-pin.ts';
-import { DeviceId, Email, FullName, GivenPassword, IsoDateTime, NewPassword, UgandaPhone } from './common.ts';
+import { DeviceId, Email, FullName, GivenPassword, IsoDateTime, Language, NewPassword, UgandaPhone } from './common.ts';
 
 export const AGENT_PLAN_LABEL = 'Agent Access';
 
@@ -12,6 +12,8 @@ export const RegisterRequest = z.object({
   fullName: FullName,
   phone: UgandaPhone,
   currentDeviceId: DeviceId.optional(),
+  /** The language shown on the phone that registers (decision 0258); English when absent. */
+  language: Language.optional(),
 });
 export type RegisterRequest = z.input<typeof RegisterRequest>;
 
@@ -107,6 +109,8 @@ export const UserProfile = z.object({
   currentDevice: SessionDevice.nullable().optional(),
   /** The parental PIN (decision 0170), kept with the session so the device can ask for it offline; absent from older servers. */
   parentalPin: ParentalPinStatus.optional(),
+  /** The account's language (decision 0258): its SMS, push and mail follow it. Absent from older servers. */
+  language: Language.optional(),
 });
 export type UserProfile = z.infer<typeof UserProfile>;
 
@@ -130,11 +134,18 @@ export type AuthResponse = z.infer<typeof AuthResponse>;
 export const AgentAuthResponse = z.object({ token: z.string(), agent: AgentProfile });
 export type AgentAuthResponse = z.infer<typeof AgentAuthResponse>;
 
-/** Only these two fields can be changed by their owner; anything else is refused. */
+/** Only these fields can be changed by their owner; anything else is refused. */
 /** A new email needs the current password: whoever holds only a session (a borrowed phone) cannot take the account. */
 export const UpdateProfileRequest = z
-  .strictObject({ fullName: FullName.optional(), email: Email.optional(), currentPassword: GivenPassword.optional() })
-  .refine((value) => value.fullName !== undefined || value.email !== undefined, { message: 'No changes' })
+  .strictObject({
+    fullName: FullName.optional(),
+    email: Email.optional(),
+    currentPassword: GivenPassword.optional(),
+    language: Language.optional(),
+  })
+  .refine((value) => value.fullName !== undefined || value.email !== undefined || value.language !== undefined, {
+    message: 'No changes',
+  })
   .refine((value) => value.email === undefined || value.currentPassword !== undefined, {
     message: 'Enter your current password to change your email.',
     path: ['currentPassword'],

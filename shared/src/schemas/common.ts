@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../i18n/locale.ts';
 import { canonicalUgandaPhone } from '../phone.ts';
 
 export const PASSWORD_MIN = 8;
@@ -14,6 +15,10 @@ export const Email = z
   .max(254, 'Email is too long.')
   .pipe(z.email({ message: 'Please enter a valid email address.' }))
   .transform((value) => value.toLowerCase());
+
+/** A language Filamu speaks (decision 0258): `en` or `lg`. */
+export const Language = z.enum(LOCALES, { message: 'Choose a language Filamu speaks: en or lg.' });
+export type Language = z.infer<typeof Language>;
 
 export const FullName = z
   .string({ message: 'Full name is required.' })

@@ -102,6 +102,7 @@ export async function register(
           phone: holder ? null : input.phone,
           fullName: input.fullName,
           passwordHash,
+          ...(input.language !== undefined && { language: input.language }),
           createdAt: now,
           updatedAt: now,
         })
@@ -215,6 +216,7 @@ export async function updateProfile(
         .update(users)
         .set({
           ...(input.fullName !== undefined && { fullName: input.fullName }),
+          ...(input.language !== undefined && { language: input.language }),
           // A new address is unproven, and codes sent before it can no longer be used (decisions 0197, 0198).
           ...(emailChanges && { email: input.email, emailVerifiedAt: null }),
           updatedAt: now,

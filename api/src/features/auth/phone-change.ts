@@ -172,7 +172,7 @@ export async function changePhone(
         if (current!.phone) {
           await queueSms(tx, now, {
             to: current!.phone,
-            text: phoneChangedNoticeText(newPhone),
+            text: phoneChangedNoticeText(newPhone, current!.language),
             purpose: 'phone_changed',
           });
         }

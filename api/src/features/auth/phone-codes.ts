@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { phoneChangeCodeText } from '../sms/texts.ts';
 import { CODE_TTL_MINUTES, issueCode } from './one-time-codes.ts';
@@ -17,9 +19,11 @@ export async function issuePhoneCode(
   now: Date,
 ): Promise<void> {
   const { code, expiresAt } = await issueCode(deps.tokens, tx, { purpose: 'phone', userId, destination: phone }, now);
+  // In the account's language (decision 0258), read here so every caller sends it the same way.
+  const [account] = await tx.select({ language: users.language }).from(users).where(eq(users.id, userId));
   await queueSms(tx, now, {
     to: phone,
-    text: phoneChangeCodeText(code, CODE_TTL_MINUTES),
+    text: phoneChangeCodeText(code, CODE_TTL_MINUTES, account?.language),
     purpose: 'phone_change_code',
     expiresAt,
   });

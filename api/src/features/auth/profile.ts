@@ -66,6 +66,7 @@ export async function userProfile(
         }
       : null,
     parentalPin,
+    language: user.language,
   };
 }
 

@@ -6,7 +6,7 @@ import { users } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { queueSms } from '../sms/outbox.ts';
-import { resetByEmailNoticeText } from '../sms/texts.ts';
+import { recoveryCodeText, resetByEmailNoticeText } from '../sms/texts.ts';
 import { CODE_TTL_MINUTES, issueCode, recentCodes, tryCode } from './one-time-codes.ts';
 import type { UserRow } from '../../http/principal.ts';
 import type { TokenService } from './tokens.ts';
@@ -43,7 +43,7 @@ export async function issueRecoveryCode(deps: CodeDeps, user: UserRow, channel: 
     if (latest && now.getTime() - latest.getTime() < coolDownAfter(recent.length)) return false;
     const to = { purpose: 'recovery', userId: user.id, destination: channel } as const;
     const { code, expiresAt } = await issueCode(deps.tokens, tx, to, now);
-    const text = `Your Filamu code is ${code}. It works for ${CODE_TTL_MINUTES} minutes. Never share it: Filamu will never ask you for it.`;
+    const text = recoveryCodeText(code, CODE_TTL_MINUTES, user.language);
     if (channel === 'phone' && user.phone) {
       await queueSms(tx, now, { to: user.phone, text, purpose: 'password_reset', expiresAt });
     } else {
@@ -98,7 +98,7 @@ export async function notifyOtherChannel(
   } else if (user.phone && user.phoneVerifiedAt) {
     await queueSms(tx, now, {
       to: user.phone,
-      text: resetByEmailNoticeText(SUPPORT.phone),
+      text: resetByEmailNoticeText(SUPPORT.phone, user.language),
       purpose: 'password_reset_notice',
     });
   }

@@ -13,7 +13,7 @@ export async function queueReceipts(
   deps: { mailer: Mailer },
   tx: Executor,
   now: Date,
-  payer: { id: string; email: string; fullName: string; phone: string | null },
+  payer: { id: string; email: string; fullName: string; phone: string | null; language?: 'en' | 'lg' },
   receipt: Receipt,
 ): Promise<void> {
   const facts = receiptFacts(receipt);
@@ -33,7 +33,11 @@ export async function queueReceipts(
     ].join('\n'),
   });
   if (payer.phone) {
-    await queueSms(tx, now, { to: payer.phone, text: receiptText(receipt), purpose: 'payment_receipt' });
+    await queueSms(tx, now, {
+      to: payer.phone,
+      text: receiptText(receipt, payer.language),
+      purpose: 'payment_receipt',
+    });
   }
   // For a payer who closed the page while the phone prompt was open; the service worker stays quiet when the app is
   // on screen (decision 0154).

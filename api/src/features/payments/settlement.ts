@@ -109,7 +109,13 @@ export async function settle(deps: PaymentDeps, payment: PaymentRow, result: Ver
 export async function activate(deps: PaymentDeps, tx: Executor, payment: PaymentRow, now: Date) {
   const [plan] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, payment.planId));
   const [user] = await tx
-    .select({ id: users.id, email: users.email, fullName: users.fullName, phone: users.phone })
+    .select({
+      id: users.id,
+      email: users.email,
+      fullName: users.fullName,
+      phone: users.phone,
+      language: users.language,
+    })
     .from(users)
     .where(eq(users.id, payment.userId!));
   if (!plan || !user) return;

@@ -4,6 +4,8 @@ export interface PlanReminder {
   kind: ReminderKind;
   userId: string;
   phone: string | null; // canonical 256…, null if none
+  /** The account's language (decision 0258); English when absent. */
+  language?: 'en' | 'lg';
   planName: string;
   accessUntil: Date;
   renewUrl: string;

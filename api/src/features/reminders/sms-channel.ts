@@ -9,7 +9,7 @@ export const smsReminderChannel: ReminderChannel = {
     if (!reminder.phone) return false;
     await queueSms(exec, now, {
       to: reminder.phone,
-      text: reminderText(reminder),
+      text: reminderText(reminder, reminder.language),
       purpose: reminder.kind,
       expiresAt: reminder.accessUntil,
     });

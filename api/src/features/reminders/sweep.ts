@@ -84,7 +84,7 @@ async function remind(
 ): Promise<number> {
   return deps.database.db.transaction(async (tx) => {
     const [user] = await tx
-      .select({ phone: users.phone, end: users.subscriptionEndDate })
+      .select({ phone: users.phone, end: users.subscriptionEndDate, language: users.language })
       .from(users)
       .where(eq(users.id, candidate.userId))
       .for('update');
@@ -98,6 +98,7 @@ async function remind(
       kind,
       userId: candidate.userId,
       phone: user.phone,
+      language: user.language,
       planName: candidate.planName,
       accessUntil: candidate.end,
       renewUrl: renewUrl(deps.config),

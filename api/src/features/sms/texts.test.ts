@@ -8,8 +8,10 @@ import {
   phoneChangeCodeText,
   phoneChangedNoticeText,
   receiptText,
-  REDOWNLOAD_GRANTED_TEXT,
+  recoveryCodeText,
+  redownloadGrantedText,
   reminderText,
+  resetByEmailNoticeText,
   subscriberPasswordText,
   toGsm7,
 } from './texts.ts';
@@ -101,8 +103,8 @@ describe('SMS texts', () => {
 
 describe('support texts (decision 0214)', () => {
   it('a granted re-download and a reset password are one GSM-7 part each, the password whole', () => {
-    expect(messageParts(REDOWNLOAD_GRANTED_TEXT)).toBe(1);
-    expect(gsmSeptets(REDOWNLOAD_GRANTED_TEXT)).toBeLessThanOrEqual(ONE_PART_SEPTETS);
+    expect(messageParts(redownloadGrantedText())).toBe(1);
+    expect(gsmSeptets(redownloadGrantedText())).toBeLessThanOrEqual(ONE_PART_SEPTETS);
     // The generator's alphabet is letters and digits, all GSM-7.
     const text = subscriberPasswordText('AbCdEfGhJkMnPqRs');
     expect(text).toBe(
@@ -118,5 +120,64 @@ describe('phone change texts', () => {
     const notice = phoneChangedNoticeText('256752123456');
     expect(notice).toBe("Filamu: your number was changed to 0752...456. If this wasn't you, contact support.");
     expect(gsmSeptets(notice)).toBeLessThanOrEqual(ONE_PART_SEPTETS);
+  });
+});
+
+/**
+ * Every text in both languages (decision 0258): each is GSM-7 (never a 70-character UCS-2 part) and one part wherever
+ * the English one is, with the widest values each can take.
+ */
+describe('every SMS in English and in Luganda', () => {
+  const renewUrl = 'https://filamu.example.ug/subscription';
+  const texts = (locale: 'en' | 'lg') => ({
+    receipt: receiptText(
+      { amountUgx: 100_000_000, planName: LONGEST_NAME, accessUntil: END, reference: REFERENCE },
+      locale,
+    ),
+    receiptMidnight: receiptText(
+      { amountUgx: 15_000, planName: 'Monthly', accessUntil: MIDNIGHT_END, reference: REFERENCE },
+      locale,
+    ),
+    reminder3Days: reminderText(
+      { kind: 'plan_ends_in_3_days', planName: LONGEST_NAME, accessUntil: END, renewUrl },
+      locale,
+    ),
+    reminderToday: reminderText(
+      { kind: 'plan_ends_today', planName: LONGEST_NAME, accessUntil: END, renewUrl },
+      locale,
+    ),
+    reminderTonight: reminderText(
+      { kind: 'plan_ends_today', planName: LONGEST_NAME, accessUntil: MIDNIGHT_END, renewUrl },
+      locale,
+    ),
+    phoneCode: phoneChangeCodeText('123456', 10, locale),
+    recoveryCode: recoveryCodeText('123456', 10, locale),
+    phoneChanged: phoneChangedNoticeText('256752123456', locale),
+    resetByEmail: resetByEmailNoticeText('+256 772 000 111', locale),
+    redownload: redownloadGrantedText(locale),
+    password: subscriberPasswordText('AbCdEfGhJkMnPqRs', locale),
+  });
+
+  it('each is GSM-7, and one part in Luganda wherever it is in English', () => {
+    const english = texts('en');
+    const luganda = texts('lg');
+    for (const [name, text] of Object.entries(luganda)) {
+      expect(gsmSeptets(text), `${name}: ${text}`).not.toBeNull();
+      expect(text, name).not.toBe(english[name as keyof typeof english]);
+      if (messageParts(english[name as keyof typeof english]) === 1)
+        expect(messageParts(text), `${name}: ${text}`).toBe(1);
+    }
+  });
+
+  it('Luganda dates come from the one formatter (CLDR lg), the values whole', () => {
+    const luganda = texts('lg');
+    expect(luganda.receiptMidnight).toContain('31 Des 2026');
+    expect(luganda.receiptMidnight).toContain('UGX 15,000');
+    expect(luganda.receiptMidnight).toContain(REFERENCE);
+    expect(luganda.recoveryCode).toContain('123456');
+    expect(luganda.password).toContain('AbCdEfGhJkMnPqRs');
+    expect(luganda.phoneChanged).toContain('0752...456');
+    expect(lastAccessDay(MIDNIGHT_END, 'lg')).toBe('31 Des 2026');
+    expect(luganda.reminderToday).toContain('23:59');
   });
 });

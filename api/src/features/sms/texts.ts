@@ -1,10 +1,12 @@
-import { formatDate, formatDateTime, formatTime, formatUgx } from '@filamu/shared';
+import { formatDate, formatDateTime, formatTime, formatUgx, serverTranslator, type Locale } from '@filamu/shared';
 import { GSM_7, GSM_7_EXTENDED, GSM_LOOK_ALIKES } from './protocol.ts';
 
 /**
- * Everything Filamu says by SMS except the recovery code (auth/recovery.ts), in one place so the texts, their
- * lengths and docs/sms-texts.md stay in step (decision 0149). Texts people typed (plan names) are made GSM-7 and cut to
- * fit, so a receipt or a reminder is one part: 160 septets, where one non-GSM character would make it 70.
+ * Everything Filamu says by SMS, in one place so the texts, their lengths and docs/sms-texts.md stay in step
+ * (decision 0149), in the person's language (decision 0258): the words come from the `server` message catalogue,
+ * English or Luganda, both GSM-7 and one part wherever the English is (texts.test.ts holds both to it). Texts people
+ * typed (plan names) are made GSM-7 and cut to fit, so a receipt or a reminder is one part: 160 septets, where one
+ * non-GSM character would make it 70.
  */
 
 export const ONE_PART_SEPTETS = 160;
@@ -54,19 +56,24 @@ function fitName(make: (name: string) => string, typed: string, minimum = 12): s
  * The last day of access through the one date formatter, `31 Dec 2026`: the day of the last millisecond of access,
  * so a plan ending at midnight reads "until 31 Dec 2026", not "until 1 Jan 2027" (decision 0149).
  */
-export function lastAccessDay(accessUntil: Date): string {
-  return formatDate(new Date(accessUntil.getTime() - 1));
+export function lastAccessDay(accessUntil: Date, locale: Locale = 'en'): string {
+  const day = new Date(accessUntil.getTime() - 1);
+  // Luganda through the one formatter (CLDR `lg`: `31 Des 2026`); English keeps its hand-written form (0239).
+  return locale === 'en' ? formatDate(day) : serverTranslator(locale).date(day, { dateStyle: 'medium' });
 }
 
-/** `2:00 AM` on Kampala's clock, or `midnight`. */
-function endTime(accessUntil: Date): string {
+/** `2:00 AM` on Kampala's clock (`02:00` in Luganda), or `midnight`. */
+function endTime(accessUntil: Date, locale: Locale = 'en'): string {
   const time = formatTime(accessUntil);
-  return time === '12:00 AM' ? 'midnight' : time;
+  if (time === '12:00 AM') return 'midnight';
+  return locale === 'en' ? time : serverTranslator(locale).date(accessUntil, { timeStyle: 'short' });
 }
 
 /** When access ends, as exactly as a receipt can say it: `31 Dec 2026` for a midnight end, else `25 Nov 2026, 2:00 AM`. */
-function accessUntilText(accessUntil: Date): string {
-  return endTime(accessUntil) === 'midnight' ? lastAccessDay(accessUntil) : formatDateTime(accessUntil);
+function accessUntilText(accessUntil: Date, locale: Locale = 'en'): string {
+  if (endTime(accessUntil) === 'midnight') return lastAccessDay(accessUntil, locale);
+  if (locale === 'en') return formatDateTime(accessUntil);
+  return serverTranslator(locale).date(accessUntil, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** A completed payment, as its receipts state it. */
@@ -82,35 +89,39 @@ export interface Receipt {
  * What every receipt says — the SMS, the mail and the push — each fact worded once: `UGX 15,000`, the plan's name,
  * access until `31 Dec 2026, 11:59 PM` (the same moment to the minute everywhere), and the reference.
  */
-export function receiptFacts(receipt: Receipt) {
+export function receiptFacts(receipt: Receipt, locale: Locale = 'en') {
   return {
     amount: formatUgx(receipt.amountUgx),
     plan: receipt.planName,
-    accessUntil: accessUntilText(receipt.accessUntil),
+    accessUntil: accessUntilText(receipt.accessUntil, locale),
     reference: receipt.reference,
   };
 }
 
-export function receiptText(receipt: Receipt) {
-  const facts = receiptFacts(receipt);
-  const make = (plan: string) =>
-    `Filamu: ${facts.amount} received for ${plan}. Access until ${facts.accessUntil}. Ref ${facts.reference}.`;
+export function receiptText(receipt: Receipt, locale: Locale = 'en') {
+  const facts = receiptFacts(receipt, locale);
+  const { t } = serverTranslator(locale);
+  const make = (plan: string) => t('sms.receipt', { ...facts, plan });
   return make(fitName(make, facts.plan));
 }
 
-export function reminderText(p: {
-  kind: 'plan_ends_in_3_days' | 'plan_ends_today';
-  planName: string;
-  accessUntil: Date;
-  renewUrl: string;
-}) {
+export function reminderText(
+  p: {
+    kind: 'plan_ends_in_3_days' | 'plan_ends_today';
+    planName: string;
+    accessUntil: Date;
+    renewUrl: string;
+  },
+  locale: Locale = 'en',
+) {
+  const { t } = serverTranslator(locale);
   const when =
     p.kind === 'plan_ends_today'
       ? endTime(p.accessUntil) === 'midnight'
-        ? 'ends tonight at midnight'
-        : `ends today at ${endTime(p.accessUntil)}`
-      : `ends on ${lastAccessDay(p.accessUntil)}`;
-  const make = (plan: string) => `Filamu: your ${plan} plan ${when}. Renew to keep downloading: ${p.renewUrl}`;
+        ? t('sms.reminder.tonight')
+        : t('sms.reminder.today', { time: endTime(p.accessUntil, locale) })
+      : t('sms.reminder.on', { date: lastAccessDay(p.accessUntil, locale) });
+  const make = (plan: string) => t('sms.reminder', { plan, when, renewUrl: p.renewUrl });
   return make(fitName(make, p.planName));
 }
 
@@ -121,8 +132,13 @@ export function agentCredentialsText(p: { email: string; password: string; login
 }
 
 /** The code that proves a new number is the person's (decision 0158); purpose `phone_change_code`, never resent. */
-export function phoneChangeCodeText(code: string, minutes: number) {
-  return `Your Filamu code to use this number is ${code}. It works for ${minutes} minutes. Never share it.`;
+export function phoneChangeCodeText(code: string, minutes: number, locale: Locale = 'en') {
+  return serverTranslator(locale).t('sms.phoneCode', { code, minutes });
+}
+
+/** The account recovery code (decision 0148), by SMS to a proven phone. */
+export function recoveryCodeText(code: string, minutes: number, locale: Locale = 'en') {
+  return serverTranslator(locale).t('sms.recoveryCode', { code, minutes });
 }
 
 /** `0752...456`: enough for the owner to recognise, not the whole number. */
@@ -132,23 +148,22 @@ function maskedPhone(canonical: string) {
 }
 
 /** To the old number once the change is made, so a stolen session that moved the number is noticed. */
-export function phoneChangedNoticeText(newPhone: string) {
-  return `Filamu: your number was changed to ${maskedPhone(newPhone)}. If this wasn't you, contact support.`;
+export function phoneChangedNoticeText(newPhone: string, locale: Locale = 'en') {
+  return serverTranslator(locale).t('sms.phoneChanged', { maskedPhone: maskedPhone(newPhone) });
 }
 
 /** To a proven phone after a reset by email code (decision 0197): a reset through someone else's mailbox is noticed. */
-export function resetByEmailNoticeText(supportPhone: string) {
-  return `Filamu: your password was changed with a code sent to your email. If this wasn't you, call ${supportPhone}.`;
+export function resetByEmailNoticeText(supportPhone: string, locale: Locale = 'en') {
+  return serverTranslator(locale).t('sms.resetByEmail', { supportPhone });
 }
 
 /** To a proven phone when support grants a re-download (decision 0214): grants are not per movie, so none is named. */
-export const REDOWNLOAD_GRANTED_TEXT =
-  'Filamu: support gave you 1 extra re-download, kept until you use it. In Downloads, tap Download again on the movie you lost.';
+export const redownloadGrantedText = (locale: Locale = 'en') => serverTranslator(locale).t('sms.redownloadGranted');
 
 /**
  * A subscriber's new password, to a proven phone only (decision 0214); its outbox row forgets the password once sent,
  * like an agent's (decision 0151).
  */
-export function subscriberPasswordText(password: string) {
-  return `Filamu: support reset your password and signed you out. New password: ${password} Sign in with your phone number. Keep it private.`;
+export function subscriberPasswordText(password: string, locale: Locale = 'en') {
+  return serverTranslator(locale).t('sms.subscriberPassword', { password });
 }

@@ -17,7 +17,7 @@ import { isSubscribed } from '../auth/profile.ts';
 import type { UserRow } from '../../http/principal.ts';
 import { MAX_EXTRA_REDOWNLOADS } from '../downloads/redownloads.ts';
 import { revokeSessions } from '../auth/sessions.ts';
-import { REDOWNLOAD_GRANTED_TEXT, subscriberPasswordText } from '../sms/texts.ts';
+import { redownloadGrantedText, subscriberPasswordText } from '../sms/texts.ts';
 import { findPlan } from '../plans/plans.ts';
 import { activateSubscription, deactivateSubscription } from '../plans/subscription.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -166,7 +166,7 @@ export async function grantRedownload(
       adminId: admin.id,
       action: 'redownload_granted',
       note: note ?? null,
-      text: { body: REDOWNLOAD_GRANTED_TEXT, purpose: 'redownload_granted' },
+      text: { body: redownloadGrantedText(user.language), purpose: 'redownload_granted' },
     });
     const subscriber = await findSubscriber(tx, user.id, now);
     const unused = subscriber.extra_redownloads;
@@ -215,7 +215,7 @@ export async function resetSubscriberPassword(
     await revokeSessions(tx, { kind: 'user', id: user.id }, now, 'password_reset');
     // A code sent before the reset cannot undo it (decision 0198).
     await voidOpenCodes(tx, user.id, now);
-    const text = subscriberPasswordText(password);
+    const text = subscriberPasswordText(password, user.language);
     const sms = await recordSupportAction(deps, tx, {
       user,
       adminId: admin.id,

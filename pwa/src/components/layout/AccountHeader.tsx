@@ -1,5 +1,6 @@
 import { useState, type ComponentType } from 'react';
 import { Link, NavLink } from 'react-router';
+import { useT, type WebMessageId } from '../../lib/i18n.ts';
 import { useLogout } from '../../lib/logout.ts';
 import { useSession, useSessionStore } from '../../lib/session.ts';
 import { Button } from '../ui/Button.tsx';
@@ -10,17 +11,17 @@ import { AppHeader } from './AppHeader.tsx';
 
 interface NavItem {
   to: string;
-  label: string;
+  label: WebMessageId;
   Icon: ComponentType<IconProps>;
 }
 
 const SIGNED_IN: NavItem[] = [
-  { to: '/dashboard', label: 'Dashboard', Icon: HomeIcon },
-  { to: '/movies', label: 'Movies', Icon: FilmIcon },
-  { to: '/downloads', label: 'Downloads', Icon: DownloadIcon },
-  { to: '/profile', label: 'Profile', Icon: UserIcon },
+  { to: '/dashboard', label: 'nav.dashboard', Icon: HomeIcon },
+  { to: '/movies', label: 'nav.movies', Icon: FilmIcon },
+  { to: '/downloads', label: 'nav.downloads', Icon: DownloadIcon },
+  { to: '/profile', label: 'nav.profile', Icon: UserIcon },
 ];
-const ADMIN: NavItem = { to: '/admin', label: 'Admin', Icon: ShieldIcon };
+const ADMIN: NavItem = { to: '/admin', label: 'nav.admin', Icon: ShieldIcon };
 
 /**
  * The one header of every screen past the landing page: the same places in the same order on every page,
@@ -29,6 +30,7 @@ const ADMIN: NavItem = { to: '/admin', label: 'Admin', Icon: ShieldIcon };
  * Get Started instead.
  */
 export function AccountHeader() {
+  const t = useT();
   const { status, isAdmin } = useSession();
   // A phone that still shows its last person's films (decision 0233) is theirs: it offers Login, not a new account.
   const kept = useSessionStore((s) => !!s.keptOwnerId);
@@ -43,7 +45,7 @@ export function AccountHeader() {
       {signedIn ? (
         <>
           <nav
-            aria-label="Main"
+            aria-label={t('nav.main')}
             data-bottom-nav
             className="fixed inset-x-0 bottom-0 z-30 border-t border-stone-200 bg-white pb-[env(safe-area-inset-bottom)] lg:static lg:border-0 lg:bg-transparent lg:pb-0 dark:border-stone-800 dark:bg-stone-950 lg:dark:bg-transparent"
           >
@@ -62,28 +64,26 @@ export function AccountHeader() {
                     }
                   >
                     <Icon className="size-5 lg:size-4" />
-                    <span className="max-w-full truncate lg:max-w-none">{label}</span>
+                    <span className="max-w-full truncate lg:max-w-none">{t(label)}</span>
                   </NavLink>
                 </li>
               ))}
             </ul>
           </nav>
-          <Button variant="ghost" size="sm" onClick={() => setConfirming(true)} aria-label="Log out">
+          <Button variant="ghost" size="sm" onClick={() => setConfirming(true)} aria-label={t('nav.logout')}>
             <LogOutIcon className="size-4" />
-            <span className="hidden lg:inline">Log out</span>
+            <span className="hidden lg:inline">{t('nav.logout')}</span>
           </Button>
           <ConfirmDialog
             open={confirming}
-            title="Log out of Filamu?"
-            confirmLabel="Log out"
+            title={t('nav.logout.title')}
+            confirmLabel={t('nav.logout')}
             confirmVariant="primary"
             busy={pending}
             onConfirm={() => void logout()}
             onClose={() => setConfirming(false)}
           >
-            <p>
-              Movies saved on this phone stay here. To sign in again you need your phone number or email and password.
-            </p>
+            <p>{t('nav.logout.text')}</p>
           </ConfirmDialog>
         </>
       ) : status === 'guest' ? (
@@ -92,14 +92,14 @@ export function AccountHeader() {
             to="/login"
             className="rounded-lg px-2.5 py-2 text-sm font-semibold hover:bg-stone-100 dark:hover:bg-stone-800"
           >
-            Login
+            {t('nav.login')}
           </Link>
           {!kept && (
             <Link
               to="/register"
               className="whitespace-nowrap rounded-lg bg-brand-700 px-2.5 py-2 text-sm font-semibold text-white hover:bg-brand-800 dark:bg-brand-500 dark:text-stone-950 dark:hover:bg-brand-400"
             >
-              Get Started
+              {t('nav.getStarted')}
             </Link>
           )}
         </>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { LanguageSwitch } from '../ui/LanguageSwitch.tsx';
 import { Logo } from '../ui/Logo.tsx';
 import { ThemeToggle } from '../ui/ThemeToggle.tsx';
 
@@ -12,6 +13,7 @@ export function AppHeader({ children }: { children?: ReactNode }) {
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3 sm:px-6">
         <Logo />
         <div className="flex min-w-0 items-center gap-1 sm:gap-2">
+          <LanguageSwitch />
           <ThemeToggle />
           {children}
         </div>

@@ -1,18 +1,20 @@
 import { Link } from 'react-router';
 import { SUPPORT } from '../../lib/constants.ts';
+import { useT, type WebMessageId } from '../../lib/i18n.ts';
 import { LogoMark } from '../ui/Logo.tsx';
 
-const POLICY_LINKS = [
-  { to: '/terms', label: 'Terms of Use' },
-  { to: '/privacy-policy', label: 'Privacy Policy' },
-  { to: '/refund-cancellation', label: 'Refund & Cancellation' },
-  { to: '/dmca-policy', label: 'DMCA Policy' },
-  { to: '/contact-us', label: 'Contact Us' },
+const POLICY_LINKS: Array<{ to: string; label: WebMessageId }> = [
+  { to: '/terms', label: 'footer.terms' },
+  { to: '/privacy-policy', label: 'footer.privacy' },
+  { to: '/refund-cancellation', label: 'footer.refund' },
+  { to: '/dmca-policy', label: 'footer.dmca' },
+  { to: '/contact-us', label: 'footer.contactUs' },
 ];
 
 const linkClass = 'rounded text-stone-600 hover:text-brand-700 dark:text-stone-400 dark:hover:text-brand-300';
 
 export function SiteFooter() {
+  const t = useT();
   return (
     <footer className="border-t border-stone-200 bg-white dark:border-stone-800 dark:bg-stone-950">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-3 sm:px-6">
@@ -20,24 +22,26 @@ export function SiteFooter() {
           <p className="flex items-center gap-2 text-lg font-extrabold">
             <LogoMark className="size-7" /> Filamu
           </p>
-          <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-            Kinayuganda and English movies for Uganda, downloaded once and watched anywhere.
-          </p>
+          <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">{t('footer.tagline')}</p>
         </div>
-        <nav aria-label="Policies">
-          <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-500 dark:text-stone-400">Policies</h2>
+        <nav aria-label={t('footer.policies')}>
+          <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-500 dark:text-stone-400">
+            {t('footer.policies')}
+          </h2>
           <ul className="mt-3 space-y-2 text-sm">
             {POLICY_LINKS.map((l) => (
               <li key={l.to}>
                 <Link to={l.to} className={linkClass}>
-                  {l.label}
+                  {t(l.label)}
                 </Link>
               </li>
             ))}
           </ul>
         </nav>
         <div>
-          <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-500 dark:text-stone-400">Contact</h2>
+          <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-500 dark:text-stone-400">
+            {t('footer.contact')}
+          </h2>
           <ul className="mt-3 space-y-2 text-sm">
             <li>
               <a href={SUPPORT.phoneHref} className={linkClass}>
@@ -51,14 +55,14 @@ export function SiteFooter() {
             </li>
             <li>
               <a href={SUPPORT.whatsappHref} target="_blank" rel="noopener noreferrer" className={linkClass}>
-                WhatsApp us
+                {t('footer.whatsapp')}
               </a>
             </li>
           </ul>
         </div>
       </div>
       <p className="border-t border-stone-200 px-4 py-4 text-center text-xs text-stone-500 dark:border-stone-800 dark:text-stone-400">
-        © {new Date().getFullYear()} Filamu. All rights reserved.
+        {t('footer.copyright', { year: String(new Date().getFullYear()) })}
       </p>
     </footer>
   );

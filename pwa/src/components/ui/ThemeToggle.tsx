@@ -1,16 +1,18 @@
 import { useThemeStore, type Theme } from '../../lib/theme.ts';
 import { useHydrated } from '../../lib/hydration.ts';
+import { useT, type WebMessageId } from '../../lib/i18n.ts';
 import { cn } from './cn.ts';
 import { MonitorIcon, MoonIcon, SunIcon } from './icons.tsx';
 
-const OPTIONS: Array<{ value: Theme; label: string; Icon: typeof SunIcon }> = [
-  { value: 'light', label: 'Light theme', Icon: SunIcon },
-  { value: 'dark', label: 'Dark theme', Icon: MoonIcon },
-  { value: 'system', label: 'System theme', Icon: MonitorIcon },
+const OPTIONS: Array<{ value: Theme; label: WebMessageId; Icon: typeof SunIcon }> = [
+  { value: 'light', label: 'theme.light', Icon: SunIcon },
+  { value: 'dark', label: 'theme.dark', Icon: MoonIcon },
+  { value: 'system', label: 'theme.system', Icon: MonitorIcon },
 ];
 
 /** Light / dark / system switch (three pressed-state buttons). */
 export function ThemeToggle({ className }: { className?: string }) {
+  const t = useT();
   const saved = useThemeStore((s) => s.theme);
   // The prerendered page cannot know the saved choice, nor act on a press before its script has arrived: the
   // options are disabled, none pressed, until the app has hydrated.
@@ -20,7 +22,7 @@ export function ThemeToggle({ className }: { className?: string }) {
   return (
     <div
       role="group"
-      aria-label="Theme"
+      aria-label={t('theme.label')}
       className={cn(
         'inline-flex items-center rounded-full border border-stone-300 bg-white/80 p-0.5 backdrop-blur dark:border-stone-700 dark:bg-stone-900/80',
         className,
@@ -30,9 +32,9 @@ export function ThemeToggle({ className }: { className?: string }) {
         <button
           key={value}
           type="button"
-          aria-label={label}
+          aria-label={t(label)}
           aria-pressed={theme === value}
-          title={label}
+          title={t(label)}
           data-theme-option={value}
           disabled={!hydrated}
           onClick={() => setTheme(value)}

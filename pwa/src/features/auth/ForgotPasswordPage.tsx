@@ -5,11 +5,12 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Input, PasswordInput } from '../../components/ui/Input.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { getDeviceId } from '../../lib/device-id.ts';
+import { t as translate, useT } from '../../lib/i18n.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { AuthLayout, FormAlert } from './AuthLayout.tsx';
-import { CHECKING_CONNECTION, withProof } from './with-proof.ts';
+import { withProof } from './with-proof.ts';
 
 type Step = 'ask' | 'reset';
 
@@ -20,14 +21,13 @@ const linkClasses = 'rounded font-semibold text-brand-700 hover:underline dark:t
 /** What went wrong, in words; the server's own message when it gave one (rate limits say how long to wait). */
 function failureMessage(error: unknown): string {
   if (error instanceof ApiError && error.message) return error.message;
-  return 'We could not reach Filamu. Check your connection and try again.';
+  return translate('forgot.unreachable');
 }
 
 function identifierProblem(identifier: string): string | undefined {
   const value = identifier.trim();
-  if (!value) return 'Enter your phone number or email.';
-  if (!value.includes('@') && !isValidUgandaPhone(value))
-    return 'Enter the phone number (e.g., 0772 123 456) or the email of your account.';
+  if (!value) return translate('forgot.identifier.required');
+  if (!value.includes('@') && !isValidUgandaPhone(value)) return translate('forgot.identifier.invalid');
   return undefined;
 }
 
@@ -36,6 +36,7 @@ function identifierProblem(identifier: string): string | undefined {
  * password ⇒ signed in, every other device signed out.
  */
 export default function ForgotPasswordPage() {
+  const t = useT();
   const navigate = useNavigate();
   const [step, setStep] = useState<Step>('ask');
   const [identifier, setIdentifier] = useState('');
@@ -71,8 +72,8 @@ export default function ForgotPasswordPage() {
   const reset = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const next: typeof errors = {};
-    if (!/^\d{6}$/.test(code.trim())) next.code = 'The code is the 6 digits we sent you.';
-    if (password.length < PASSWORD_MIN) next.password = `Password must be at least ${PASSWORD_MIN} characters.`;
+    if (!/^\d{6}$/.test(code.trim())) next.code = t('forgot.code.invalid');
+    if (password.length < PASSWORD_MIN) next.password = t('form.password.min', { min: PASSWORD_MIN });
     setErrors(next);
     setFailure(null);
     if (next.code || next.password) return;
@@ -94,7 +95,7 @@ export default function ForgotPasswordPage() {
       queryClient.clear();
       queryClient.setQueryData(queryKeys.userProfile, result.user);
       useSessionStore.getState().signInUser(result.token, result.user);
-      toast.success('Password changed. You are signed in.');
+      toast.success(t('forgot.done'));
       void navigate('/dashboard', { replace: true });
     } catch (error) {
       setPending(false);
@@ -106,33 +107,29 @@ export default function ForgotPasswordPage() {
 
   if (step === 'ask') {
     return (
-      <AuthLayout
-        title="Forgot your password?"
-        pageTitle="Forgot password"
-        subtitle="We will send a 6-digit code to the phone number (or email) of your account. Your subscription stays as it is."
-      >
-        {failure && <FormAlert title="Could not send a code" message={failure} />}
+      <AuthLayout title={t('forgot.title')} pageTitle={t('forgot.pageTitle')} subtitle={t('forgot.subtitle')}>
+        {failure && <FormAlert title={t('forgot.sendFailed')} message={failure} />}
         <form onSubmit={askForCode} noValidate className="space-y-4">
           <Input
-            label="Phone number or email"
+            label={t('forgot.identifier')}
             name="identifier"
             type="text"
             autoComplete="username"
-            placeholder="0772 123 456 or you@example.com"
-            hint="The phone number you registered with gets the code by SMS."
+            placeholder={t('forgot.identifier.placeholder')}
+            hint={t('forgot.identifier.hint')}
             value={identifier}
             onChange={(e) => setIdentifier(e.target.value)}
             error={errors.identifier}
             required
           />
           <Button type="submit" size="lg" className="w-full" loading={pending}>
-            {pending ? 'Sending...' : 'Send me a code'}
+            {pending ? t('forgot.sending') : t('forgot.send')}
           </Button>
         </form>
         <p className="mt-6 text-center text-sm text-stone-600 dark:text-stone-400">
-          Remembered it?{' '}
+          {t('forgot.remembered')}{' '}
           <Link to="/login" className={linkClasses}>
-            Back to sign in
+            {t('forgot.backToSignIn')}
           </Link>
         </p>
       </AuthLayout>
@@ -140,7 +137,11 @@ export default function ForgotPasswordPage() {
   }
 
   return (
-    <AuthLayout title="Enter your code" pageTitle="Reset password" subtitle={`Sent to ${identifier.trim()}.`}>
+    <AuthLayout
+      title={t('forgot.code.title')}
+      pageTitle={t('forgot.code.pageTitle')}
+      subtitle={t('forgot.code.sentTo', { identifier: identifier.trim() })}
+    >
       {sentMessage && (
         <p
           role="status"
@@ -149,11 +150,11 @@ export default function ForgotPasswordPage() {
           {sentMessage}
         </p>
       )}
-      {failure && <FormAlert title="Could not change the password" message={failure} />}
+      {failure && <FormAlert title={t('forgot.resetFailed')} message={failure} />}
       <form onSubmit={reset} noValidate className="space-y-4">
         <Input
           id={CODE_FIELD_ID}
-          label="6-digit code"
+          label={t('forgot.code')}
           name="code"
           type="text"
           inputMode="numeric"
@@ -167,17 +168,17 @@ export default function ForgotPasswordPage() {
           required
         />
         <PasswordInput
-          label="New password"
+          label={t('forgot.newPassword')}
           name="newPassword"
           autoComplete="new-password"
-          hint={`At least ${PASSWORD_MIN} characters. Every other phone or computer will be signed out.`}
+          hint={t('forgot.newPassword.hint', { min: PASSWORD_MIN })}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           error={errors.password}
           required
         />
         <Button type="submit" size="lg" className="w-full" loading={pending}>
-          {pending ? 'Saving...' : 'Save and sign in'}
+          {pending ? t('forgot.saving') : t('forgot.save')}
         </Button>
         {/* A busy network's check (decision 0195) runs by itself; this says why saving takes a moment. */}
         <p
@@ -185,12 +186,12 @@ export default function ForgotPasswordPage() {
           aria-live="polite"
           className={checking ? 'text-center text-sm text-stone-600 dark:text-stone-400' : 'sr-only'}
         >
-          {checking ? CHECKING_CONNECTION : ''}
+          {checking ? t('auth.checkingConnection') : ''}
         </p>
       </form>
       <div className="mt-6 flex flex-wrap items-center justify-between gap-2 text-sm">
         <button type="button" className={linkClasses} onClick={() => void askForCode()} disabled={pending}>
-          Send a new code
+          {t('forgot.resend')}
         </button>
         <button
           type="button"
@@ -201,7 +202,7 @@ export default function ForgotPasswordPage() {
             setFailure(null);
           }}
         >
-          Use another number or email
+          {t('forgot.another')}
         </button>
       </div>
     </AuthLayout>

@@ -1,10 +1,4 @@
-import {
-  AGENT_SIGN_IN_HINT,
-  contracts,
-  isSignInIdentifier,
-  looksLikeSignInEmail,
-  SIGN_IN_IDENTIFIER_HINT,
-} from '@filamu/shared';
+import { contracts, isSignInIdentifier, looksLikeSignInEmail } from '@filamu/shared';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/Button.tsx';
@@ -12,19 +6,20 @@ import { Input, PasswordInput } from '../../components/ui/Input.tsx';
 import { SegmentedChoice } from '../../components/ui/SegmentedChoice.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { getDeviceId } from '../../lib/device-id.ts';
+import { t as translate, useT, type WebMessageId } from '../../lib/i18n.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSession, useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { AuthLayout, FormAlert } from './AuthLayout.tsx';
 import { returnPath } from './return-path.ts';
-import { CHECKING_CONNECTION, withProof } from './with-proof.ts';
+import { withProof } from './with-proof.ts';
 
 type Mode = 'user' | 'agent';
 
 const ACCOUNT_TYPES = [
-  { value: 'user', label: 'User Login' },
-  { value: 'agent', label: 'Agent Login' },
-] as const satisfies readonly { value: Mode; label: string }[];
+  { value: 'user', label: 'login.type.user' },
+  { value: 'agent', label: 'login.type.agent' },
+] as const satisfies readonly { value: Mode; label: WebMessageId }[];
 
 interface Failure {
   title: string;
@@ -34,15 +29,16 @@ interface Failure {
 /** Product §8 wording for a failed sign-in. */
 function describeFailure(mode: Mode, error: unknown): Failure {
   if (!(error instanceof ApiError)) {
-    return { title: 'Login failed', message: 'An unexpected error occurred. Please try again.' };
+    return { title: translate('login.failed'), message: translate('form.unexpected') };
   }
   if (mode === 'agent') {
-    return { title: 'Agent Login Failed', message: error.message || 'Invalid agent credentials. Please try again.' };
+    return { title: translate('login.failed.agent'), message: error.message || translate('login.failed.agent.text') };
   }
-  return { title: 'Login Failed', message: error.message || 'Invalid credentials. Please try again.' };
+  return { title: translate('login.failed'), message: error.message || translate('login.failed.text') };
 }
 
 export default function LoginPage() {
+  const t = useT();
   const navigate = useNavigate();
   const location = useLocation();
   const { status, isAdmin } = useSession();
@@ -61,11 +57,12 @@ export default function LoginPage() {
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const next: typeof errors = {};
-    if (!identifier.trim()) next.identifier = mode === 'agent' ? 'Email is required.' : 'Email or phone is required.';
+    if (!identifier.trim())
+      next.identifier = mode === 'agent' ? t('form.email.required') : t('login.identifier.required');
     // Neither an email nor a phone number cannot be anyone's account: say what to type, not "Invalid credentials".
-    else if (mode === 'agent' && !looksLikeSignInEmail(identifier.trim())) next.identifier = AGENT_SIGN_IN_HINT;
-    else if (mode === 'user' && !isSignInIdentifier(identifier)) next.identifier = SIGN_IN_IDENTIFIER_HINT;
-    if (!password) next.password = 'Password is required.';
+    else if (mode === 'agent' && !looksLikeSignInEmail(identifier.trim())) next.identifier = t('login.agent.hint');
+    else if (mode === 'user' && !isSignInIdentifier(identifier)) next.identifier = t('login.identifier.hint');
+    if (!password) next.password = t('form.password.required');
     setErrors(next);
     setFailure(null);
     if (next.identifier || next.password) return;
@@ -81,7 +78,7 @@ export default function LoginPage() {
         );
         queryClient.clear();
         useSessionStore.getState().signInAgent(result.token, result.agent);
-        toast.success('Welcome back!');
+        toast.success(t('login.welcome.toast'));
         void navigate(returnPath(location.state, '/dashboard'), { replace: true });
       } else {
         const result = await withProof(
@@ -92,7 +89,7 @@ export default function LoginPage() {
         queryClient.clear();
         queryClient.setQueryData(queryKeys.userProfile, result.user);
         useSessionStore.getState().signInUser(result.token, result.user);
-        toast.success('Welcome back!');
+        toast.success(t('login.welcome.toast'));
         void navigate(returnPath(location.state, result.user.isAdmin ? '/admin' : '/dashboard'), { replace: true });
       }
     } catch (error) {
@@ -111,11 +108,11 @@ export default function LoginPage() {
   };
 
   return (
-    <AuthLayout title="Welcome back" pageTitle="Login" subtitle="Sign in to keep watching.">
+    <AuthLayout title={t('login.title')} pageTitle={t('login.pageTitle')} subtitle={t('login.subtitle')}>
       <SegmentedChoice
-        label="Account type"
+        label={t('login.type.label')}
         value={mode}
-        options={ACCOUNT_TYPES}
+        options={ACCOUNT_TYPES.map((type) => ({ value: type.value, label: t(type.label) }))}
         onChange={(value) => {
           setMode(value);
           setErrors({});
@@ -128,19 +125,19 @@ export default function LoginPage() {
 
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <Input
-          label={mode === 'agent' ? 'Agent email' : 'Email or phone'}
+          label={mode === 'agent' ? t('login.agent.email') : t('login.identifier')}
           name="identifier"
           type={mode === 'agent' ? 'email' : 'text'}
           autoComplete={mode === 'agent' ? 'email' : 'username'}
           inputMode={mode === 'agent' ? 'email' : undefined}
-          placeholder={mode === 'agent' ? 'agent@example.com' : 'Email or 0772 123 456'}
+          placeholder={mode === 'agent' ? 'agent@example.com' : t('login.identifier.placeholder')}
           value={identifier}
           onChange={(e) => setIdentifier(e.target.value)}
           error={errors.identifier}
           required
         />
         <PasswordInput
-          label="Password"
+          label={t('form.password')}
           name="password"
           autoComplete="current-password"
           value={password}
@@ -154,12 +151,12 @@ export default function LoginPage() {
               to="/forgot-password"
               className="rounded font-semibold text-brand-700 hover:underline dark:text-brand-300"
             >
-              Forgot password?
+              {t('login.forgot')}
             </Link>
           </p>
         )}
         <Button type="submit" size="lg" className="w-full" loading={pending}>
-          {pending ? 'Signing in...' : mode === 'agent' ? 'Sign in as Agent' : 'Sign In'}
+          {pending ? t('login.pending') : mode === 'agent' ? t('login.submit.agent') : t('action.signIn')}
         </Button>
         {/* A busy network's check (decision 0195) runs by itself; this says why the sign-in takes a moment. */}
         <p
@@ -167,19 +164,17 @@ export default function LoginPage() {
           aria-live="polite"
           className={checking ? 'text-center text-sm text-stone-600 dark:text-stone-400' : 'sr-only'}
         >
-          {checking ? CHECKING_CONNECTION : ''}
+          {checking ? t('auth.checkingConnection') : ''}
         </p>
       </form>
       {mode === 'agent' ? (
         // Agents never register: the admin creates their account and resets a forgotten password.
-        <p className="mt-6 text-center text-sm text-stone-600 dark:text-stone-400">
-          Agent accounts are created by the Filamu admin. Forgot your password? Ask the admin to reset it.
-        </p>
+        <p className="mt-6 text-center text-sm text-stone-600 dark:text-stone-400">{t('login.agent.note')}</p>
       ) : (
         <p className="mt-6 text-center text-sm text-stone-600 dark:text-stone-400">
-          Don't have an account?{' '}
+          {t('login.noAccount')}{' '}
           <Link to="/register" className="rounded font-semibold text-brand-700 hover:underline dark:text-brand-300">
-            Register
+            {t('login.register')}
           </Link>
         </p>
       )}

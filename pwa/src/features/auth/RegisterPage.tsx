@@ -6,6 +6,7 @@ import { Input, PasswordInput } from '../../components/ui/Input.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { fieldIssues, useFormFields } from '../../lib/form.ts';
 import { getDeviceId } from '../../lib/device-id.ts';
+import { useLocaleStore, useT, type t as Translate } from '../../lib/i18n.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSession, useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
@@ -27,28 +28,26 @@ function looksLikeEmail(value: string): boolean {
 }
 
 /** Any Uganda mobile number makes an account (decision 0160); only MTN and Airtel numbers can pay. */
-function phoneHint(phone: string): string {
+function phoneHint(t: typeof Translate, phone: string): string {
   const { canonical, network } = networkOfNumber(phone);
-  if (canonical && !network && canonical.startsWith('2567'))
-    return 'Fine for your account. To pay, you will need an MTN or Airtel number.';
-  return 'Your mobile number, like 0772 123 456 (MTN) or 0752 123 456 (Airtel).';
+  if (canonical && !network && canonical.startsWith('2567')) return t('register.phone.hint.cannotPay');
+  return t('register.phone.hint');
 }
 
-function validate(values: Record<Field, string>): Errors {
+function validate(t: typeof Translate, values: Record<Field, string>): Errors {
   const errors: Errors = {};
-  if (!values.fullName.trim()) errors.fullName = 'Full name is required.';
-  if (!values.email.trim()) errors.email = 'Email is required.';
-  else if (!looksLikeEmail(values.email.trim())) errors.email = 'Please enter a valid email address.';
-  if (!values.phone.trim()) errors.phone = 'Phone number is required.';
-  else if (!isValidUgandaPhone(values.phone))
-    errors.phone = 'Please enter a valid Uganda phone number, like 0772 123 456 or 0752 123 456';
-  if (!values.password) errors.password = 'Password is required.';
-  else if (values.password.length < PASSWORD_MIN)
-    errors.password = `Password must be at least ${PASSWORD_MIN} characters.`;
+  if (!values.fullName.trim()) errors.fullName = t('register.fullName.required');
+  if (!values.email.trim()) errors.email = t('form.email.required');
+  else if (!looksLikeEmail(values.email.trim())) errors.email = t('register.email.invalid');
+  if (!values.phone.trim()) errors.phone = t('register.phone.required');
+  else if (!isValidUgandaPhone(values.phone)) errors.phone = t('register.phone.invalid');
+  if (!values.password) errors.password = t('form.password.required');
+  else if (values.password.length < PASSWORD_MIN) errors.password = t('form.password.min', { min: PASSWORD_MIN });
   return errors;
 }
 
 export default function RegisterPage() {
+  const t = useT();
   const navigate = useNavigate();
   const { status } = useSession();
   const { values, setErrors, field } = useFormFields<Record<Field, string>>({
@@ -64,20 +63,20 @@ export default function RegisterPage() {
 
   if (confirming) {
     const next = (title: string) => {
-      toast.success(title, 'You have been registered and logged in!');
+      toast.success(title, t('register.done.text'));
       void navigate('/subscription', { replace: true });
     };
     return (
       <AuthLayout
-        title="Confirm your phone"
-        pageTitle="Confirm your phone"
-        subtitle="So password recovery codes reach you, and nobody else."
+        title={t('register.confirm.title')}
+        pageTitle={t('register.confirm.title')}
+        subtitle={t('register.confirm.subtitle')}
       >
         <ConfirmPhone
           phone={confirming.phone}
           alreadySent={confirming.alreadySent}
-          onDone={() => next('Phone number confirmed')}
-          onSkip={() => next('Registration Successful')}
+          onDone={() => next(t('register.confirm.done'))}
+          onSkip={() => next(t('register.done'))}
         />
       </AuthLayout>
     );
@@ -87,7 +86,7 @@ export default function RegisterPage() {
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const found = validate(values);
+    const found = validate(t, values);
     setErrors(found);
     setFailure(null);
     if (Object.keys(found).length > 0) return;
@@ -101,6 +100,7 @@ export default function RegisterPage() {
           phone: values.phone.trim(),
           password: values.password,
           currentDeviceId: getDeviceId(),
+          language: useLocaleStore.getState().locale,
         },
       });
       queryClient.clear();
@@ -112,7 +112,7 @@ export default function RegisterPage() {
       if (phone && result.user.phoneVerified === false) {
         setConfirming({ phone, alreadySent: result.user.phone === null });
       } else {
-        toast.success('Registration Successful', 'You have been registered and logged in!');
+        toast.success(t('register.done'), t('register.done.text'));
         void navigate('/subscription', { replace: true });
       }
     } catch (error) {
@@ -120,57 +120,63 @@ export default function RegisterPage() {
       setPending(false);
       if (error instanceof ApiError) {
         setErrors(fieldIssues(error, FIELDS));
-        const message = error.message || 'An unexpected error occurred during registration. Please try again.';
+        const message = error.message || t('register.failed.unexpected');
         // Said once, above the form where the eye is; a toast would repeat it over Create Account.
         setFailure(message);
       } else {
-        setFailure('Please try again with different details.');
+        setFailure(t('register.failed.retry'));
       }
     }
   };
 
   return (
-    <AuthLayout title="Create your account" pageTitle="Register" subtitle="Join Filamu and start your movie night.">
-      {failure && <FormAlert title="Registration Error" message={failure} />}
+    <AuthLayout title={t('register.title')} pageTitle={t('register.pageTitle')} subtitle={t('register.subtitle')}>
+      {failure && <FormAlert title={t('register.failed')} message={failure} />}
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <Input label="Full Name" autoComplete="name" {...field('fullName')} required />
-        <Input label="Email" type="email" inputMode="email" autoComplete="email" {...field('email')} required />
+        <Input label={t('register.fullName')} autoComplete="name" {...field('fullName')} required />
         <Input
-          label="Phone Number"
+          label={t('form.email')}
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          {...field('email')}
+          required
+        />
+        <Input
+          label={t('register.phone')}
           type="tel"
           inputMode="tel"
           autoComplete="tel"
           placeholder="0772 123 456"
-          hint={phoneHint(values.phone)}
+          hint={phoneHint(t, values.phone)}
           {...field('phone')}
           required
         />
         <PasswordInput
-          label="Password"
+          label={t('form.password')}
           autoComplete="new-password"
-          hint="At least 8 characters"
+          hint={t('form.password.hint', { min: PASSWORD_MIN })}
           {...field('password')}
           required
         />
         <Button type="submit" size="lg" className="w-full" loading={pending}>
-          {pending ? 'Creating account...' : 'Create Account'}
+          {pending ? t('register.pending') : t('register.submit')}
         </Button>
       </form>
       <p className="mt-4 text-center text-xs text-stone-500 dark:text-stone-400">
-        By registering you agree to our{' '}
+        {t('register.agree')}{' '}
         <Link to="/terms" className="underline hover:text-brand-700 dark:hover:text-brand-300">
-          Terms of Use
-        </Link>{' '}
-        and{' '}
-        <Link to="/privacy-policy" className="underline hover:text-brand-700 dark:hover:text-brand-300">
-          Privacy Policy
+          {t('footer.terms')}
         </Link>
-        .
+        {' · '}
+        <Link to="/privacy-policy" className="underline hover:text-brand-700 dark:hover:text-brand-300">
+          {t('footer.privacy')}
+        </Link>
       </p>
       <p className="mt-4 text-center text-sm text-stone-600 dark:text-stone-400">
-        Already have an account?{' '}
+        {t('register.haveAccount')}{' '}
         <Link to="/login" className="rounded font-semibold text-brand-700 hover:underline dark:text-brand-300">
-          Sign In
+          {t('action.signIn')}
         </Link>
       </p>
     </AuthLayout>

@@ -31,5 +31,3 @@ export async function withProof<T>(
     }
   }
 }
-
-export const CHECKING_CONNECTION = 'Checking your connection…';

@@ -5,42 +5,43 @@ import { cn } from '../../components/ui/cn.ts';
 import { PlayIcon } from '../../components/ui/icons.tsx';
 import { HERO_AUTOPLAY_MS } from '../../lib/constants.ts';
 import { useHydrated } from '../../lib/hydration.ts';
+import { useT, type WebMessageId } from '../../lib/i18n.ts';
 import { useSession } from '../../lib/session.ts';
 
 interface Slide {
-  eyebrow: string;
-  title: string;
-  text: string;
+  eyebrow: WebMessageId;
+  title: WebMessageId;
+  text: WebMessageId;
   gradient: string;
   accent: string;
 }
 
 const SLIDES: Slide[] = [
   {
-    eyebrow: 'Kinayuganda',
-    title: 'Your favourite VJs, one tap away',
-    text: 'Blockbusters translated by the voices you love — download them once and watch anywhere, even offline.',
+    eyebrow: 'hero.vj.eyebrow',
+    title: 'hero.vj.title',
+    text: 'hero.vj.text',
     gradient: 'from-brand-950 via-brand-800 to-amber-700',
     accent: 'bg-amber-300',
   },
   {
-    eyebrow: 'Movie night, sorted',
-    title: 'No buffering. No waiting.',
-    text: 'Download over Wi-Fi or data and press play when the family is ready. Pause and resume anytime.',
+    eyebrow: 'hero.night.eyebrow',
+    title: 'hero.night.title',
+    text: 'hero.night.text',
     gradient: 'from-indigo-950 via-purple-900 to-brand-800',
     accent: 'bg-fuchsia-300',
   },
   {
-    eyebrow: 'Mobile money',
-    title: 'Pay with MTN or Airtel',
-    text: 'Subscribe in seconds with MTN Mobile Money or Airtel Money. No card, no hidden fees, no auto-renewal.',
+    eyebrow: 'hero.money.eyebrow',
+    title: 'hero.money.title',
+    text: 'hero.money.text',
     gradient: 'from-emerald-950 via-teal-900 to-yellow-800',
     accent: 'bg-yellow-300',
   },
   {
-    eyebrow: 'English hits',
-    title: 'Unlock the latest English releases',
-    text: 'Finish the Kinayuganda collection and the newest English movies open up for you to download.',
+    eyebrow: 'hero.english.eyebrow',
+    title: 'hero.english.title',
+    text: 'hero.english.text',
     gradient: 'from-stone-950 via-red-950 to-brand-800',
     accent: 'bg-red-300',
   },
@@ -106,16 +107,17 @@ function HeroArt() {
 }
 
 function HeroActions() {
+  const t = useT();
   const { status, hasAccess } = useSession();
   if (status === 'loading') return <div className="h-12" aria-hidden="true" />;
   if (status === 'guest') {
     return (
       <>
         <LinkButton to="/register" size="lg" variant="inverse">
-          Join Now
+          {t('hero.join')}
         </LinkButton>
         <LinkButton to="/login" size="lg" variant="inverseOutline">
-          Sign In
+          {t('action.signIn')}
         </LinkButton>
       </>
     );
@@ -123,19 +125,20 @@ function HeroActions() {
   if (hasAccess) {
     return (
       <LinkButton to="/movies" size="lg" variant="inverse">
-        <PlayIcon className="size-5" /> Browse Movies
+        <PlayIcon className="size-5" /> {t('action.browseMovies')}
       </LinkButton>
     );
   }
   return (
     <LinkButton to="/subscription" size="lg" variant="inverse">
-      Subscribe Now
+      {t('action.subscribeNow')}
     </LinkButton>
   );
 }
 
 /** Four looping slides, autoplaying every HERO_AUTOPLAY_MS; paused on hover, focus or reduced motion. */
 export function Hero() {
+  const t = useT();
   const [index, setIndex] = useState(0);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
@@ -162,7 +165,7 @@ export function Hero() {
   return (
     <section
       aria-roledescription="carousel"
-      aria-label="Featured"
+      aria-label={t('hero.label')}
       className="relative isolate overflow-hidden text-white"
       onMouseEnter={() => setHovered(true)}
       onMouseLeave={() => setHovered(false)}
@@ -187,15 +190,17 @@ export function Hero() {
               key={slide.title}
               role="group"
               aria-roledescription="slide"
-              aria-label={`${i + 1} of ${SLIDES.length}`}
+              aria-label={t('hero.slide.label', { current: i + 1, total: SLIDES.length })}
               hidden={i !== index}
             >
               <p className="inline-flex items-center gap-2 rounded-full bg-black/25 px-3 py-1 text-sm font-semibold">
                 <span className={cn('size-2 rounded-full', slide.accent)} aria-hidden="true" />
-                {slide.eyebrow}
+                {t(slide.eyebrow)}
               </p>
-              <h1 className="mt-4 text-4xl font-extrabold leading-tight tracking-tight sm:text-5xl">{slide.title}</h1>
-              <p className="mt-4 max-w-xl text-lg text-white">{slide.text}</p>
+              <h1 className="mt-4 text-4xl font-extrabold leading-tight tracking-tight break-words sm:text-5xl">
+                {t(slide.title)}
+              </h1>
+              <p className="mt-4 max-w-xl text-lg text-white">{t(slide.text)}</p>
             </div>
           ))}
           <div className="mt-8 flex flex-wrap gap-3">
@@ -207,7 +212,7 @@ export function Hero() {
               href={PREVIEW_PATH}
               className="rounded-lg text-base font-semibold text-white underline underline-offset-4 hover:decoration-2 focus-visible:outline-white"
             >
-              See the movies and prices
+              {t('hero.preview')}
             </a>
           </p>
         </div>
@@ -220,7 +225,7 @@ export function Hero() {
           <button
             key={slide.title}
             type="button"
-            aria-label={`Go to slide ${i + 1} of ${SLIDES.length}: ${slide.title}`}
+            aria-label={t('hero.slide.go', { current: i + 1, total: SLIDES.length, title: t(slide.title) })}
             aria-current={i === index ? 'true' : undefined}
             disabled={!hydrated}
             onClick={() => go(i)}
@@ -240,10 +245,10 @@ export function Hero() {
           type="button"
           disabled={!hydrated}
           onClick={() => setStopped(!stopped)}
-          aria-label={stopped ? 'Play slideshow' : 'Pause slideshow'}
+          aria-label={stopped ? t('hero.slideshow.play') : t('hero.slideshow.pause')}
           className="ml-2 min-h-6 rounded-full bg-black/40 px-3 py-1 text-xs font-semibold hover:bg-black/60 focus-visible:outline-white"
         >
-          {stopped ? 'Play' : 'Pause'}
+          {stopped ? t('hero.play') : t('hero.pause')}
         </button>
       </div>
     </section>
