@@ -1,4 +1,12 @@
-import { i18nFor, isLocale, localeFromLanguages, translatorOf, type Locale, type MessageValues } from '@filamu/shared';
+import {
+  i18nFor,
+  isLocale,
+  type CompiledMessages as Messages,
+  localeFromLanguages,
+  translatorOf,
+  type Locale,
+  type MessageValues,
+} from '@filamu/shared';
 import { messages as english, type WebMessageId } from '@filamu/shared/i18n/web.en';
 import { useEffect } from 'react';
 import { create } from 'zustand';
@@ -12,15 +20,38 @@ import { STORAGE_KEYS } from './storage-names.ts';
  */
 const i18n = i18nFor('en', english);
 const translator = translatorOf<WebMessageId>(i18n);
-let lugandaLoaded = false;
+/** Every English message loaded so far, never switched: what a screen shows while its Luganda is on its way. */
+const englishOnly = i18nFor('en', english);
+
+/** A screen's catalogue beside `web`: its Luganda and whether it is here yet. */
+interface Namespace {
+  loadLuganda: () => Promise<{ messages: Messages }>;
+  lugandaLoaded: boolean;
+  loading?: Promise<void>;
+}
+const webNamespace: Namespace = {
+  loadLuganda: () => import('@filamu/shared/i18n/web.lg'),
+  lugandaLoaded: false,
+};
+const namespaces: Namespace[] = [webNamespace];
 
 export type { WebMessageId };
 
 interface LocaleState {
   locale: Locale;
+  /** Bumped when a namespace's Luganda arrives after its screen rendered in English. */
+  version: number;
 }
 
-export const useLocaleStore = create<LocaleState>()(() => ({ locale: 'en' }));
+export const useLocaleStore = create<LocaleState>()(() => ({ locale: 'en', version: 0 }));
+
+function loadLuganda(namespace: Namespace): Promise<void> {
+  namespace.loading ??= namespace.loadLuganda().then(({ messages }) => {
+    i18n.load('lg', messages);
+    namespace.lugandaLoaded = true;
+  });
+  return namespace.loading;
+}
 
 /** A message in the language active now. In a component, take it from `useT()` so the screen follows a change. */
 export function t(id: WebMessageId, values?: MessageValues): string {
@@ -31,6 +62,37 @@ export function t(id: WebMessageId, values?: MessageValues): string {
 export function useT(): typeof t {
   useLocaleStore((s) => s.locale);
   return t;
+}
+
+/**
+ * A screen area's own catalogue (`shared/src/i18n/catalogue/<locale>/<namespace>.json`), so its messages travel with
+ * its route's chunk and never weigh on the landing. Its English is there at once; its Luganda is fetched the first
+ * time it is wanted, and until it arrives the area shows English rather than message ids.
+ *
+ *   export const { t: catalogT, useT: useCatalogT } = catalogueOf<CatalogMessageId>(messages, () =>
+ *     import('@filamu/shared/i18n/catalog.lg'));
+ */
+export function catalogueOf<Id extends string>(
+  englishMessages: Messages,
+  lugandaMessages: () => Promise<{ messages: Messages }>,
+): { t: (id: Id, values?: MessageValues) => string; useT: () => (id: Id, values?: MessageValues) => string } {
+  i18n.load('en', englishMessages);
+  englishOnly.load('en', englishMessages);
+  const namespace: Namespace = { loadLuganda: lugandaMessages, lugandaLoaded: false };
+  namespaces.push(namespace);
+  const areaT = (id: Id, values?: MessageValues): string => {
+    if (i18n.locale === 'lg' && !namespace.lugandaLoaded) {
+      void loadLuganda(namespace).then(() => useLocaleStore.setState((s) => ({ version: s.version + 1 })));
+      return englishOnly._(id, values);
+    }
+    return i18n._(id, values);
+  };
+  const useAreaT = () => {
+    useLocaleStore((s) => s.locale);
+    useLocaleStore((s) => s.version);
+    return areaT;
+  };
+  return { t: areaT, useT: useAreaT };
 }
 
 /**
@@ -54,11 +116,8 @@ export const localeChosenHere = () => isLocale(readLocal(STORAGE_KEYS.language))
 
 /** Makes `locale` the active language: its messages fetched if needed, `<html lang>` set, every `useT()` renders. */
 export async function activateLocale(locale: Locale): Promise<void> {
-  if (locale === 'lg' && !lugandaLoaded) {
-    const { messages } = await import('@filamu/shared/i18n/web.lg');
-    i18n.load('lg', messages);
-    lugandaLoaded = true;
-  }
+  // Every namespace registered so far (the screens on the way), so the switch shows them whole.
+  if (locale === 'lg') await Promise.all(namespaces.map(loadLuganda));
   i18n.activate(locale);
   if (typeof document !== 'undefined') document.documentElement.lang = locale;
   useLocaleStore.setState({ locale });

@@ -7,6 +7,9 @@ import type { Locale } from './locale.ts';
  * dates and numbers its Intl formats, on Kampala's clock.
  */
 
+/** A namespace's compiled messages, as `pnpm i18n` writes them. */
+export type CompiledMessages = Messages;
+
 /** What a message's `{placeholders}` take. */
 export type MessageValues = Record<string, string | number | Date>;
 
