@@ -1,12 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kampalaDate, kampalaLocalToDate } from '../shared/src/kampala-time.ts';
-import {
-  type NightBundle,
-  NIGHT_WINDOW_PUSH_BODY,
-  NIGHT_WINDOW_PUSH_TITLE,
-  NIGHT_WINDOW_PUSH_URL,
-} from '../shared/src/schemas/night-bundle.ts';
+import { type NightBundle, NIGHT_WINDOW_PUSH_URL } from '../shared/src/schemas/night-bundle.ts';
 import { NIGHT_OVER } from '../pwa/src/features/downloads/engine/night-rules.ts';
 import { apiCall } from './support/api.ts';
 import { expectAccessible } from './support/axe.ts';
@@ -230,8 +225,8 @@ describe('Download tonight', () => {
       const { worker, cdp, id } = await serviceWorker(context, page);
       const nightPush = {
         kind: 'night-window',
-        title: NIGHT_WINDOW_PUSH_TITLE,
-        body: NIGHT_WINDOW_PUSH_BODY,
+        title: 'Your night bundle is on',
+        body: "Your night bundle is on: tap to start tonight's films",
         url: NIGHT_WINDOW_PUSH_URL,
         tag: 'night-window',
       };

@@ -59,6 +59,4 @@ export const TonightQueue = z.object({
 export type TonightQueue = z.infer<typeof TonightQueue>;
 
 /** What the push at a window's start says, and the page its tap opens. */
-export const NIGHT_WINDOW_PUSH_TITLE = 'Your night bundle is on';
-export const NIGHT_WINDOW_PUSH_BODY = "Your night bundle is on: tap to start tonight's films";
 export const NIGHT_WINDOW_PUSH_URL = '/downloads/tonight?start=1';

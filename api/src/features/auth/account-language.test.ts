@@ -1,7 +1,7 @@
 import { ApiErrorBody, canonicalUgandaPhone, contracts, serverTranslator, UserProfile } from '@filamu/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { smsOutbox } from '../../db/schema.ts';
+import { mailOutbox, smsOutbox } from '../../db/schema.ts';
 import {
   type TestApp,
   createTestApp,
@@ -92,5 +92,19 @@ describe.each(testDatabases)('languages on %s', (kind) => {
     const [sms] = await t.deps.database.db.select().from(smsOutbox).where(eq(smsOutbox.toPhone, phone));
     const code = /\d{6}/.exec(sms!.body)?.[0];
     expect(sms!.body).toBe(luganda.t('sms.recoveryCode', { code: code!, minutes: 10 }));
+  });
+
+  it('a recovery code by mail in the account’s language, with what to do if it was not asked for', async () => {
+    const { body } = await registerUser(t, { language: 'lg' });
+    expect((await t.call(auth.requestRecoveryCode, { body: { identifier: body.email }, ip: freshIp() })).status).toBe(
+      200,
+    );
+    const [mail] = await t.deps.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, body.email));
+    const code = /\b(\d{6})\b/.exec(mail!.body)![1]!;
+    expect(mail).toMatchObject({ kind: 'password_reset', subject: luganda.t('mail.code.subject') });
+    expect(mail!.body).toBe(
+      `${luganda.t('sms.recoveryCode', { code, minutes: 10 })}\n\n${luganda.t('mail.code.notAsked')}`,
+    );
+    expect(mail!.subject).not.toBe(english.t('mail.code.subject'));
   });
 });

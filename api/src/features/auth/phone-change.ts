@@ -14,6 +14,7 @@ import { AppError, conflict } from '../../http/errors.ts';
 import { hitLimits } from '../rate-limit/limiter.ts';
 import { phoneChange as limits } from '../rate-limit/limits.ts';
 import { assertCodeBudget } from '../sms/budget.ts';
+import { phoneReleasedMail } from '../mail/texts.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { phoneChangedNoticeText } from '../sms/texts.ts';
 import { requireCurrentPassword } from './accounts.ts';
@@ -109,17 +110,8 @@ async function releaseUnprovenNumber(deps: PhoneChangeDeps, tx: Executor, holder
   await voidOpenCodes(tx, holder.id, now);
   await deps.mailer.queue(tx, {
     to: holder.email,
-    subject: 'Your Filamu phone number was removed',
     kind: 'phone_released',
-    body: [
-      `Hello ${holder.fullName},`,
-      '',
-      `The phone number ${displayUgandaPhone(holder.phone!)} was never confirmed on your Filamu account, and its owner has just confirmed it with a code sent to it. It has been removed from your account.`,
-      '',
-      `You still sign in with your email, ${holder.email}, and your plan and downloads are unchanged. To add a number you can receive texts on, open Profile and choose "Change phone number".`,
-      '',
-      `If you think this is a mistake, contact support on ${SUPPORT.phone} or ${SUPPORT.email}.`,
-    ].join('\n'),
+    ...phoneReleasedMail({ name: holder.fullName, phone: holder.phone!, email: holder.email }, holder.language),
   });
   deps.logger.info({ userId: holder.id }, 'unproven phone number released to the account that proved it');
 }

@@ -5,6 +5,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { recoveryCodeMail, resetBySmsMail } from '../mail/texts.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { recoveryCodeText, resetByEmailNoticeText } from '../sms/texts.ts';
 import { CODE_TTL_MINUTES, issueCode, recentCodes, tryCode } from './one-time-codes.ts';
@@ -49,8 +50,7 @@ export async function issueRecoveryCode(deps: CodeDeps, user: UserRow, channel: 
     } else {
       await deps.mailer.queue(tx, {
         to: user.email,
-        subject: 'Your Filamu code',
-        body: `${text}\n\nIf you did not ask for it, ignore this mail: your password has not changed.`,
+        ...recoveryCodeMail(text, user.language),
         kind: 'password_reset',
         // The code is masked in the outbox once it expires (decision 0202).
         expiresAt,
@@ -71,12 +71,6 @@ export async function tryRecoveryCode(
   return channel === null ? null : channel === 'phone' ? 'phone' : 'email';
 }
 
-export const RESET_BY_SMS_NOTICE = [
-  'Your Filamu password was just changed with a code sent to your phone, and every device was signed out.',
-  '',
-  `If this wasn't you, contact support now on ${SUPPORT.phone} or ${SUPPORT.email}.`,
-].join('\n');
-
 /**
  * A reset is told on the other channel (decision 0197), so a reset through a lost phone or mailbox is noticed: the
  * email (always: it is how the account signs in) after a reset by SMS, the phone (only once proven) after one by mail.
@@ -91,8 +85,7 @@ export async function notifyOtherChannel(
   if (channel === 'phone') {
     await deps.mailer.queue(tx, {
       to: user.email,
-      subject: 'Your Filamu password was changed',
-      body: RESET_BY_SMS_NOTICE,
+      ...resetBySmsMail(user.language),
       kind: 'password_reset_notice',
     });
   } else if (user.phone && user.phoneVerifiedAt) {

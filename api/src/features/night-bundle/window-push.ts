@@ -1,4 +1,4 @@
-import { NIGHT_WINDOW_PUSH_BODY, NIGHT_WINDOW_PUSH_TITLE, NIGHT_WINDOW_PUSH_URL } from '@filamu/shared';
+import { isLocale, NIGHT_WINDOW_PUSH_URL, type Locale } from '@filamu/shared';
 import { lt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
@@ -9,6 +9,7 @@ import { startIntervalJob } from '../../lib/interval-job.ts';
 import { observedPass } from '../metrics/jobs.ts';
 import type { Metrics } from '../metrics/registry.ts';
 import { queuePush } from '../push/outbox.ts';
+import { nightWindowPush } from '../push/texts.ts';
 import { openWindowAt } from './schedule.ts';
 import { nightSchedule } from './settings.ts';
 
@@ -26,6 +27,11 @@ const MAX_BATCHES = 20;
 
 type PushDeps = { database: Database; clock: Clock; logger: Logger };
 
+interface WaitingPerson {
+  userId: string;
+  locale: Locale;
+}
+
 interface PushReport {
   opensAt: string | null;
   notified: number;
@@ -35,11 +41,12 @@ interface PushReport {
  * People to tell that the window opening at `opensAt` is on: a film waiting in tonight's list (live, not yet on their
  * phone), the list saved in the last week, a push subscription, and no push for this window yet.
  */
-async function waitingPeople(deps: PushDeps, opensAt: Date, now: Date): Promise<string[]> {
+async function waitingPeople(deps: PushDeps, opensAt: Date, now: Date): Promise<WaitingPerson[]> {
   const since = new Date(now.getTime() - QUEUE_FORGOTTEN_AFTER_MS).toISOString();
   const result = await deps.database.db.execute(sql`
-    select distinct q.user_id
+    select distinct q.user_id, u.language
       from tonight_queue_items q
+      join users u on u.id = q.user_id
       join movies m on m.id = q.movie_id and m.is_active and m.deleted_at is null
      where q.created_at >= ${since}::timestamptz
        and exists (select 1 from push_subscriptions s where s.user_id = q.user_id)
@@ -51,7 +58,10 @@ async function waitingPeople(deps: PushDeps, opensAt: Date, now: Date): Promise<
        )
      order by q.user_id
      limit ${BATCH}`);
-  return (result as unknown as { rows: { user_id: string }[] }).rows.map((r) => r.user_id);
+  return (result as unknown as { rows: { user_id: string; language: string | null }[] }).rows.map((r) => ({
+    userId: r.user_id,
+    locale: isLocale(r.language) ? r.language : 'en',
+  }));
 }
 
 /**
@@ -68,7 +78,7 @@ export async function sendNightWindowPushes(deps: PushDeps): Promise<PushReport>
   let notified = 0;
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
     const people = await waitingPeople(deps, open.opensAt, now);
-    for (const userId of people) {
+    for (const { userId, locale } of people) {
       const queued = await deps.database.db.transaction(async (tx) => {
         const [claimed] = await tx
           .insert(nightWindowPushes)
@@ -78,8 +88,7 @@ export async function sendNightWindowPushes(deps: PushDeps): Promise<PushReport>
         if (!claimed) return 0;
         return queuePush(tx, now, userId, {
           kind: 'night-window',
-          title: NIGHT_WINDOW_PUSH_TITLE,
-          body: NIGHT_WINDOW_PUSH_BODY,
+          ...nightWindowPush(locale),
           url: NIGHT_WINDOW_PUSH_URL,
         });
       });

@@ -1,8 +1,10 @@
 import type { Executor } from '../../db/client.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { receiptMail } from '../mail/texts.ts';
 import { queuePush } from '../push/outbox.ts';
+import { receiptPush } from '../push/texts.ts';
 import { queueSms } from '../sms/outbox.ts';
-import { type Receipt, receiptFacts, receiptText } from '../sms/texts.ts';
+import { type Receipt, receiptText } from '../sms/texts.ts';
 
 /**
  * The receipts of an activation: a mail, an SMS to the registered phone, a push. Each renders the same facts
@@ -16,21 +18,10 @@ export async function queueReceipts(
   payer: { id: string; email: string; fullName: string; phone: string | null; language?: 'en' | 'lg' },
   receipt: Receipt,
 ): Promise<void> {
-  const facts = receiptFacts(receipt);
   await deps.mailer.queue(tx, {
     to: payer.email,
-    subject: 'Your Filamu payment receipt',
     kind: 'receipt',
-    body: [
-      `Hello ${payer.fullName},`,
-      '',
-      'Thank you for your payment. Your subscription is active.',
-      '',
-      `Plan: ${facts.plan}`,
-      `Amount: ${facts.amount}`,
-      `Reference: ${facts.reference}`,
-      `Access until: ${facts.accessUntil} (Kampala time)`,
-    ].join('\n'),
+    ...receiptMail(payer.fullName, receipt, payer.language),
   });
   if (payer.phone) {
     await queueSms(tx, now, {
@@ -43,8 +34,7 @@ export async function queueReceipts(
   // on screen (decision 0154).
   await queuePush(tx, now, payer.id, {
     kind: 'payment_confirmed',
-    title: 'Payment received',
-    body: `${facts.amount} for ${facts.plan}. Access until ${facts.accessUntil}. Ref ${facts.reference}.`,
+    ...receiptPush(receipt, payer.language),
     url: '/dashboard',
   });
 }

@@ -8,6 +8,7 @@ import { startIntervalJob } from '../../lib/interval-job.ts';
 import { observedPass } from '../metrics/jobs.ts';
 import type { Metrics } from '../metrics/registry.ts';
 import { queuePush } from './outbox.ts';
+import { newMoviesPush } from './texts.ts';
 
 /** No "new movies" push at night in Kampala: between 09:00 and 21:00 only (decision 0154). */
 const QUIET_BEFORE_HOUR = 9;
@@ -16,8 +17,6 @@ const QUIET_FROM_HOUR = 21;
 const BATCH = 500;
 
 type SweepDeps = { database: Database; clock: Clock; logger: Logger };
-
-const plural = (n: number) => (n === 1 ? 'A new Kinayuganda movie' : `${n} new Kinayuganda movies`);
 
 /**
  * One pass of the daily "new Kinayuganda movies" push (decision 0154): for each person with a push subscription and
@@ -33,8 +32,9 @@ export async function sweepNewMovies(deps: SweepDeps): Promise<number> {
   const day = local.slice(0, 10);
   const at = now.toISOString();
   const result = await deps.database.db.execute(sql`
-    select s.user_id, count(m.id)::int as count, max(m.created_at) as newest
+    select s.user_id, u.language, count(m.id)::int as count, max(m.created_at) as newest
       from (select user_id, min(created_at) as since from push_subscriptions group by user_id) s
+      join users u on u.id = s.user_id
       left join lateral (
         select max(newest_movie_at) as told from push_digests d where d.user_id = s.user_id and d.kind = 'new_movies'
       ) d on true
@@ -44,10 +44,12 @@ export async function sweepNewMovies(deps: SweepDeps): Promise<number> {
      where not exists (
        select 1 from push_digests x where x.user_id = s.user_id and x.kind = 'new_movies' and x.day = ${day}
      )
-     group by s.user_id
+     group by s.user_id, u.language
      order by s.user_id
      limit ${BATCH}`);
-  const rows = (result as unknown as { rows: { user_id: string; count: number; newest: string | Date }[] }).rows;
+  const rows = (
+    result as unknown as { rows: { user_id: string; language: 'en' | 'lg'; count: number; newest: string | Date }[] }
+  ).rows;
   let notified = 0;
   for (const row of rows) {
     const queued = await deps.database.db.transaction(async (tx) => {
@@ -59,8 +61,7 @@ export async function sweepNewMovies(deps: SweepDeps): Promise<number> {
       if (!claimed) return 0;
       return queuePush(tx, now, row.user_id, {
         kind: 'new_movies',
-        title: plural(Number(row.count)),
-        body: 'Download it on Filamu while you have Wi-Fi or data.',
+        ...newMoviesPush(Number(row.count), row.language),
         url: '/movies?category=Kinayuganda',
       });
     });

@@ -1,7 +1,7 @@
-import { formatDate } from '@filamu/shared';
 import type { Executor } from '../../db/client.ts';
 import type { PlanReminder, ReminderChannel } from './channels.ts';
 import { queuePush } from '../push/outbox.ts';
+import { reminderPush } from '../push/texts.ts';
 
 /** The app path of the renew link: notifications open screens of this app, never another site. */
 function appPath(renewUrl: string): string {
@@ -20,11 +20,9 @@ function appPath(renewUrl: string): string {
 export const pushReminderChannel: ReminderChannel = {
   name: 'push',
   async queue(exec: Executor, now: Date, reminder: PlanReminder): Promise<boolean> {
-    const today = reminder.kind === 'plan_ends_today';
     const queued = await queuePush(exec, now, reminder.userId, {
       kind: reminder.kind,
-      title: today ? 'Your Filamu plan ends today' : 'Your Filamu plan ends in 3 days',
-      body: `${reminder.planName}: access until ${formatDate(reminder.accessUntil)}. Renew to keep downloading.`,
+      ...reminderPush(reminder, reminder.language),
       url: appPath(reminder.renewUrl),
     });
     return queued > 0;
