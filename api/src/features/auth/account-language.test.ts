@@ -7,9 +7,11 @@ import {
   createTestApp,
   freshIp,
   registerProvenUser,
+  loginAdmin,
   registerUser,
   testDatabases,
 } from '../../../test/harness.ts';
+import { addMovie } from '../../../test/library.ts';
 
 const { auth } = contracts;
 const luganda = serverTranslator('lg');
@@ -106,5 +108,20 @@ describe.each(testDatabases)('languages on %s', (kind) => {
       `${luganda.t('sms.recoveryCode', { code, minutes: 10 })}\n\n${luganda.t('mail.code.notAsked')}`,
     );
     expect(mail!.subject).not.toBe(english.t('mail.code.subject'));
+  });
+
+  it('a download refused for want of a plan: the same code, in the account’s language even without Accept-Language', async () => {
+    const movie = await addMovie(t, await loginAdmin(t), { category: 'Kinayuganda' });
+    const ask = async (language: 'en' | 'lg') => {
+      const { token } = await registerUser(t, { language });
+      return t.request('POST', '/api/users/movies/generate-download-url', { token, body: { movieId: movie.movie.id } });
+    };
+    const [inLuganda, inEnglish] = [await ask('lg'), await ask('en')];
+    expect([inLuganda.status, inEnglish.status]).toEqual([403, 403]);
+    expect(envelope(inLuganda)).toMatchObject({
+      code: 'subscription_required',
+      message: luganda.t('error.subscriptionRequired'),
+    });
+    expect(envelope(inEnglish).message).toBe('You need an active subscription to download movies.');
   });
 });

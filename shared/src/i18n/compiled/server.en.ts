@@ -136,6 +136,39 @@ export const messages = {
     ['supportEmail'],
     '.',
   ],
+  'error.subscriptionRequired': ['You need an active subscription to download movies.'],
+  'error.alreadyDownloaded': ['This movie has already been downloaded.'],
+  'error.kinayugandaFirst': ['You must first download all Kinayuganda movies to unlock English downloads.'],
+  'error.notInPlan': ['This movie is not included in your plan.'],
+  'error.fileMissing': ['Movie file is missing. Cannot download.'],
+  'error.linkRevoked': ['This download link is no longer valid. Ask for a new one.'],
+  'error.downloadComplete': ['This download is already complete.'],
+  'error.downloadStarting': ['This download is being started already. Try again.'],
+  'error.tooManyLinks': [
+    'This download has been given many links without receiving anything new. Contact support to download it again.',
+  ],
+  'error.tooManyCopies': [
+    'This movie has already been sent to you three times over without finishing, so this download has stopped. Contact support if you still need it.',
+  ],
+  'error.pinHidden': ['This title is hidden by your parental PIN. Enter the PIN to download it.'],
+  'error.noPin': ['No parental PIN is set.'],
+  'error.deviceKey': ['The phone’s key is not valid. Reopen the app and try again.'],
+  'error.redownloadsForSubscribers': ['Re-downloads are for subscriber accounts. Ask an admin for help.'],
+  'error.tonightFilmRemoved': [
+    'A film in tonight’s list was just taken off Filamu. Look at the list and save it again.',
+  ],
+  'error.notPurchasable': ['This plan is not available for purchase.'],
+  'error.amountMismatch': ['Amount does not match the plan price.'],
+  'error.anotherPayment': ['Another payment was just started. Please look at your payments before paying again.'],
+  'error.paymentUnavailable': ['The payment service is not available right now. Please try again in a moment.'],
+  'error.promptNotSent': ['The payment prompt could not be sent to your phone. Please try again.'],
+  'error.notCancellable': ['This payment is no longer waiting, so there is nothing to cancel.'],
+  'error.cancelFailed': ['The payment could not be cancelled right now. Please try again in a moment.'],
+  'error.paidBeforeCancel': [
+    'The payment could not be cancelled: it was approved on the phone just now. Your plan is being activated.',
+  ],
+  'error.paymentNotOpen': ['This payment is no longer open.'],
+  'error.cancelledPayment': ['You cancelled this payment.'],
 } satisfies Messages;
 
 /** Every message id of this namespace: a typo is a type error. */
