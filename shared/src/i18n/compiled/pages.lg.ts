@@ -9,7 +9,7 @@ export const messages: Record<PagesMessageId, Messages[string]> = {
   'pages.legal.englishOnly': ['Ebiwandiike byonna ku lupapula luno biri mu Lungereza okumala akaseera.'],
   'pages.date.november2026': ['Novemba 2026'],
   'pages.date.january2026': ['Janwaliyo 2026'],
-  'pages.contact.title': ['Tuukirire'],
+  'pages.contact.title': ['Tutuukirire'],
   'pages.contact.intro': [
     "Tusanyuka okukuyamba ku akawunti, pulaani, okusasula ne downloads. Ebiseera ebisinga tuddamu mu lunaku lumu olw'okukola.",
   ],

@@ -41,9 +41,9 @@ export const messages: Record<PaymentsMessageId, Messages[string]> = {
     ['date'],
     ' eri buli muntu ali ku yo: ',
     ['price'],
-    ' ekuwa ',
+    ' zikuwa ',
     ['span'],
-    ' byokka.',
+    ' zokka.',
   ],
   'payments.plan.littleTime': ['Wasigaddeyo akaseera katono.'],
   'payments.plan.englishRule': [
