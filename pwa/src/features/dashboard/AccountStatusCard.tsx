@@ -1,14 +1,16 @@
 import { formatDate } from '@filamu/shared';
+import type { DashboardMessageId } from '@filamu/shared/i18n/dashboard.en';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import type { Access } from '../profile/access.ts';
+import { useDashboardT } from './messages.ts';
 import { Row } from './Row.tsx';
 
 /** What the account is, in words a person uses (not "User"); there is no trial, so none is named (decision 0185). */
 const ACCOUNT_TYPE: Record<Access, string> = {
   agent: 'Agent',
   staff: 'Admin',
-  subscriber: 'Subscriber',
-  free: 'Customer, no plan yet',
+  subscriber: 'dashboard.account.subscriber',
+  free: 'dashboard.account.free',
 };
 
 /**
@@ -25,17 +27,21 @@ export function AccountStatusCard({
   contact: string | null;
   memberSince: string | null;
 }) {
+  const t = useDashboardT();
+  // Agents and admins read English (decided): only a subscriber's words come from the catalogue.
+  const type =
+    access === 'subscriber' || access === 'free' ? t(ACCOUNT_TYPE[access] as DashboardMessageId) : ACCOUNT_TYPE[access];
   return (
     <Card>
-      <CardTitle>Account Status</CardTitle>
+      <CardTitle>{t('dashboard.account.title')}</CardTitle>
       <dl className="mt-3 divide-y divide-stone-200 text-sm dark:divide-stone-800">
-        <Row label="Account type">{ACCOUNT_TYPE[access]}</Row>
+        <Row label={t('dashboard.account.type')}>{type}</Row>
         {contact && (
-          <Row label="Signed in as">
+          <Row label={t('dashboard.account.signedInAs')}>
             <span className="break-all">{contact}</span>
           </Row>
         )}
-        {memberSince && <Row label="Member since">{formatDate(memberSince)}</Row>}
+        {memberSince && <Row label={t('dashboard.account.memberSince')}>{formatDate(memberSince)}</Row>}
       </dl>
     </Card>
   );

@@ -12,22 +12,24 @@ import { PushPrompt } from '../push/PushPrompt.tsx';
 import { WaitingPaymentCard } from '../payments/WaitingPaymentCard.tsx';
 import { ContinueWatching } from '../downloads/ContinueWatching.tsx';
 import { AccountStatusCard } from './AccountStatusCard.tsx';
+import { useDashboardT } from './messages.ts';
 import { DownloadStatsCard } from './DownloadStatsCard.tsx';
 import { QuickCard } from './QuickCard.tsx';
 import { SubscriptionStatusCard } from './SubscriptionStatusCard.tsx';
 
 export default function DashboardPage() {
-  useDocumentTitle('Dashboard');
+  const t = useDashboardT();
+  useDocumentTitle(t('dashboard.docTitle'));
   const session = useSession();
   const isAgent = session.status === 'agent';
   const profile = useUserProfile(!isAgent);
 
-  if (!isAgent && profile.isPending) return <PageSpinner label="Loading your dashboard" />;
+  if (!isAgent && profile.isPending) return <PageSpinner label={t('dashboard.loading')} />;
 
   const user = isAgent ? null : profile.data;
   const access = accessOf(user ?? null, isAgent);
   const agent = session.agent;
-  const name = isAgent ? agent?.full_name || 'Agent' : user?.fullName || 'there';
+  const name = isAgent ? agent?.full_name || 'Agent' : user?.fullName || t('dashboard.there');
   const plan =
     access === 'agent'
       ? AGENT_PLAN_LABEL
@@ -40,11 +42,9 @@ export default function DashboardPage() {
     <div className="min-h-screen">
       <AccountHeader />
       <main id="main" className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
-        <h1 className="break-words text-3xl font-extrabold tracking-tight">Welcome, {name}</h1>
+        <h1 className="break-words text-3xl font-extrabold tracking-tight">{t('dashboard.welcome', { name })}</h1>
         <p className="mt-1 text-stone-600 dark:text-stone-400">
-          {access === 'free'
-            ? 'Subscribe to start downloading movies.'
-            : 'Your library is ready. Enjoy your movie night!'}
+          {access === 'free' ? t('dashboard.lead.free') : t('dashboard.lead.ready')}
         </p>
 
         {profile.isError &&
@@ -52,11 +52,11 @@ export default function DashboardPage() {
           (user ? (
             // The saved profile stays on screen offline; only a 401 signs out (docs/decisions/0040).
             <p role="status" className="mt-4 text-sm text-stone-600 dark:text-stone-400">
-              Showing the details saved on this phone. They refresh when Filamu can be reached.
+              {t('dashboard.savedDetails')}
             </p>
           ) : (
             <p role="alert" className="mt-4 rounded-xl bg-red-50 p-3 text-red-800 dark:bg-red-950 dark:text-red-200">
-              Error: {errorMessage(profile.error, 'Could not load your account.')}
+              {t('dashboard.error', { reason: errorMessage(profile.error, t('dashboard.loadAccountFailed')) })}
             </p>
           ))}
 
@@ -80,20 +80,20 @@ export default function DashboardPage() {
 
           <section aria-labelledby="quick-actions" className="min-w-0 lg:col-span-2">
             <h2 id="quick-actions" className="sr-only">
-              Quick actions
+              {t('dashboard.quickActions')}
             </h2>
             <ul className="grid gap-4 sm:grid-cols-2">
               <QuickCard
                 to="/movies"
-                title="Browse Movies"
-                text="Kinayuganda and English movies, ready to download."
+                title={t('dashboard.quick.movies.title')}
+                text={t('dashboard.quick.movies.text')}
                 icon={<FilmIcon className="size-6" />}
                 tone="bg-brand-100 text-brand-700 dark:bg-brand-950 dark:text-brand-300"
               />
               <QuickCard
                 to="/downloads"
-                title="My Downloads"
-                text="Movies on this phone: watch them offline or save them."
+                title={t('dashboard.quick.downloads.title')}
+                text={t('dashboard.quick.downloads.text')}
                 icon={<DownloadIcon className="size-6" />}
                 tone="bg-violet-100 text-violet-700 dark:bg-violet-950 dark:text-violet-300"
               />
@@ -101,16 +101,16 @@ export default function DashboardPage() {
               {access === 'free' && (
                 <QuickCard
                   to="/subscription"
-                  title="Subscribe"
-                  text="Pick a plan and pay with mobile money."
+                  title={t('dashboard.quick.subscribe.title')}
+                  text={t('dashboard.quick.subscribe.text')}
                   icon={<CreditCardIcon className="size-6" />}
                   tone="bg-green-100 text-green-700 dark:bg-green-950 dark:text-green-300"
                 />
               )}
               <QuickCard
                 to="/profile"
-                title="Profile"
-                text="Your details, subscription and security."
+                title={t('dashboard.quick.profile.title')}
+                text={t('dashboard.quick.profile.text')}
                 icon={<UserIcon className="size-6" />}
                 tone="bg-sky-100 text-sky-700 dark:bg-sky-950 dark:text-sky-300"
               />

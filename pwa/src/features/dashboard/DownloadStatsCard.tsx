@@ -5,6 +5,7 @@ import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { api, errorMessage } from '../../lib/api.ts';
 import { isOfflineError } from '../../lib/offline.ts';
 import { queryKeys } from '../../lib/query-client.ts';
+import { useDashboardT } from './messages.ts';
 import { Row } from './Row.tsx';
 import { useLocalDownloads, useStorageFigures } from '../downloads/hooks.ts';
 
@@ -13,11 +14,12 @@ const AGENT_STATS: DownloadStats['summary'] = { totalMoviesDownloaded: 0, totalS
 
 /** "2 movies · 140.7 KB": the finished films in this phone's storage and what its files hold. */
 function OnThisPhone() {
+  const t = useDashboardT();
   const local = useLocalDownloads();
   const storage = useStorageFigures();
   const films = local.filter((download) => download.state === 'complete').length;
-  if (films === 0) return <>No movies yet</>;
-  const movies = `${films} ${films === 1 ? 'movie' : 'movies'}`;
+  if (films === 0) return <>{t('dashboard.stats.noMovies')}</>;
+  const movies = t('dashboard.stats.movies', { count: films });
   return <>{storage ? `${movies} · ${formatBytes(storage.usedByFilamu)}` : movies}</>;
 }
 
@@ -26,6 +28,7 @@ function OnThisPhone() {
  * every phone (the server's), so a new phone never seems to hold films it does not have (issue 16/22 §15).
  */
 export function DownloadStatsCard({ isAgent }: { isAgent: boolean }) {
+  const t = useDashboardT();
   const stats = useQuery({
     queryKey: queryKeys.downloadStats,
     queryFn: () => api(contracts.downloads.downloadStats),
@@ -36,27 +39,29 @@ export function DownloadStatsCard({ isAgent }: { isAgent: boolean }) {
 
   return (
     <Card role="region" aria-labelledby="download-stats" aria-busy={(!summary && !stats.isError) || undefined}>
-      <CardTitle id="download-stats">Download Stats</CardTitle>
+      <CardTitle id="download-stats">{t('dashboard.stats.title')}</CardTitle>
       {summary ? (
         <dl className="mt-3 divide-y divide-stone-200 text-sm dark:divide-stone-800">
-          <Row label="On this phone">
+          <Row label={t('dashboard.stats.onThisPhone')}>
             <OnThisPhone />
           </Row>
-          <Row label="Downloaded, all your phones">
-            {summary.totalMoviesDownloaded} {summary.totalMoviesDownloaded === 1 ? 'movie' : 'movies'} ·{' '}
+          <Row label={t('dashboard.stats.allPhones')}>
+            {t('dashboard.stats.movies', { count: summary.totalMoviesDownloaded })} ·{' '}
             {formatBytes(summary.totalStorageUsed)}
           </Row>
-          <Row label="Last download">{formatLastDownload(summary.lastDownloadDate, new Date())}</Row>
+          <Row label={t('dashboard.stats.lastDownload')}>
+            {formatLastDownload(summary.lastDownloadDate, new Date())}
+          </Row>
         </dl>
       ) : offline ? (
-        <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">Your stats load when you are back online.</p>
+        <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">{t('dashboard.stats.offline')}</p>
       ) : stats.isError ? (
         <div role="alert" className="mt-3 text-sm">
           <p className="text-red-700 dark:text-red-400">
-            Error: {errorMessage(stats.error, 'Could not load your download stats.')}
+            {t('dashboard.error', { reason: errorMessage(stats.error, t('dashboard.stats.loadFailed')) })}
           </p>
           <Button size="sm" variant="outline" className="mt-3" onClick={() => void stats.refetch()}>
-            Retry
+            {t('dashboard.stats.retry')}
           </Button>
         </div>
       ) : (

@@ -7,6 +7,7 @@ import { AGENT_PLAN_LABEL } from '../../lib/constants.ts';
 import { useWaitingPayment } from '../payments/queries.ts';
 import { STAFF_ACCESS_LABEL, type Access } from '../profile/access.ts';
 import { PlanTimeLeft } from '../profile/PlanTimeLeft.tsx';
+import { useDashboardT } from './messages.ts';
 
 /** Full access without a subscription: what the card says instead of a plan (decision 0035). */
 const STAFF_WORDING: Record<'staff' | 'agent', { title: string; text: string }> = {
@@ -31,6 +32,7 @@ export function SubscriptionStatusCard({
   plan: string;
   endDate: string | null;
 }) {
+  const t = useDashboardT();
   const free = access === 'free';
   // A payment waiting for the phone is finished or cancelled from its own card; a second purchase would be refused.
   const waiting = useWaitingPayment(free);
@@ -50,7 +52,7 @@ export function SubscriptionStatusCard({
           id="subscription-status"
           className="text-sm font-semibold uppercase tracking-wide text-stone-700 dark:text-stone-300"
         >
-          Subscription status
+          {t('dashboard.subscription.title')}
         </h2>
         {access === 'staff' || access === 'agent' ? (
           <>
@@ -62,18 +64,16 @@ export function SubscriptionStatusCard({
         ) : access === 'subscriber' ? (
           <>
             <p className="mt-1 flex flex-wrap items-center gap-2 break-words text-2xl font-extrabold">
-              {plan} <Badge tone="success">Active</Badge>
+              {plan} <Badge tone="success">{t('dashboard.subscription.active')}</Badge>
             </p>
             <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">
-              Ends {formatDateTime(endDate)} (Kampala time)
+              {t('dashboard.subscription.ends', { date: formatDateTime(endDate) })}
             </p>
           </>
         ) : (
           <>
-            <p className="mt-1 text-2xl font-extrabold">No active subscription</p>
-            <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">
-              Subscribe with mobile money to unlock downloads.
-            </p>
+            <p className="mt-1 text-2xl font-extrabold">{t('dashboard.subscription.none')}</p>
+            <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">{t('dashboard.subscription.noneText')}</p>
           </>
         )}
       </div>
@@ -82,7 +82,7 @@ export function SubscriptionStatusCard({
       )}
       {free && !waiting.data && (
         <LinkButton to="/subscription" size="lg" className="self-start sm:self-center">
-          Subscribe Now
+          {t('dashboard.subscription.subscribe')}
         </LinkButton>
       )}
     </Card>

@@ -12,6 +12,7 @@ import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { toast } from '../../lib/toast.ts';
 import { StepIndicator } from './flow/StepIndicator.tsx';
+import { usePaymentsT } from './messages.ts';
 import { OrderSummary } from './OrderSummary.tsx';
 import { writeStoredPayment, type PaymentFlowState } from './payment-session.ts';
 import { planOffer } from './plan-offer.ts';
@@ -20,6 +21,7 @@ import { useSubscriptionPlans } from './queries.ts';
 import { StaffNote } from './StaffNote.tsx';
 
 function Order({ planId }: { planId: string | undefined }) {
+  const t = usePaymentsT();
   const navigate = useNavigate();
   const plans = useSubscriptionPlans();
   const profile = useUserProfile();
@@ -28,8 +30,8 @@ function Order({ planId }: { planId: string | undefined }) {
 
   useEffect(() => {
     // Said as the person is sent back to the plans, where they look next.
-    if (notFound) toast.error('Selected plan not found.');
-  }, [notFound]);
+    if (notFound) toast.error(t('payments.checkout.planNotFound'));
+  }, [notFound, t]);
 
   const initiate = useMutation({
     mutationFn: (selected: CustomerPlan) =>
@@ -56,19 +58,19 @@ function Order({ planId }: { planId: string | undefined }) {
   const failed = initiate.isError && !(isApiError(initiate.error) && initiate.error.status === 401);
 
   if (notFound) return <Navigate to="/subscription" replace />;
-  if (plans.isPending) return <PageSpinner label="Loading your order" />;
+  if (plans.isPending) return <PageSpinner label={t('payments.checkout.loading')} />;
   if (plans.isError) {
     return (
       <LoadFailure
         look="card"
-        what="subscription plans"
+        what={t('payments.plans.what')}
         error={plans.error}
         reason="below"
         onRetry={() => void plans.refetch()}
         retrying={plans.isFetching}
         actions={
           <LinkButton to="/subscription" variant="outline">
-            Back to plans
+            {t('payments.common.backToPlans')}
           </LinkButton>
         }
       />
@@ -80,7 +82,13 @@ function Order({ planId }: { planId: string | undefined }) {
         plan={plan}
         change={planOffer(plan, profile.data)}
         pending={initiate.isPending}
-        error={failed ? `Payment Error: ${errorMessage(initiate.error, 'Failed to start payment.')}` : null}
+        error={
+          failed
+            ? t('payments.checkout.error', {
+                reason: errorMessage(initiate.error, t('payments.checkout.startFailed')),
+              })
+            : null
+        }
         onProceed={() => initiate.mutate(plan)}
       />
     )
@@ -90,7 +98,8 @@ function Order({ planId }: { planId: string | undefined }) {
 export default function CheckoutPage() {
   const { planId } = useParams();
   const purchaser = usePurchaser();
-  useDocumentTitle('Checkout');
+  const t = usePaymentsT();
+  useDocumentTitle(t('payments.checkout.title'));
   const staff = purchaser === 'agent' || purchaser === 'admin';
 
   return (
@@ -101,9 +110,9 @@ export default function CheckoutPage() {
           to="/subscription"
           className="inline-flex items-center gap-1.5 rounded-lg text-sm font-semibold text-stone-700 hover:text-stone-950 dark:text-stone-300 dark:hover:text-white"
         >
-          <ArrowLeftIcon className="size-4" /> Back to plans
+          <ArrowLeftIcon className="size-4" /> {t('payments.common.backToPlans')}
         </Link>
-        <h1 className="mt-4 text-3xl font-extrabold tracking-tight">Checkout</h1>
+        <h1 className="mt-4 text-3xl font-extrabold tracking-tight">{t('payments.checkout.title')}</h1>
         {!staff && (
           <div className="mt-4 max-w-md">
             <StepIndicator phase="plan" />

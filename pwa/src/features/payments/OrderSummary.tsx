@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { CheckIcon, LockIcon } from '../../components/ui/icons.tsx';
+import { usePaymentsT } from './messages.ts';
 import { accessLine, changeNote, offerLabel, shortPlanWarning } from './plan-offer.ts';
 import { EnglishRuleNote, ShortPlanWarning } from './PlanFacts.tsx';
 import { PlanIcon } from './PlanIcon.tsx';
@@ -31,6 +32,7 @@ export function OrderSummary({
   error: string | null;
   onProceed: () => void;
 }) {
+  const t = usePaymentsT();
   const price = formatUgx(plan.price_ugx);
   const note = changeNote(change);
   const forSale = change.kind === 'new' || change.kind === 'replaces';
@@ -42,13 +44,13 @@ export function OrderSummary({
           <div className="min-w-0">
             <CardTitle className="text-xl break-words">{plan.plan_name}</CardTitle>
             <p className="text-sm text-stone-600 dark:text-stone-400">
-              {price} <span className="font-medium">one-time</span>
+              {price} <span className="font-medium">{t('payments.common.oneTime')}</span>
             </p>
           </div>
         </div>
         {plan.description && <p className="mt-4 break-words text-stone-700 dark:text-stone-300">{plan.description}</p>}
-        <h2 className="mt-6 font-semibold">What you get</h2>
-        <ul className="mt-3 space-y-2" aria-label={`${plan.plan_name} features`}>
+        <h2 className="mt-6 font-semibold">{t('payments.order.whatYouGet')}</h2>
+        <ul className="mt-3 space-y-2" aria-label={t('payments.common.features', { plan: plan.plan_name })}>
           {plan.features.map((feature) => (
             <li key={feature} className="flex min-w-0 items-start gap-2">
               <CheckIcon className="mt-0.5 size-4 shrink-0 text-green-700 dark:text-green-400" />
@@ -64,18 +66,19 @@ export function OrderSummary({
       </Card>
 
       <Card className="min-w-0 lg:col-span-2" aria-labelledby="order-summary">
-        <CardTitle id="order-summary">Order Summary</CardTitle>
+        <CardTitle id="order-summary">{t('payments.order.title')}</CardTitle>
         <dl className="mt-4 divide-y divide-stone-200 text-sm dark:divide-stone-800">
-          <Line label="Plan">{plan.plan_name}</Line>
-          <Line label="Price">
-            {price} <span className="font-normal text-stone-600 dark:text-stone-400">one-time</span>
+          <Line label={t('payments.common.plan')}>{plan.plan_name}</Line>
+          <Line label={t('payments.order.price')}>
+            {price}{' '}
+            <span className="font-normal text-stone-600 dark:text-stone-400">{t('payments.common.oneTime')}</span>
           </Line>
-          <Line label="Total Due Today" strong>
+          <Line label={t('payments.order.totalDue')} strong>
             {price}
           </Line>
         </dl>
         <p className="mt-4 text-sm text-stone-600 dark:text-stone-400">
-          You will be charged {price} once with mobile money. Access until {formatDateTime(plan.expires_at)} (Kampala).
+          {t('payments.order.charged', { price, date: formatDateTime(plan.expires_at) })}
         </p>
         {note && (
           <p id="plan-change-note" className="mt-3 rounded-xl bg-stone-100 p-3 text-sm dark:bg-stone-800">
@@ -98,7 +101,7 @@ export function OrderSummary({
             .filter(Boolean)
             .join(' ')}
         >
-          {!forSale ? offerLabel(change) : pending ? 'Preparing...' : 'Proceed to Payment'}
+          {!forSale ? offerLabel(change) : pending ? t('payments.common.preparing') : t('payments.order.proceed')}
         </Button>
         {error && (
           <p id="checkout-error" role="alert" className="mt-2 text-sm font-medium text-red-700 dark:text-red-400">
@@ -106,14 +109,14 @@ export function OrderSummary({
           </p>
         )}
         <p className="mt-3 flex items-center justify-center gap-1.5 text-xs text-stone-600 dark:text-stone-400">
-          <LockIcon className="size-3.5" /> Secure mobile money payment
+          <LockIcon className="size-3.5" /> {t('payments.common.secure')}
         </p>
         <p className="mt-4 text-center text-xs text-stone-600 dark:text-stone-400">
-          By continuing you agree to our{' '}
+          {t('payments.order.agreeBefore')}{' '}
           <Link to="/terms" className="font-semibold text-brand-800 underline dark:text-brand-300">
-            Terms of Use
+            {t('payments.order.agreeLink')}
           </Link>
-          .
+          {t('payments.order.agreeAfter')}
         </p>
       </Card>
     </div>

@@ -14,6 +14,7 @@ import { ReviewStep } from './flow/ReviewStep.tsx';
 import { StepIndicator } from './flow/StepIndicator.tsx';
 import { SuccessStep } from './flow/SuccessStep.tsx';
 import { usePaymentWizard } from './flow/usePaymentWizard.ts';
+import { usePaymentsT } from './messages.ts';
 import { resolvePayment, type StoredPayment } from './payment-session.ts';
 import { usePurchaser } from './purchaser.ts';
 import { StaffNote } from './StaffNote.tsx';
@@ -79,13 +80,14 @@ export default function PaymentFlowPage() {
   const location = useLocation();
   const purchaser = usePurchaser();
   const [{ payment, missingTransaction }] = useState(() => resolvePayment(location.state));
-  useDocumentTitle('Payment');
+  const t = usePaymentsT();
+  useDocumentTitle(t('payments.flow.docTitle'));
 
   useEffect(() => {
-    if (purchaser === 'user' && missingTransaction) toast.error('Transaction not found. Please try again.');
-  }, [purchaser, missingTransaction]);
+    if (purchaser === 'user' && missingTransaction) toast.error(t('payments.flow.notFound'));
+  }, [purchaser, missingTransaction, t]);
 
-  if (purchaser === 'loading') return <PageSpinner label="Loading your account" />;
+  if (purchaser === 'loading') return <PageSpinner label={t('payments.common.loadingAccount')} />;
   const staff = purchaser === 'agent' || purchaser === 'admin';
   if (!staff && (purchaser !== 'user' || !payment)) return <Navigate to="/subscription" replace />;
 
@@ -94,9 +96,9 @@ export default function PaymentFlowPage() {
       <AccountHeader />
       <main id="main" className="mx-auto max-w-2xl px-4 py-4 sm:px-6 sm:py-10">
         <LinkButton to="/subscription" variant="ghost" size="sm" className="-ml-2">
-          <ArrowLeftIcon className="size-4" /> Back to plans
+          <ArrowLeftIcon className="size-4" /> {t('payments.common.backToPlans')}
         </LinkButton>
-        <h1 className="mt-2 text-2xl font-extrabold tracking-tight sm:mt-3 sm:text-3xl">Complete your payment</h1>
+        <h1 className="mt-2 text-2xl font-extrabold tracking-tight sm:mt-3 sm:text-3xl">{t('payments.flow.title')}</h1>
         <div className="mt-4 sm:mt-6">
           {staff ? <StaffNote kind={purchaser} /> : payment && <PaymentFlow initial={payment} />}
         </div>

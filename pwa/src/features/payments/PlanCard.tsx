@@ -4,6 +4,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { CheckIcon, ShieldIcon } from '../../components/ui/icons.tsx';
+import { usePaymentsT } from './messages.ts';
 import { accessLine, changeNote, offerLabel, shortPlanWarning } from './plan-offer.ts';
 import { EnglishRuleNote, ShortPlanWarning } from './PlanFacts.tsx';
 import { isMostPopular, PlanIcon } from './PlanIcon.tsx';
@@ -21,6 +22,7 @@ export function PlanCard({
   disabled: boolean;
   onSubscribe: () => void;
 }) {
+  const t = usePaymentsT();
   const popular = isMostPopular(plan.plan_name);
   const headingId = `plan-${plan.id}`;
   const noteId = `plan-${plan.id}-note`;
@@ -40,7 +42,7 @@ export function PlanCard({
       >
         {popular && (
           <Badge tone="brand" className="absolute -top-3 left-1/2 -translate-x-1/2 shadow-sm">
-            Most Popular
+            {t('payments.plan.mostPopular')}
           </Badge>
         )}
         <div className="flex min-w-0 items-center gap-3">
@@ -55,7 +57,7 @@ export function PlanCard({
         {plan.description && (
           <p className="mt-2 text-sm break-words text-stone-600 dark:text-stone-400">{plan.description}</p>
         )}
-        <ul className="mt-5 flex-1 space-y-2" aria-label={`${plan.plan_name} features`}>
+        <ul className="mt-5 flex-1 space-y-2" aria-label={t('payments.common.features', { plan: plan.plan_name })}>
           {plan.features.slice(0, 3).map((feature) => (
             <li key={feature} className="flex min-w-0 items-start gap-2 text-sm">
               <CheckIcon className="mt-0.5 size-4 shrink-0 text-green-700 dark:text-green-400" />
@@ -88,10 +90,10 @@ export function PlanCard({
             .filter(Boolean)
             .join(' ')}
         >
-          {preparing ? 'Preparing...' : offerLabel(change)}
+          {preparing ? t('payments.common.preparing') : offerLabel(change)}
         </Button>
         <p className="mt-3 flex items-center justify-center gap-1.5 text-xs text-stone-600 dark:text-stone-400">
-          <ShieldIcon className="size-3.5" /> Secure mobile money payment
+          <ShieldIcon className="size-3.5" /> {t('payments.common.secure')}
         </p>
       </Card>
     </li>

@@ -1,6 +1,7 @@
-import { ENGLISH_UNLOCK_RULE, ENGLISH_UNLOCK_SHORT, type CustomerPlan } from '@filamu/shared';
+import type { CustomerPlan } from '@filamu/shared';
 import { cn } from '../../components/ui/cn.ts';
 import { LockIcon } from '../../components/ui/icons.tsx';
+import { usePaymentsT } from './messages.ts';
 import { shortPlanWarning } from './plan-offer.ts';
 
 /**
@@ -8,6 +9,7 @@ import { shortPlanWarning } from './plan-offer.ts';
  * what remains until the plan's one end. Nothing while plenty is left.
  */
 export function ShortPlanWarning({ plan, id, className }: { plan: CustomerPlan; id?: string; className?: string }) {
+  const t = usePaymentsT();
   const warning = shortPlanWarning(plan);
   if (!warning) return null;
   return (
@@ -18,7 +20,7 @@ export function ShortPlanWarning({ plan, id, className }: { plan: CustomerPlan; 
         className,
       )}
     >
-      <span className="font-bold">Little time left. </span>
+      <span className="font-bold">{t('payments.plan.littleTime')} </span>
       {warning}
     </p>
   );
@@ -26,10 +28,13 @@ export function ShortPlanWarning({ plan, id, className }: { plan: CustomerPlan; 
 
 /** The Kinayuganda-first rule, told before payment: short on a card, in full at checkout. */
 export function EnglishRuleNote({ full, id, className }: { full?: boolean; id?: string; className?: string }) {
+  const t = usePaymentsT();
   return (
     <p id={id} className={cn('flex min-w-0 items-start gap-2 text-sm text-stone-700 dark:text-stone-300', className)}>
       <LockIcon className="mt-0.5 size-4 shrink-0 text-stone-500 dark:text-stone-400" />
-      <span className="min-w-0 break-words">{full ? ENGLISH_UNLOCK_RULE : ENGLISH_UNLOCK_SHORT}</span>
+      <span className="min-w-0 break-words">
+        {full ? t('payments.plan.englishRule') : t('payments.plan.englishShort')}
+      </span>
     </p>
   );
 }

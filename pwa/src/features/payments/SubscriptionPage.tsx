@@ -7,6 +7,7 @@ import { DownloadIcon, SmartphoneIcon, SparklesIcon } from '../../components/ui/
 import { LoadFailure } from '../../components/ui/LoadFailure.tsx';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
+import { usePaymentsT } from './messages.ts';
 import { heldSubscription, planOffer } from './plan-offer.ts';
 import { PlanCard, PlanSkeleton } from './PlanCard.tsx';
 import { usePurchaser } from './purchaser.ts';
@@ -16,23 +17,24 @@ import { WaitingPaymentCard } from './WaitingPaymentCard.tsx';
 
 const STEPS = [
   {
-    title: 'One-Tap Subscribe',
-    text: 'Pick a plan and pay with MTN Mobile Money or Airtel Money.',
+    title: 'payments.plans.step1.title',
+    text: 'payments.plans.step1.text',
     icon: <SmartphoneIcon className="size-6" />,
   },
   {
-    title: 'Auto-Activation',
-    text: 'Your subscription activates automatically as soon as the payment arrives.',
+    title: 'payments.plans.step2.title',
+    text: 'payments.plans.step2.text',
     icon: <SparklesIcon className="size-6" />,
   },
   {
-    title: 'Instant Access',
-    text: 'Start downloading Kinayuganda and English movies right away.',
+    title: 'payments.plans.step3.title',
+    text: 'payments.plans.step3.text',
     icon: <DownloadIcon className="size-6" />,
   },
-];
+] as const;
 
 function PlanList() {
+  const t = usePaymentsT();
   const navigate = useNavigate();
   const profile = useUserProfile();
   const plans = useSubscriptionPlans();
@@ -59,7 +61,7 @@ function PlanList() {
       <LoadFailure
         look="card"
         className="mx-auto max-w-lg"
-        what="subscription plans"
+        what={t('payments.plans.what')}
         error={plans.error}
         reason="below"
         onRetry={() => void plans.refetch()}
@@ -70,8 +72,8 @@ function PlanList() {
   if (plans.data.length === 0) {
     return (
       <Card className="mx-auto max-w-lg text-center">
-        <p className="font-semibold">No subscription plans are available right now.</p>
-        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">Please check back soon.</p>
+        <p className="font-semibold">{t('payments.plans.empty')}</p>
+        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{t('payments.plans.checkBack')}</p>
       </Card>
     );
   }
@@ -92,23 +94,21 @@ function PlanList() {
 }
 
 function Intro({ subscriber }: { subscriber: { planName: string; endsAt: Date } | null }) {
+  const t = usePaymentsT();
   if (!subscriber) {
     return (
       <>
-        <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">Choose your plan</h1>
-        <p className="mt-3 text-stone-600 dark:text-stone-400">
-          Pay once with mobile money and download Kinayuganda and English movies until your plan ends.
-        </p>
+        <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{t('payments.plans.choose')}</h1>
+        <p className="mt-3 text-stone-600 dark:text-stone-400">{t('payments.plans.chooseText')}</p>
       </>
     );
   }
   return (
     <>
-      <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">Renew or change your plan</h1>
+      <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{t('payments.plans.renew')}</h1>
       <p className="mt-3 break-words text-stone-600 dark:text-stone-400">
-        You&apos;re on <span className="font-semibold">{subscriber.planName}</span> until{' '}
-        {formatDate(subscriber.endsAt)}. A plan you buy now replaces it from the day you pay until the new plan&apos;s
-        end date, so only plans that end later are offered.
+        {t('payments.plans.renewBefore')} <span className="font-semibold">{subscriber.planName}</span>{' '}
+        {t('payments.plans.renewAfter', { date: formatDate(subscriber.endsAt) })}
       </p>
     </>
   );
@@ -117,7 +117,8 @@ function Intro({ subscriber }: { subscriber: { planName: string; endsAt: Date } 
 export default function SubscriptionPage() {
   const purchaser = usePurchaser();
   const profile = useUserProfile(purchaser === 'user');
-  useDocumentTitle('Subscription Plans');
+  const t = usePaymentsT();
+  useDocumentTitle(t('payments.plans.docTitle'));
   const staff = purchaser === 'agent' || purchaser === 'admin';
   const held = purchaser === 'user' ? heldSubscription(profile.data) : null;
 
@@ -127,20 +128,20 @@ export default function SubscriptionPage() {
       <main id="main" className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-12">
         <div className="mx-auto max-w-2xl text-center">
           {staff ? (
-            <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">Subscription plans</h1>
+            <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{t('payments.plans.label')}</h1>
           ) : (
             <Intro subscriber={held} />
           )}
         </div>
 
         {purchaser === 'user' && <WaitingPaymentCard className="mx-auto mt-8 max-w-2xl" />}
-        <section aria-label="Subscription plans" className="mt-10">
+        <section aria-label={t('payments.plans.label')} className="mt-10">
           {staff ? <StaffNote kind={purchaser} /> : <PlanList />}
         </section>
 
         <section aria-labelledby="simple-secure" className="mt-16">
           <h2 id="simple-secure" className="text-center text-2xl font-bold">
-            Simple &amp; Secure
+            {t('payments.plans.simpleSecure')}
           </h2>
           <ul className="mt-8 grid gap-6 sm:grid-cols-3">
             {STEPS.map((step) => (
@@ -148,8 +149,8 @@ export default function SubscriptionPage() {
                 <span className="mx-auto grid size-12 place-items-center rounded-xl bg-brand-100 text-brand-800 dark:bg-brand-950 dark:text-brand-300">
                   {step.icon}
                 </span>
-                <h3 className="mt-3 font-semibold">{step.title}</h3>
-                <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{step.text}</p>
+                <h3 className="mt-3 font-semibold">{t(step.title)}</h3>
+                <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{t(step.text)}</p>
               </li>
             ))}
           </ul>

@@ -1,14 +1,16 @@
 import { SUPPORT } from '@filamu/shared';
 import { ChatIcon, MailIcon, PhoneIcon } from '../../components/ui/icons.tsx';
+import { usePaymentsT } from './messages.ts';
 
 /** WhatsApp, phone and email support, for a payment that needs a person. */
 export function SupportContacts() {
+  const t = usePaymentsT();
   return (
     <ul className="space-y-2 text-sm">
       <li className="flex items-center gap-2">
         <ChatIcon className="size-4 shrink-0" />
         <a href={SUPPORT.whatsappHref} target="_blank" rel="noreferrer" className="font-semibold underline">
-          Chat with support on WhatsApp
+          {t('payments.support.whatsapp')}
         </a>
       </li>
       <li className="flex items-center gap-2">

@@ -7,6 +7,7 @@ import { SmartphoneIcon } from '../../components/ui/icons.tsx';
 import { api, errorMessage } from '../../lib/api.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { toast } from '../../lib/toast.ts';
+import { usePaymentsT } from './messages.ts';
 import { writeStoredPayment, type StoredPayment } from './payment-session.ts';
 import { useSubscriptionPlans, useWaitingPayment } from './queries.ts';
 
@@ -52,6 +53,7 @@ function flowState(payment: WaitingPayment, plans: CustomerPlan[] | undefined, c
  * finishes or cancels it rather than starting a second one that could be charged too (decision 0181).
  */
 export function WaitingPaymentCard({ className }: { className?: string }) {
+  const t = usePaymentsT();
   const waiting = useWaitingPayment();
   const plans = useSubscriptionPlans();
   const navigate = useNavigate();
@@ -77,41 +79,50 @@ export function WaitingPaymentCard({ className }: { className?: string }) {
   const cancel = useMutation({
     mutationFn: (p: WaitingPayment) => api(contracts.payments.cancel, { params: { transaction_id: p.transaction_id } }),
     onSuccess: (result) => {
-      toast.success('Payment cancelled', `${result.reference} will not be charged.`);
+      toast.success(
+        t('payments.waiting.cancelledTitle'),
+        t('payments.waiting.cancelledText', { reference: result.reference }),
+      );
       void refresh();
     },
     onError: () => void refresh(),
   });
 
   if (!payment) return null;
-  const network = payment.mno ? MOBILE_MONEY[payment.mno].name : 'mobile money';
+  const network = payment.mno ? MOBILE_MONEY[payment.mno].name : t('payments.waiting.mobileMoney');
   const busy = resend.isPending || cancel.isPending;
   const failure = resend.error
-    ? `The prompt was not sent: ${errorMessage(resend.error, 'Please try again.')}`
+    ? t('payments.prompt.notSent', { reason: errorMessage(resend.error, t('payments.common.tryAgainSentence')) })
     : cancel.error
-      ? `The payment was not cancelled: ${errorMessage(cancel.error, 'Please try again.')}`
+      ? t('payments.prompt.notCancelled', {
+          reason: errorMessage(cancel.error, t('payments.common.tryAgainSentence')),
+        })
       : null;
+  const details = {
+    amount: formatUgx(payment.amount),
+    plan: payment.plan_name,
+    network,
+    phone: nationalPhone(payment.phone),
+  };
   return (
     <Card role="region" aria-labelledby="waiting-payment" className={className}>
       <div className="flex items-start gap-3">
         <SmartphoneIcon aria-hidden="true" className="mt-1 size-6 shrink-0 text-brand-700 dark:text-brand-400" />
         <div className="min-w-0">
           <h2 id="waiting-payment" className="text-lg font-bold">
-            A payment is waiting for your phone
+            {t('payments.waiting.title')}
           </h2>
           <p className="mt-1 text-sm break-words text-stone-700 dark:text-stone-300">
-            {formatUgx(payment.amount)} for {payment.plan_name} with {network}
-            {payment.phone ? ` on ${nationalPhone(payment.phone)}` : ''}. Approve the prompt with your PIN; your plan
-            starts as soon as it is paid.
+            {payment.phone ? t('payments.waiting.textPhone', details) : t('payments.waiting.text', details)}
           </p>
           <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-            Reference <span className="font-mono font-semibold">{payment.reference}</span>
+            {t('payments.common.reference')} <span className="font-mono font-semibold">{payment.reference}</span>
           </p>
         </div>
       </div>
       <div className="mt-4 flex flex-wrap gap-2">
         <Button size="sm" loading={resend.isPending} disabled={busy} onClick={() => resend.mutate(payment)}>
-          Send the prompt again
+          {t('payments.prompt.resend')}
         </Button>
         <Button
           size="sm"
@@ -123,7 +134,7 @@ export function WaitingPaymentCard({ className }: { className?: string }) {
             void navigate('/payment-flow', { state });
           }}
         >
-          Use another number
+          {t('payments.prompt.otherNumber')}
         </Button>
         <Button
           size="sm"
@@ -132,7 +143,7 @@ export function WaitingPaymentCard({ className }: { className?: string }) {
           disabled={busy}
           onClick={() => cancel.mutate(payment)}
         >
-          Cancel payment
+          {t('payments.prompt.cancel')}
         </Button>
       </div>
       {failure && (

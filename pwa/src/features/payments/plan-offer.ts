@@ -1,14 +1,15 @@
 import {
   formatDate,
   formatDateTime,
-  formatTimeLeft,
   formatUgx,
   planChange,
+  timeLeft,
   type CustomerPlan,
   type HeldSubscription,
   type PlanChange,
   type UserProfile,
 } from '@filamu/shared';
+import { paymentsT } from './messages.ts';
 
 /** The subscription the profile says is in force, if any. */
 export function heldSubscription(user: UserProfile | null | undefined): HeldSubscription | null {
@@ -21,9 +22,33 @@ export function planOffer(plan: CustomerPlan, user: UserProfile | null | undefin
   return planChange({ planName: plan.plan_name, expiresAt: new Date(plan.expires_at) }, heldSubscription(user), now);
 }
 
+/**
+ * What is left of a plan without "left" (`12 days 5 hours`, `less than an hour`), or null once it ended; the words of
+ * the shared `formatTimeLeft`, in the language on screen. Never rounded up.
+ */
+function timeSpan(end: Date, now: Date): string | null {
+  const { days, hours, ms } = timeLeft(end, now);
+  if (ms <= 0) return null;
+  if (days === 0 && hours === 0) return paymentsT('payments.time.lessThanHour');
+  const dayWords = paymentsT('payments.time.days', { count: days });
+  const hourWords = paymentsT('payments.time.hours', { count: hours });
+  if (days === 0) return hourWords;
+  if (hours === 0) return dayWords;
+  return paymentsT('payments.time.daysHours', { days: dayWords, hours: hourWords });
+}
+
+/** `12 days 5 hours left`, `less than an hour left` or `ended`, in the language on screen. */
+function timeLeftWords(end: Date, now: Date): string {
+  const span = timeSpan(end, now);
+  return span === null ? paymentsT('payments.time.ended') : paymentsT('payments.time.left', { span });
+}
+
 /** "Access until 25 Nov 2026, 2:00 AM (Kampala) · 12 hours left": the plan's one end, for everyone on it. */
 export function accessLine(plan: CustomerPlan, now = new Date()): string {
-  return `Access until ${formatDateTime(plan.expires_at)} (Kampala) · ${formatTimeLeft(new Date(plan.expires_at), now)}`;
+  return paymentsT('payments.plan.accessLine', {
+    date: formatDateTime(plan.expires_at),
+    left: timeLeftWords(new Date(plan.expires_at), now),
+  });
 }
 
 /**
@@ -33,21 +58,28 @@ export function accessLine(plan: CustomerPlan, now = new Date()): string {
 export function shortPlanWarning(plan: CustomerPlan, now = new Date()): string | null {
   // A payment saved in the tab before plans told their warning moment has none: nothing to warn of.
   if (!plan.warn_from || now < new Date(plan.warn_from)) return null;
-  const span = formatTimeLeft(new Date(plan.expires_at), now).replace(' left', '');
-  return (
-    `This plan ends in ${span}, at ${formatDateTime(plan.expires_at)} for everyone on it: ` +
-    `${formatUgx(plan.price_ugx)} buys ${span} of access.`
-  );
+  const span = timeSpan(new Date(plan.expires_at), now) ?? paymentsT('payments.time.ended');
+  return paymentsT('payments.plan.shortWarning', {
+    span,
+    date: formatDateTime(plan.expires_at),
+    price: formatUgx(plan.price_ugx),
+  });
 }
 /** What happens to the current plan, said on the card and at checkout; null for someone without one. */
 export function changeNote(change: PlanChange): string | null {
   switch (change.kind) {
     case 'replaces':
-      return `Replaces your ${change.current.planName} plan, which ends ${formatDate(change.current.endsAt)}. Days left on it are not carried over.`;
+      return paymentsT('payments.change.replaces', {
+        plan: change.current.planName,
+        date: formatDate(change.current.endsAt),
+      });
     case 'current':
-      return `Your current plan, until ${formatDate(change.current.endsAt)}.`;
+      return paymentsT('payments.change.current', { date: formatDate(change.current.endsAt) });
     case 'ends-earlier':
-      return `Your ${change.current.planName} plan runs until ${formatDate(change.current.endsAt)}; this one would end sooner.`;
+      return paymentsT('payments.change.endsEarlier', {
+        plan: change.current.planName,
+        date: formatDate(change.current.endsAt),
+      });
     default:
       return null;
   }
@@ -55,7 +87,7 @@ export function changeNote(change: PlanChange): string | null {
 
 /** The purchase button's words for each case. */
 export function offerLabel(change: PlanChange): string {
-  if (change.kind === 'current') return 'Current Plan';
-  if (change.kind === 'ends-earlier') return 'Ends before your current plan';
-  return 'Subscribe Now';
+  if (change.kind === 'current') return paymentsT('payments.offer.current');
+  if (change.kind === 'ends-earlier') return paymentsT('payments.offer.endsEarlier');
+  return paymentsT('payments.offer.subscribe');
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ChatIcon, MailIcon, MapPinIcon, PhoneIcon, ShieldIcon } from '../../components/ui/icons.tsx';
 import { SUPPORT } from '../../lib/constants.ts';
+import { usePagesT } from './messages.ts';
 import { StaticPageLayout } from './StaticPageLayout.tsx';
 
 function ContactCard({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
@@ -18,17 +19,18 @@ function ContactCard({ icon, title, children }: { icon: ReactNode; title: string
 }
 
 export default function ContactPage() {
+  const t = usePagesT();
   return (
-    <StaticPageLayout title="Contact Us">
-      <p>We're happy to help with accounts, plans, payments and downloads. We usually reply within one business day.</p>
+    <StaticPageLayout title={t('pages.contact.title')}>
+      <p>{t('pages.contact.intro')}</p>
       <ul className="grid !list-none gap-4 sm:grid-cols-2 [&>li]:!ml-0 [&>li]:!list-none">
-        <ContactCard icon={<MailIcon />} title="Email support">
+        <ContactCard icon={<MailIcon />} title={t('pages.contact.email')}>
           <a href={`mailto:${SUPPORT.email}`}>{SUPPORT.email}</a>
         </ContactCard>
-        <ContactCard icon={<ShieldIcon />} title="Copyright (DMCA)">
+        <ContactCard icon={<ShieldIcon />} title={t('pages.contact.dmca')}>
           <a href={`mailto:${SUPPORT.dmcaEmail}`}>{SUPPORT.dmcaEmail}</a>
         </ContactCard>
-        <ContactCard icon={<PhoneIcon />} title="Phone">
+        <ContactCard icon={<PhoneIcon />} title={t('pages.contact.phone')}>
           <p className="!mt-0">
             <a href={SUPPORT.phoneHref}>{SUPPORT.phone}</a>
           </p>
@@ -38,13 +40,13 @@ export default function ContactPage() {
         </ContactCard>
         <ContactCard icon={<ChatIcon />} title="WhatsApp">
           <a href={SUPPORT.whatsappHref} target="_blank" rel="noopener noreferrer">
-            Chat with us on WhatsApp
+            {t('pages.contact.whatsappChat')}
           </a>
         </ContactCard>
-        <ContactCard icon={<MapPinIcon />} title="Office">
+        <ContactCard icon={<MapPinIcon />} title={t('pages.contact.office')}>
           <p className="!mt-0">{SUPPORT.office}</p>
           <a href={SUPPORT.mapHref} target="_blank" rel="noopener noreferrer">
-            View on map
+            {t('pages.contact.map')}
           </a>
         </ContactCard>
       </ul>

@@ -1,14 +1,16 @@
 import { SUPPORT } from '../../lib/constants.ts';
+import { usePagesT } from './messages.ts';
 import { Section, StaticPageLayout } from './StaticPageLayout.tsx';
 
 export default function DmcaPage() {
+  const t = usePagesT();
   return (
-    <StaticPageLayout title="DMCA Policy" updated="January 2026">
+    <StaticPageLayout title={t('pages.dmca.title')} updated={t('pages.date.january2026')} legal>
       <p>
         Filamu respects the rights of filmmakers, VJs and copyright owners. If you believe a movie on Filamu infringes
         your copyright, tell us and we will act quickly.
       </p>
-      <Section title="Sending a notice">
+      <Section title={t('pages.dmca.notice')}>
         <p>
           Email <a href={`mailto:${SUPPORT.dmcaEmail}`}>{SUPPORT.dmcaEmail}</a> with:
         </p>
@@ -25,7 +27,7 @@ export default function DmcaPage() {
           <li>your physical or electronic signature.</li>
         </ul>
       </Section>
-      <Section title="What happens next">
+      <Section title={t('pages.dmca.next')}>
         <ul>
           <li>We review every complete notice and remove or disable the movie while we look into it.</li>
           <li>
@@ -34,13 +36,13 @@ export default function DmcaPage() {
           <li>Accounts that repeatedly infringe are closed.</li>
         </ul>
       </Section>
-      <Section title="Counter-notices">
+      <Section title={t('pages.dmca.counter')}>
         <p>
           If your content was removed by mistake, send a counter-notice to the same address, explaining why, with your
           contact details and signature.
         </p>
       </Section>
-      <Section title="Other contact">
+      <Section title={t('pages.dmca.other')}>
         <p>
           General support: <a href={`mailto:${SUPPORT.email}`}>{SUPPORT.email}</a> · {SUPPORT.office}
         </p>

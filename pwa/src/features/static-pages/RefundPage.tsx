@@ -1,15 +1,17 @@
 import { PLAN_END_RULE, PLAN_NEAR_END_RULE } from '@filamu/shared';
 import { SUPPORT } from '../../lib/constants.ts';
+import { usePagesT } from './messages.ts';
 import { Section, StaticPageLayout } from './StaticPageLayout.tsx';
 
 export default function RefundPage() {
+  const t = usePagesT();
   return (
-    <StaticPageLayout title="Refund and Cancellation Policy" updated="November 2026">
+    <StaticPageLayout title={t('pages.refund.title')} updated={t('pages.date.november2026')} legal>
       <p>
         We want every Filamu subscription to be worth it. This policy explains when you can cancel and when you can get
         your money back.
       </p>
-      <Section title="Cancellation">
+      <Section title={t('pages.refund.cancellation')}>
         <ul>
           <li>
             Mobile money payments are one-time and not recurring, so there is nothing to cancel to stop future charges:
@@ -23,21 +25,21 @@ export default function RefundPage() {
           </li>
         </ul>
       </Section>
-      <Section title="When we give refunds">
+      <Section title={t('pages.refund.when')}>
         <ul>
           <li>You were charged but your subscription was never activated.</li>
           <li>You were charged twice for the same plan.</li>
           <li>A technical outage on our side left you without access for more than 72 consecutive hours.</li>
         </ul>
       </Section>
-      <Section title="When we do not give refunds">
+      <Section title={t('pages.refund.whenNot')}>
         <ul>
           <li>We do not give partial refunds for unused days of a plan.</li>
           <li>Movies already downloaded, a change of mind, or problems caused by your device or network provider.</li>
           <li>Accounts suspended for breaking our Terms of Use.</li>
         </ul>
       </Section>
-      <Section title="How to claim">
+      <Section title={t('pages.refund.claim')}>
         <ul>
           <li>Make your claim within 15 days of the payment.</li>
           <li>
@@ -48,7 +50,7 @@ export default function RefundPage() {
           <li>Approved refunds are paid back to the mobile money number that paid, within 7 to 10 business days.</li>
         </ul>
       </Section>
-      <Section title="Price changes">
+      <Section title={t('pages.refund.prices')}>
         <p>
           We announce price changes in advance. A new price applies no earlier than 30 days after notice and never to a
           plan you have already paid for.

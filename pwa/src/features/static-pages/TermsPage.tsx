@@ -1,16 +1,18 @@
 import { Link } from 'react-router';
 import { ENGLISH_UNLOCK_RULE, PLAN_END_RULE, PLAN_NEAR_END_RULE } from '@filamu/shared';
 import { SUPPORT } from '../../lib/constants.ts';
+import { usePagesT } from './messages.ts';
 import { Section, StaticPageLayout } from './StaticPageLayout.tsx';
 
 export default function TermsPage() {
+  const t = usePagesT();
   return (
-    <StaticPageLayout title="Terms of Use" updated="November 2026">
+    <StaticPageLayout title={t('pages.terms.title')} updated={t('pages.date.november2026')} legal>
       <p>
         These terms govern your use of Filamu, a movie download service for Uganda. By creating an account or using the
         service you agree to them. If you do not agree, please do not use Filamu.
       </p>
-      <Section title="1. Eligibility and accounts">
+      <Section title={t('pages.terms.s1')}>
         <ul>
           <li>
             You must be at least 13 years old to create an account. Users under 18 need the consent of a parent or
@@ -27,7 +29,7 @@ export default function TermsPage() {
           <li>You are responsible for keeping your password secret and for everything done with your account.</li>
         </ul>
       </Section>
-      <Section title="2. Subscriptions and billing">
+      <Section title={t('pages.terms.s2')}>
         <ul>
           <li>Subscriptions are paid in Uganda Shillings (UGX) with MTN Mobile Money or Airtel Money.</li>
           <li>{PLAN_END_RULE}</li>
@@ -42,7 +44,7 @@ export default function TermsPage() {
           </li>
         </ul>
       </Section>
-      <Section title="3. Downloads and permitted use">
+      <Section title={t('pages.terms.s3')}>
         <ul>
           <li>
             Your subscription lets you download the movies included in your plan for personal, non-commercial viewing.
@@ -62,26 +64,26 @@ export default function TermsPage() {
           </li>
         </ul>
       </Section>
-      <Section title="4. Availability">
+      <Section title={t('pages.terms.s4')}>
         <p>
           We work to keep Filamu available around the clock, but it may occasionally be interrupted for maintenance or
           by events outside our control. Movies may be added to or removed from the library at any time.
         </p>
       </Section>
-      <Section title="5. Suspension and termination">
+      <Section title={t('pages.terms.s5')}>
         <p>
           We may suspend or close accounts that break these terms, share content unlawfully or abuse the service. You
           may stop using Filamu and ask us to delete your account at any time — see our{' '}
           <Link to="/privacy-policy">Privacy Policy</Link>.
         </p>
       </Section>
-      <Section title="6. Liability">
+      <Section title={t('pages.terms.s6')}>
         <p>
           Filamu is provided as is. To the extent permitted by the laws of Uganda, we are not liable for indirect
           losses, data charges from your network provider, or problems caused by your device.
         </p>
       </Section>
-      <Section title="7. Contact">
+      <Section title={t('pages.terms.s7')}>
         <p>
           Questions about these terms? Email <a href={`mailto:${SUPPORT.email}`}>{SUPPORT.email}</a> or call{' '}
           <a href={SUPPORT.phoneHref}>{SUPPORT.phone}</a>.

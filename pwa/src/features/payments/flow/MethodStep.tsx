@@ -1,11 +1,4 @@
-import {
-  contracts,
-  isMobileNetwork,
-  MOBILE_MONEY,
-  ussdFallback,
-  type MobileNetwork,
-  type PaymentOption,
-} from '@filamu/shared';
+import { contracts, isMobileNetwork, MOBILE_MONEY, type MobileNetwork, type PaymentOption } from '@filamu/shared';
 import { useQuery } from '@tanstack/react-query';
 import type { Ref } from 'react';
 import { Card } from '../../../components/ui/Card.tsx';
@@ -14,7 +7,8 @@ import { api } from '../../../lib/api.ts';
 import { InstructionList } from './InstructionList.tsx';
 import { NetworkBadge } from './NetworkBadge.tsx';
 import { SandboxNumbers } from './SandboxNumbers.tsx';
-import { STEP_HEADING } from './steps.ts';
+import { usePaymentsT } from '../messages.ts';
+import { STEP_HEADING, ussdHint } from './steps.ts';
 
 /** Both Uganda networks without the gateway's texts, shown when the options cannot be loaded (product §8). */
 const DEFAULT_OPTIONS: PaymentOption[] = (Object.keys(MOBILE_MONEY) as MobileNetwork[]).map((network) => ({
@@ -38,6 +32,7 @@ export function MethodStep({
   headingRef: Ref<HTMLHeadingElement>;
   onChoose: (network: MobileNetwork) => void;
 }) {
+  const t = usePaymentsT();
   const options = useQuery({
     queryKey: ['paymentOptions', token],
     queryFn: () => api(contracts.payments.paymentOptions, { params: { token } }),
@@ -53,11 +48,11 @@ export function MethodStep({
   return (
     <Card className="p-4 sm:p-6">
       <h2 ref={headingRef} className={STEP_HEADING}>
-        Choose your mobile money network
+        {t('payments.method.title')}
       </h2>
       {options.isPending ? (
         <div className="flex justify-center py-6 text-brand-700 dark:text-brand-400">
-          <Spinner className="size-8" label="Loading payment methods" />
+          <Spinner className="size-8" label={t('payments.method.loading')} />
         </div>
       ) : (
         <>
@@ -72,7 +67,7 @@ export function MethodStep({
                     className="flex h-full min-h-20 w-full flex-col items-center justify-center gap-2 rounded-2xl border-2 border-stone-300 p-3 text-center text-sm font-bold break-words hover:border-brand-600 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:border-stone-600 dark:hover:border-brand-400 dark:hover:bg-stone-800"
                   >
                     <NetworkBadge network={network.id} />
-                    <span>Use {network.name}</span>
+                    <span>{t('payments.method.use', { network: network.name })}</span>
                   </button>
                 </li>
               );
@@ -80,7 +75,7 @@ export function MethodStep({
           </ul>
           {fallback && (
             <p role="status" className="mt-3 text-sm text-stone-600 dark:text-stone-400">
-              Showing the Uganda mobile money options; the payment service did not send its own list.
+              {t('payments.method.fallback')}
             </p>
           )}
           {options.data?.sandbox && <SandboxNumbers />}
@@ -90,14 +85,14 @@ export function MethodStep({
               return (
                 <section key={option.paymentname} aria-labelledby={`how-${network.id}`} className="min-w-0">
                   <h3 id={`how-${network.id}`} className="font-semibold">
-                    How {network.name} works
+                    {t('payments.method.how', { network: network.name })}
                   </h3>
                   <InstructionList
                     text={option.instructions}
-                    label={`How paying with ${network.name} works`}
+                    label={t('payments.method.howLabel', { network: network.name })}
                     className="mt-1"
                   />
-                  <p className="mt-1 text-stone-700 dark:text-stone-300">{ussdFallback(network)}</p>
+                  <p className="mt-1 text-stone-700 dark:text-stone-300">{ussdHint(network)}</p>
                 </section>
               );
             })}

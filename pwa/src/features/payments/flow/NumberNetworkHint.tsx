@@ -7,6 +7,7 @@ import {
   type MobileNetwork,
 } from '@filamu/shared';
 import { Button } from '../../../components/ui/Button.tsx';
+import { usePaymentsT } from '../messages.ts';
 
 /** `0752…`: the start of the typed number in local spelling, for "0752… is an Airtel number". */
 function typedStart(phone: string): string {
@@ -36,6 +37,7 @@ export function NumberNetworkHint({
   switched: boolean;
   onSwitch: (network: MobileNetwork) => void;
 }) {
+  const t = usePaymentsT();
   const own = MOBILE_MONEY[network];
   const typed = networkWhileTyping(phone);
   const other = typed?.network && typed.network !== own.numbers ? mobileNetworkFor(typed.network) : null;
@@ -44,17 +46,19 @@ export function NumberNetworkHint({
   const unserved = typed && !typed.network ? typed.holder : null;
 
   let words: string | null = null;
-  if (other) words = `${shown} is an ${other.short} number. Pay with ${other.name}?`;
+  if (other) words = t('payments.hint.other', { number: shown, short: other.short, network: other.name });
   else if (unserved)
-    words = `${shown} is ${unserved.startsWith('A') ? 'an' : 'a'} ${unserved} number: MTN and Airtel cannot take a payment from it.`;
-  else if (switched) words = `Now paying with ${own.name}.`;
+    words = unserved.startsWith('A')
+      ? t('payments.hint.unservedAn', { number: shown, holder: unserved })
+      : t('payments.hint.unservedA', { number: shown, holder: unserved });
+  else if (switched) words = t('payments.hint.now', { network: own.name });
 
   return (
     <div aria-live="polite" className="mt-2 space-y-2">
       {words && !quiet && <p className="text-sm text-stone-700 dark:text-stone-300">{words}</p>}
       {other && (
         <Button variant="secondary" size="sm" className="w-full sm:w-auto" onClick={() => onSwitch(other.id)}>
-          Switch to {other.name}
+          {t('payments.hint.switch', { network: other.name })}
         </Button>
       )}
     </div>

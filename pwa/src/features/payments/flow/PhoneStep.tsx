@@ -5,7 +5,6 @@ import {
   networkOfNumber,
   paymentNumberProblem,
   PHONE_EXAMPLE,
-  ussdFallback,
   type MobileNetwork,
 } from '@filamu/shared';
 import { useId, useState, type FormEvent, type Ref } from 'react';
@@ -16,7 +15,8 @@ import { ArrowLeftIcon } from '../../../components/ui/icons.tsx';
 import { Input } from '../../../components/ui/Input.tsx';
 import { NetworkBadge } from './NetworkBadge.tsx';
 import { NumberNetworkHint } from './NumberNetworkHint.tsx';
-import { STEP_HEADING, type ChargeError } from './steps.ts';
+import { usePaymentsT } from '../messages.ts';
+import { STEP_HEADING, ussdHint, type ChargeError } from './steps.ts';
 
 /** The registered number, spelled as people write it, when it can pay with `network` (else the field starts empty). */
 function registeredNumberFor(phone: string | null | undefined, network: MobileNetwork): string {
@@ -63,6 +63,7 @@ export function PhoneStep({
   /** "Use another number": the number that did not approve. The field starts empty and says so. */
   unapprovedPhone?: string;
 }) {
+  const t = usePaymentsT();
   const info = MOBILE_MONEY[network];
   const registered = useSession().user?.phone;
   const [phone, setPhone] = useState(() =>
@@ -100,32 +101,32 @@ export function PhoneStep({
       <div className="flex items-center gap-3">
         <NetworkBadge network={network} />
         <h2 ref={headingRef} className={`${STEP_HEADING} min-w-0 break-words`}>
-          Pay with {info.name}
+          {t('payments.phone.title', { network: info.name })}
         </h2>
       </div>
       <ul className="mt-3 space-y-1 text-sm text-stone-700 dark:text-stone-300">
-        <li>{ussdFallback(info)}</li>
-        <li>Ensure you have sufficient balance on your {info.name} account.</li>
+        <li>{ussdHint(info)}</li>
+        <li>{t('payments.phone.balance', { network: info.name })}</li>
       </ul>
       {unapprovedPhone && (
         <p
           data-testid="unapproved-number"
           className="mt-4 rounded-xl bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950/40 dark:text-amber-100"
         >
-          {displayUgandaPhone(unapprovedPhone)} didn't approve this payment. Enter another number to pay from.
+          {t('payments.phone.unapproved', { phone: displayUgandaPhone(unapprovedPhone) })}
         </p>
       )}
       <form onSubmit={submit} className="mt-5 space-y-4" noValidate>
         <div>
           <Input
             id={fieldId}
-            label="Phone Number"
+            label={t('payments.phone.label')}
             name="phone"
             type="tel"
             inputMode="tel"
             autoComplete="tel"
             placeholder={PHONE_EXAMPLE[info.numbers]}
-            hint={`The ${info.name} number that will pay, like ${PHONE_EXAMPLE[info.numbers]}.`}
+            hint={t('payments.phone.hint', { network: info.name, example: PHONE_EXAMPLE[info.numbers] })}
             value={phone}
             maxLength={32}
             onChange={(e) => {
@@ -150,7 +151,7 @@ export function PhoneStep({
         </div>
         <div className="flex flex-col-reverse gap-3 sm:flex-row">
           <Button variant="outline" onClick={onBack} disabled={pending}>
-            <ArrowLeftIcon className="size-4" /> Change method
+            <ArrowLeftIcon className="size-4" /> {t('payments.phone.changeMethod')}
           </Button>
           <Button
             id={`${id}-pay`}
@@ -160,7 +161,7 @@ export function PhoneStep({
             loading={pending}
             aria-describedby={actionError ? `${id}-pay-error` : undefined}
           >
-            Pay {formatUgx(price)} Now
+            {t('payments.phone.pay', { amount: formatUgx(price) })}
           </Button>
         </div>
         {actionError && <InlineError id={`${id}-pay-error`} message={actionError} />}

@@ -1,12 +1,14 @@
 import { cn } from '../../../components/ui/cn.ts';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
+import { usePaymentsT } from '../messages.ts';
 import { STEPS, type Phase } from './steps.ts';
 
 /** The steps with their names on screen, under each number, so they fit a 360 px phone (decision 0182). */
 export function StepIndicator({ phase }: { phase: Phase | 'plan' }) {
+  const t = usePaymentsT();
   const current = STEPS.findIndex((s) => s.id === (phase === 'review' ? 'processing' : phase));
   return (
-    <ol className="grid grid-cols-5 gap-1" aria-label="Payment steps">
+    <ol className="grid grid-cols-5 gap-1" aria-label={t('payments.steps.label')}>
       {STEPS.map((step, index) => {
         const done = index < current || phase === 'success';
         const active = index === current;
@@ -36,8 +38,10 @@ export function StepIndicator({ phase }: { phase: Phase | 'plan' }) {
                 active ? 'text-stone-900 dark:text-stone-50' : 'text-stone-600 dark:text-stone-400',
               )}
             >
-              {step.label}
-              <span className="sr-only">{done ? ' (done)' : active ? ' (current)' : ''}</span>
+              {t(step.label)}
+              <span className="sr-only">
+                {done ? ` ${t('payments.steps.doneMark')}` : active ? ` ${t('payments.steps.currentMark')}` : ''}
+              </span>
             </span>
           </li>
         );

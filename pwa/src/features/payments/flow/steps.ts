@@ -1,4 +1,6 @@
-import type { MobileNetwork } from '@filamu/shared';
+import type { MobileMoneyNetwork, MobileNetwork } from '@filamu/shared';
+import type { PaymentsMessageId } from '@filamu/shared/i18n/payments.en';
+import { paymentsT } from '../messages.ts';
 
 /** Product §4 / §9: auto-verification every 5 s, at most 6 attempts; redirect 2 s after success. */
 export const VERIFY_INTERVAL_MS = 5000;
@@ -13,13 +15,18 @@ export type Phase = Step | 'review';
  * The steps as the payer sees them: checkout is the first ("Plan"), so the whole purchase reads as one flow of five
  * (decision 0182).
  */
-export const STEPS: Array<{ id: Step | 'plan'; label: string }> = [
-  { id: 'plan', label: 'Plan' },
-  { id: 'payment-method', label: 'Network' },
-  { id: 'phone-input', label: 'Phone' },
-  { id: 'processing', label: 'Approve' },
-  { id: 'success', label: 'Done' },
+export const STEPS: Array<{ id: Step | 'plan'; label: PaymentsMessageId }> = [
+  { id: 'plan', label: 'payments.steps.plan' },
+  { id: 'payment-method', label: 'payments.steps.network' },
+  { id: 'phone-input', label: 'payments.steps.phone' },
+  { id: 'processing', label: 'payments.steps.approve' },
+  { id: 'success', label: 'payments.steps.done' },
 ];
+
+/** The shared `ussdFallback`'s words ("No prompt? Dial *165# …"), in the language on screen. */
+export function ussdHint(network: MobileMoneyNetwork): string {
+  return paymentsT('payments.ussd', { ussd: network.ussd, menu: network.approvalsMenu, app: network.app });
+}
 
 /** The colours of each network's badge. */
 export const NETWORK_TONE: Record<MobileNetwork, string> = {

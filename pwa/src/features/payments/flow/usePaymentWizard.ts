@@ -11,6 +11,7 @@ import { api, errorMessage, isApiError } from '../../../lib/api.ts';
 import { queryClient, queryKeys } from '../../../lib/query-client.ts';
 import { refreshUserProfile } from '../../../lib/queries.ts';
 import { toast } from '../../../lib/toast.ts';
+import { paymentsT } from '../messages.ts';
 import { clearStoredPayment, writeStoredPayment, type StoredPayment } from '../payment-session.ts';
 import { SUCCESS_REDIRECT_MS, VERIFY_INTERVAL_MS, VERIFY_MAX_ATTEMPTS, type ChargeError, type Phase } from './steps.ts';
 
@@ -27,8 +28,9 @@ function chargeError(error: unknown): ChargeError {
     const issue = error.issues.find((i) => i.path === 'phoneNumber');
     return { target: 'phone', message: issue?.message ?? error.message };
   }
-  const reason = isApiError(error) && error.message ? withoutFinalPeriod(error.message) : 'Please try again';
-  return { target: 'action', message: `Failed to charge mobile money: ${reason}.` };
+  const reason =
+    isApiError(error) && error.message ? withoutFinalPeriod(error.message) : paymentsT('payments.charge.tryAgain');
+  return { target: 'action', message: paymentsT('payments.charge.failed', { reason }) };
 }
 
 /**
@@ -71,7 +73,7 @@ export function usePaymentWizard(initial: StoredPayment) {
       if (result.status === 'completed') {
         setPhase('success');
         // The success is on screen; the toast still tells a payer who looked away to their phone.
-        toast.success('Success! 🎉', 'Your subscription is now active!');
+        toast.success(paymentsT('payments.success.toastTitle'), paymentsT('payments.success.toastText'));
         void refreshUserProfile().catch((e: unknown) => console.error('Profile refresh failed', e));
       } else if (result.status === 'review') {
         setPhase('review');
@@ -148,7 +150,7 @@ export function usePaymentWizard(initial: StoredPayment) {
         body: { transaction_id: payment.transactionId, phoneNumber, mno: network },
       });
       if (!result.instructions) {
-        setError({ target: 'action', message: 'No payment instructions received. Please try again.' });
+        setError({ target: 'action', message: paymentsT('payments.charge.noInstructions') });
         return;
       }
       save({ ...payment, mno: network, phone: phoneNumber, charged: true, instructions: result.instructions });
@@ -179,7 +181,11 @@ export function usePaymentWizard(initial: StoredPayment) {
       setPollRound((n) => n + 1);
     } catch (e) {
       if (!(isApiError(e) && e.status === 401))
-        setWaitError(`The prompt was not sent: ${errorMessage(e, 'Please try again.')}`);
+        setWaitError(
+          paymentsT('payments.prompt.notSent', {
+            reason: errorMessage(e, paymentsT('payments.common.tryAgainSentence')),
+          }),
+        );
     } finally {
       setBusy(null);
     }
@@ -190,10 +196,14 @@ export function usePaymentWizard(initial: StoredPayment) {
     setWaitError(null);
     try {
       const result = await api(contracts.payments.cancel, { params: { transaction_id: payment.transactionId } });
-      if (!settle(result)) setWaitError('The payment is still waiting. Please try again.');
+      if (!settle(result)) setWaitError(paymentsT('payments.prompt.stillWaiting'));
     } catch (e) {
       if (!(isApiError(e) && e.status === 401)) {
-        setWaitError(`The payment was not cancelled: ${errorMessage(e, 'Please try again.')}`);
+        setWaitError(
+          paymentsT('payments.prompt.notCancelled', {
+            reason: errorMessage(e, paymentsT('payments.common.tryAgainSentence')),
+          }),
+        );
         // A prompt approved at that moment completes the payment: the check says so.
         void verifyOnce().catch(() => false);
       }

@@ -1,4 +1,5 @@
 import { contracts, TransactionParams, type VerifyPaymentResponse } from '@filamu/shared';
+import type { PaymentsMessageId } from '@filamu/shared/i18n/payments.en';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
@@ -10,17 +11,18 @@ import { queryClient, queryKeys } from '../../../lib/query-client.ts';
 import { refreshUserProfile } from '../../../lib/queries.ts';
 import { useSession } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast.ts';
+import { paymentsT, usePaymentsT } from '../messages.ts';
 import { usePurchaser } from '../purchaser.ts';
 import { offerNotifications } from '../../push/push-client.ts';
 import { NotFoundView, ReviewView, UncheckedView, WaitingView } from './OpenViews.tsx';
 import { FailedView, SuccessView } from './SettledViews.tsx';
 
-const TITLES: Record<VerifyPaymentResponse['status'], string> = {
-  completed: 'Payment Successful',
-  pending: 'Payment status',
-  review: 'Payment status',
-  failed: 'Payment Failed',
-  expired: 'Payment Failed',
+const TITLES: Record<VerifyPaymentResponse['status'], PaymentsMessageId> = {
+  completed: 'payments.result.titleSuccess',
+  pending: 'payments.result.titleStatus',
+  review: 'payments.result.titleStatus',
+  failed: 'payments.result.titleFailed',
+  expired: 'payments.result.titleFailed',
 };
 
 /** The reference from the address, when it can be one; anything else in the query is never shown. */
@@ -36,7 +38,7 @@ function useActivatedOnce(result: VerifyPaymentResponse | undefined) {
   useEffect(() => {
     if (result?.status !== 'completed' || announced.current === result.transaction_id) return;
     announced.current = result.transaction_id;
-    toast.success('Subscription Activated!', 'Your subscription has been activated.');
+    toast.success(paymentsT('payments.result.activatedTitle'), paymentsT('payments.result.activatedText'));
     offerNotifications();
     void refreshUserProfile().catch((error: unknown) => console.error('Profile refresh failed', error));
     void queryClient.invalidateQueries({ queryKey: queryKeys.paymentHistory });
@@ -44,6 +46,7 @@ function useActivatedOnce(result: VerifyPaymentResponse | undefined) {
 }
 
 function Outcome({ transactionId }: { transactionId: string | null }) {
+  const t = usePaymentsT();
   const { name } = useSession();
   const payment = useQuery({
     queryKey: ['payment', transactionId],
@@ -54,18 +57,18 @@ function Outcome({ transactionId }: { transactionId: string | null }) {
   const result = payment.data;
   const missing = transactionId === null || (isApiError(payment.error) && payment.error.status === 404);
   useActivatedOnce(result);
-  useDocumentTitle(missing ? 'Payment not found' : result ? TITLES[result.status] : undefined);
+  useDocumentTitle(missing ? t('payments.result.titleNotFound') : result ? t(TITLES[result.status]) : undefined);
 
   if (missing) return <NotFoundView />;
-  if (payment.isPending) return <PageSpinner label="Checking your payment" />;
+  if (payment.isPending) return <PageSpinner label={t('payments.result.checking')} />;
   const check = () => void payment.refetch();
   if (!result) {
-    const message = errorMessage(payment.error, 'Please check your connection and try again.');
+    const message = errorMessage(payment.error, t('payments.result.checkConnection'));
     return <UncheckedView message={message} checking={payment.isFetching} onCheck={check} />;
   }
   switch (result.status) {
     case 'completed':
-      return <SuccessView result={result} name={name ?? 'there'} />;
+      return <SuccessView result={result} name={name ?? t('payments.result.there')} />;
     case 'pending':
       return <WaitingView result={result} checking={payment.isFetching} onCheck={check} />;
     case 'review':
@@ -84,12 +87,13 @@ export function CheckoutResult() {
   const purchaser = usePurchaser();
   const transactionId = useTransactionId();
   const guest = purchaser === 'guest';
+  const t = usePaymentsT();
 
   useEffect(() => {
-    if (guest) toast.info('Please sign in', 'Sign in to see how your payment went.');
-  }, [guest]);
+    if (guest) toast.info(t('payments.result.signInTitle'), t('payments.result.signInText'));
+  }, [guest, t]);
 
-  if (purchaser === 'loading') return <PageSpinner label="Loading your account" />;
+  if (purchaser === 'loading') return <PageSpinner label={t('payments.common.loadingAccount')} />;
   if (guest) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
 
   return (

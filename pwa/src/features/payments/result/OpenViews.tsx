@@ -2,6 +2,7 @@ import { formatUgx, type VerifyPaymentResponse } from '@filamu/shared';
 import { Button, LinkButton } from '../../../components/ui/Button.tsx';
 import { Card } from '../../../components/ui/Card.tsx';
 import { SmartphoneIcon } from '../../../components/ui/icons.tsx';
+import { usePaymentsT } from '../messages.ts';
 import { SupportContacts } from '../SupportContacts.tsx';
 import { OutcomeMark, ResultRow, ResultRows } from './ResultRows.tsx';
 
@@ -15,29 +16,27 @@ export function WaitingView({
   checking: boolean;
   onCheck: () => void;
 }) {
+  const t = usePaymentsT();
   return (
     <Card className="text-center">
       <OutcomeMark tone="waiting">
         <SmartphoneIcon className="size-8" />
       </OutcomeMark>
-      <h1 className="mt-4 text-3xl font-extrabold tracking-tight">Still waiting for your payment</h1>
-      <p className="mt-2 text-stone-700 dark:text-stone-300">
-        We haven&apos;t received this payment yet. Approve it on your phone; your subscription is activated
-        automatically when it arrives, even if you leave this page.
-      </p>
+      <h1 className="mt-4 text-3xl font-extrabold tracking-tight">{t('payments.result.waitingTitle')}</h1>
+      <p className="mt-2 text-stone-700 dark:text-stone-300">{t('payments.result.waitingText')}</p>
       <ResultRows>
-        <ResultRow label="Plan">{result.plan_name}</ResultRow>
-        <ResultRow label="Amount">{formatUgx(result.amount)}</ResultRow>
-        <ResultRow label="Reference">
+        <ResultRow label={t('payments.common.plan')}>{result.plan_name}</ResultRow>
+        <ResultRow label={t('payments.common.amount')}>{formatUgx(result.amount)}</ResultRow>
+        <ResultRow label={t('payments.common.reference')}>
           <span className="font-mono break-all">{result.transaction_id}</span>
         </ResultRow>
       </ResultRows>
       <div className="mt-6 flex flex-col gap-3 sm:flex-row">
         <Button size="lg" className="flex-1" onClick={onCheck} loading={checking}>
-          Check again
+          {t('payments.common.checkAgain')}
         </Button>
         <LinkButton to="/dashboard" size="lg" variant="outline" className="flex-1">
-          Go to Dashboard
+          {t('payments.common.goDashboard')}
         </LinkButton>
       </div>
     </Card>
@@ -46,16 +45,14 @@ export function WaitingView({
 
 /** Paid, but held for a person to look at (the amount did not match). */
 export function ReviewView({ result }: { result: VerifyPaymentResponse }) {
+  const t = usePaymentsT();
   return (
     <Card>
-      <h1 className="text-3xl font-extrabold tracking-tight">Payment under review</h1>
-      <p className="mt-2 text-stone-700 dark:text-stone-300">
-        We received a payment, but the amount didn&apos;t match the price of your plan. Our support team will review it
-        and activate your subscription or refund you.
-      </p>
+      <h1 className="text-3xl font-extrabold tracking-tight">{t('payments.common.paymentUnderReview')}</h1>
+      <p className="mt-2 text-stone-700 dark:text-stone-300">{t('payments.common.reviewText')}</p>
       <ResultRows>
-        <ResultRow label="Plan">{result.plan_name}</ResultRow>
-        <ResultRow label="Reference">
+        <ResultRow label={t('payments.common.plan')}>{result.plan_name}</ResultRow>
+        <ResultRow label={t('payments.common.reference')}>
           <span className="font-mono break-all">{result.transaction_id}</span>
         </ResultRow>
       </ResultRows>
@@ -63,7 +60,7 @@ export function ReviewView({ result }: { result: VerifyPaymentResponse }) {
         <SupportContacts />
       </div>
       <LinkButton to="/dashboard" variant="outline" className="mt-6">
-        Go to Dashboard
+        {t('payments.common.goDashboard')}
       </LinkButton>
     </Card>
   );
@@ -71,19 +68,17 @@ export function ReviewView({ result }: { result: VerifyPaymentResponse }) {
 
 /** No payment of this person to show: no transaction in the address, an unknown one, or an agent. */
 export function NotFoundView() {
+  const t = usePaymentsT();
   return (
     <Card className="text-center">
-      <h1 className="text-3xl font-extrabold tracking-tight">We couldn&apos;t find that payment</h1>
-      <p className="mt-2 text-stone-700 dark:text-stone-300">
-        There is no payment with this reference on your account, so there is nothing to confirm here. Your payments are
-        listed on your profile.
-      </p>
+      <h1 className="text-3xl font-extrabold tracking-tight">{t('payments.result.notFoundTitle')}</h1>
+      <p className="mt-2 text-stone-700 dark:text-stone-300">{t('payments.result.notFoundText')}</p>
       <div className="mt-6 flex flex-col gap-3 sm:flex-row">
         <LinkButton to="/subscription" size="lg" className="flex-1">
-          View plans
+          {t('payments.common.viewPlans')}
         </LinkButton>
         <LinkButton to="/dashboard" size="lg" variant="outline" className="flex-1">
-          Go to Dashboard
+          {t('payments.common.goDashboard')}
         </LinkButton>
       </div>
     </Card>
@@ -100,12 +95,13 @@ export function UncheckedView({
   checking: boolean;
   onCheck: () => void;
 }) {
+  const t = usePaymentsT();
   return (
     <Card className="text-center">
-      <h1 className="text-2xl font-extrabold tracking-tight">We couldn&apos;t check this payment</h1>
+      <h1 className="text-2xl font-extrabold tracking-tight">{t('payments.result.uncheckedTitle')}</h1>
       <p className="mt-2 text-stone-700 dark:text-stone-300">{message}</p>
       <Button className="mt-6" onClick={onCheck} loading={checking}>
-        Try again
+        {t('payments.result.tryAgain')}
       </Button>
     </Card>
   );
