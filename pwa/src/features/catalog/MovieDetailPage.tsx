@@ -1,4 +1,4 @@
-import { formatDate, type UserMovie } from '@filamu/shared';
+import type { UserMovie } from '@filamu/shared';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
@@ -15,7 +15,7 @@ import { HiddenByPinNotice } from '../parental-pin/HiddenByPinNotice.tsx';
 import { DownloadButton, useMovieAction } from '../downloads/DownloadButton.tsx';
 import { DownloadFacts } from '../downloads/DownloadFacts.tsx';
 import { useFromSizeText } from '../downloads/hooks.ts';
-import { formatGb, formatRunningTime, vjName } from '../movie/format.ts';
+import { formatDate, formatGb, formatRunningTime, vjName } from '../movie/format.ts';
 import { categoryLabel, useCatalogT } from './messages.ts';
 import type { LibraryReturn } from './MovieCard.tsx';
 import { MovieThumbnail } from '../movie/MovieThumbnail.tsx';
