@@ -1,13 +1,14 @@
-import { ENGLISH_KEPT_RULE, KINAYUGANDA_FIRST } from '@filamu/shared';
 import { Link } from 'react-router';
 import { LockIcon } from '../../components/ui/icons.tsx';
 import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
 import { libraryHref } from '../movie/library-url.ts';
 import { useSession } from '../../lib/session.ts';
 import { useKinayugandaProgress } from './queries.ts';
+import { useCatalogT } from './messages.ts';
 
 /** Said once above the English section while Kinayuganda movies still lock English downloads, with the progress. */
 export function EnglishLockedNotice({ search }: { search: string }) {
+  const t = useCatalogT();
   const progress = useKinayugandaProgress(true);
   // Agents and admins have no plan: what a plan's end does to the rule does not concern them.
   const { status, isAdmin } = useSession();
@@ -21,34 +22,34 @@ export function EnglishLockedNotice({ search }: { search: string }) {
     >
       <LockIcon className="mt-0.5 size-5 shrink-0" />
       <div className="min-w-0 flex-1">
-        <p className="font-semibold">{KINAYUGANDA_FIRST}</p>
+        <p className="font-semibold">{t('catalog.english.locked')}</p>
         {figures && figures.required > 0 && (
           <div className="mt-2">
             <p className="text-sm">
-              {figures.completed} of {figures.required} Kinayuganda movies downloaded
+              {t('catalog.english.progress', { completed: figures.completed, required: figures.required })}
             </p>
             {figures.hiddenByParentalPin > 0 && (
               <p className="mt-1 text-sm font-medium" data-testid="english-hidden-by-pin">
-                {figures.hiddenByParentalPin === 1
-                  ? '1 more is hidden by your parental PIN.'
-                  : `${figures.hiddenByParentalPin} more are hidden by your parental PIN.`}{' '}
-                Enter the PIN to see and download {figures.hiddenByParentalPin === 1 ? 'it' : 'them'}.
+                {t('catalog.english.hiddenByPin', { count: figures.hiddenByParentalPin })}
               </p>
             )}
             <ProgressBar
               className="mt-1.5 bg-amber-200 dark:bg-amber-900"
               percent={percent}
-              label="Kinayuganda movies downloaded"
-              valueText={`${figures.completed} of ${figures.required}`}
+              label={t('catalog.english.progress.label')}
+              valueText={t('catalog.english.progress.value', {
+                completed: figures.completed,
+                required: figures.required,
+              })}
             />
           </div>
         )}
-        {hasPlan && <p className="mt-2 text-sm">{ENGLISH_KEPT_RULE}</p>}
+        {hasPlan && <p className="mt-2 text-sm">{t('catalog.english.keptRule')}</p>}
         <Link
           to={libraryHref(search, 'Kinayuganda')}
           className="mt-2 inline-block text-sm font-semibold underline underline-offset-2"
         >
-          Show Kinayuganda movies
+          {t('catalog.english.showKinayuganda')}
         </Link>
       </div>
     </div>
@@ -60,6 +61,7 @@ export function EnglishLockedNotice({ search }: { search: string }) {
  * been added since (decision 0177): they no longer stand in the way, and downloading them is the person's choice.
  */
 export function EnglishKeptNotice({ search }: { search: string }) {
+  const t = useCatalogT();
   const progress = useKinayugandaProgress(true);
   const figures = progress.data;
   if (!figures?.englishKept || figures.completed >= figures.required) return null;
@@ -69,17 +71,15 @@ export function EnglishKeptNotice({ search }: { search: string }) {
       data-testid="english-kept"
       className="mt-4 rounded-2xl border border-stone-200 bg-stone-50 p-4 text-sm text-stone-800 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-200"
     >
-      <p className="font-semibold">English stays unlocked until your plan ends.</p>
+      <p className="font-semibold">{t('catalog.english.kept')}</p>
       <p className="mt-1">
-        {added === 1 ? '1 Kinayuganda movie was' : `${added} Kinayuganda movies were`} added after you unlocked English
-        ({figures.completed} of {figures.required} downloaded). Download {added === 1 ? 'it' : 'them'} only if you want{' '}
-        {added === 1 ? 'it' : 'them'}.
+        {t('catalog.english.kept.added', { count: added, completed: figures.completed, required: figures.required })}
       </p>
       <Link
         to={libraryHref(search, 'Kinayuganda')}
         className="mt-2 inline-block font-semibold underline underline-offset-2"
       >
-        Show Kinayuganda movies
+        {t('catalog.english.showKinayuganda')}
       </Link>
     </div>
   );

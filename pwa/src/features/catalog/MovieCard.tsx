@@ -1,9 +1,10 @@
-import { formatRunningTime, type UserMovie } from '@filamu/shared';
+import type { UserMovie } from '@filamu/shared';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { DownloadButton } from '../downloads/DownloadButton.tsx';
 import { useFromSizeText } from '../downloads/hooks.ts';
-import { formatGb, vjLabel } from '../movie/format.ts';
+import { formatGb, formatRunningTime, vjLabel } from '../movie/format.ts';
+import { useCatalogT } from './messages.ts';
 import { RatingBadge } from '../../components/ui/RatingBadge.tsx';
 import { MovieThumbnail } from '../movie/MovieThumbnail.tsx';
 import { WatchNote } from '../watching/WatchNote.tsx';
@@ -27,6 +28,7 @@ export function MovieCard({
   /** On the first screen (the library's first cards): loaded at once, not lazily, as the page's largest picture. */
   eager?: boolean;
 }) {
+  useCatalogT();
   const titleId = useId();
   const sizeText = useFromSizeText(movie.sizes);
   const state: LibraryReturn = { libraryUrl };

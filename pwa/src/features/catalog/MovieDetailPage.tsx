@@ -1,4 +1,4 @@
-import { formatDate, type UserMovie, formatRunningTime } from '@filamu/shared';
+import type { UserMovie } from '@filamu/shared';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';
@@ -15,7 +15,8 @@ import { HiddenByPinNotice } from '../parental-pin/HiddenByPinNotice.tsx';
 import { DownloadButton, useMovieAction } from '../downloads/DownloadButton.tsx';
 import { DownloadFacts } from '../downloads/DownloadFacts.tsx';
 import { useFromSizeText } from '../downloads/hooks.ts';
-import { formatGb, vjName } from '../movie/format.ts';
+import { formatDate, formatGb, formatRunningTime, vjName } from '../movie/format.ts';
+import { categoryLabel, useCatalogT } from './messages.ts';
 import type { LibraryReturn } from './MovieCard.tsx';
 import { MovieThumbnail } from '../movie/MovieThumbnail.tsx';
 import { useMovie } from '../movie/queries.ts';
@@ -29,12 +30,13 @@ function useLibraryUrl(): string {
 }
 
 function BackLink({ to }: { to: string }) {
+  const t = useCatalogT();
   return (
     <Link
       to={to}
       className="inline-flex items-center gap-1.5 rounded-lg py-1 text-sm font-semibold text-stone-700 hover:text-brand-700 dark:text-stone-300 dark:hover:text-brand-300"
     >
-      <ArrowLeftIcon className="size-4" /> Back to Movies
+      <ArrowLeftIcon className="size-4" /> {t('catalog.detail.back')}
     </Link>
   );
 }
@@ -50,13 +52,14 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 
 /** The download control, or for people without a subscription the prompt to get one (product §2). */
 function DownloadPanel({ movie }: { movie: UserMovie }) {
+  const t = useCatalogT();
   const action = useMovieAction(movie);
   if (action.kind === 'subscribe') {
     return (
       <Card className="mt-6 border-brand-200 bg-brand-50 dark:border-brand-900 dark:bg-brand-950/40">
-        <h2 className="text-lg font-bold">Subscribe to download</h2>
+        <h2 className="text-lg font-bold">{t('catalog.detail.subscribe.title')}</h2>
         <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">
-          Pay for a plan with mobile money to download {movie.title} and watch it offline.
+          {t('catalog.detail.subscribe.text', { title: movie.title })}
         </p>
         <div className="mt-4">
           <DownloadButton movie={movie} layout="page" />
@@ -66,7 +69,7 @@ function DownloadPanel({ movie }: { movie: UserMovie }) {
   }
   return (
     <Card className="mt-6">
-      <h2 className="sr-only">Download</h2>
+      <h2 className="sr-only">{t('catalog.detail.download')}</h2>
       <DownloadButton movie={movie} layout="page" />
       {action.kind !== 'on-phone' && <DownloadFacts movie={movie} />}
     </Card>
@@ -74,6 +77,7 @@ function DownloadPanel({ movie }: { movie: UserMovie }) {
 }
 
 function MovieDetails({ movie }: { movie: UserMovie }) {
+  const t = useCatalogT();
   const sizeText = useFromSizeText(movie.sizes);
   return (
     <article aria-labelledby="movie-title" className="mt-4 grid gap-6 md:grid-cols-2 md:gap-10">
@@ -90,30 +94,30 @@ function MovieDetails({ movie }: { movie: UserMovie }) {
           {movie.title}
         </h1>
         <dl className="mt-4 grid grid-cols-2 gap-2">
-          <Detail label="Rating">
+          <Detail label={t('catalog.detail.rating')}>
             <RatingBadge rating={movie.rating} />
             {movie.certificate_number && (
               <span className="ml-2 text-xs font-normal text-stone-700 dark:text-stone-300">
-                Cert. {movie.certificate_number}
+                {t('catalog.detail.certificate', { number: movie.certificate_number })}
                 {movie.certificate_date ? `, ${formatDate(movie.certificate_date)}` : ''}
               </span>
             )}
           </Detail>
-          <Detail label="Category">{movie.category}</Detail>
-          <Detail label="Added">{formatDate(movie.created_at)}</Detail>
-          <Detail label="File size">{sizeText ?? formatGb(movie.size)}</Detail>
+          <Detail label={t('catalog.detail.category')}>{categoryLabel(movie.category)}</Detail>
+          <Detail label={t('catalog.detail.added')}>{formatDate(movie.created_at)}</Detail>
+          <Detail label={t('catalog.detail.fileSize')}>{sizeText ?? formatGb(movie.size)}</Detail>
           {movie.duration_seconds !== null && (
-            <Detail label="Running time">{formatRunningTime(movie.duration_seconds)}</Detail>
+            <Detail label={t('catalog.detail.runningTime')}>{formatRunningTime(movie.duration_seconds)}</Detail>
           )}
           {/* "VJ" over "VJ Ice P" said VJ twice: the label says what a VJ does, the name keeps its own "VJ". An
               English film is not narrated: its name field is who released it (decision 0210). */}
-          <Detail label={movie.category === 'English' ? 'From' : 'Translated by'}>
+          <Detail label={movie.category === 'English' ? t('catalog.detail.from') : t('catalog.detail.translatedBy')}>
             {movie.vj === 'N/A' ? (
-              'No VJ'
+              t('catalog.detail.noVj')
             ) : (
               <Link
                 to={libraryHref('', null, { vj: movie.vj })}
-                aria-label={`More movies by ${vjName(movie.vj)}`}
+                aria-label={t('catalog.detail.moreByVj', { vj: vjName(movie.vj) })}
                 className="text-brand-700 underline underline-offset-2 dark:text-brand-300"
               >
                 {vjName(movie.vj)}
@@ -124,10 +128,10 @@ function MovieDetails({ movie }: { movie: UserMovie }) {
         <DownloadPanel movie={movie} />
         <section aria-labelledby="about-movie" className="mt-6">
           <h2 id="about-movie" className="text-lg font-bold">
-            About this movie
+            {t('catalog.detail.about')}
           </h2>
           <p className="mt-2 whitespace-pre-line text-stone-700 dark:text-stone-300">
-            {movie.description || 'No description available.'}
+            {movie.description || t('catalog.detail.noDescription')}
           </p>
         </section>
       </div>
@@ -136,13 +140,22 @@ function MovieDetails({ movie }: { movie: UserMovie }) {
 }
 
 export default function MovieDetailPage() {
+  const t = useCatalogT();
   const { id = '' } = useParams();
   const libraryUrl = useLibraryUrl();
   const movie = useMovie(id);
   const missing = isApiError(movie.error) && (movie.error.status === 404 || movie.error.status === 400);
   const hiddenByPin = isApiError(movie.error) && movie.error.code === 'pin_required';
   const pinHides = useSessionStore((s) => s.user?.parentalPin?.hides) ?? '18';
-  useDocumentTitle(movie.data ? movie.data.title : missing ? 'Movie Not Found' : movie.isError ? 'Movie' : undefined);
+  useDocumentTitle(
+    movie.data
+      ? movie.data.title
+      : missing
+        ? t('catalog.detail.notFound')
+        : movie.isError
+          ? t('catalog.detail.pageTitle')
+          : undefined,
+  );
 
   let content: ReactNode;
   if (movie.data) {
@@ -153,13 +166,13 @@ export default function MovieDetailPage() {
       </>
     );
   } else if (movie.isPending) {
-    content = <PageSpinner label="Loading movie" />;
+    content = <PageSpinner label={t('catalog.detail.loading')} />;
   } else if (hiddenByPin) {
     // The server keeps the title back until the PIN is entered; entering it here asks for the movie again.
     content = (
       <>
         <BackLink to={libraryUrl} />
-        <h1 className="mt-6 text-2xl font-extrabold tracking-tight">Hidden by your parental PIN</h1>
+        <h1 className="mt-6 text-2xl font-extrabold tracking-tight">{t('catalog.detail.hiddenByPin')}</h1>
         <HiddenByPinNotice hidden={pinHides} />
       </>
     );
@@ -170,12 +183,10 @@ export default function MovieDetailPage() {
         <span className="grid size-16 place-items-center rounded-2xl bg-stone-200 text-stone-600 dark:bg-stone-800 dark:text-stone-300">
           <FilmIcon className="size-8" />
         </span>
-        <h1 className="mt-6 text-3xl font-extrabold tracking-tight">Movie Not Found</h1>
-        <p className="mt-3 max-w-md text-stone-600 dark:text-stone-400">
-          This movie is not in the library. It may have been removed, or the link is wrong.
-        </p>
+        <h1 className="mt-6 text-3xl font-extrabold tracking-tight">{t('catalog.detail.notFound')}</h1>
+        <p className="mt-3 max-w-md text-stone-600 dark:text-stone-400">{t('catalog.detail.notFound.text')}</p>
         <LinkButton to={libraryUrl} size="lg" className="mt-8">
-          Back to Movies
+          {t('catalog.detail.back')}
         </LinkButton>
       </div>
     );

@@ -16,6 +16,7 @@ import { lastLibrary, useLibrary, type LibraryFilter } from './queries.ts';
 import { SearchBox } from './SearchBox.tsx';
 import { ContinueWatching } from '../downloads/ContinueWatching.tsx';
 import { useDocumentTitle } from '../../lib/page.ts';
+import { categoryLabel, catalogT, useCatalogT } from './messages.ts';
 
 /** The first row of a phone's library: two cards side by side, loaded at once (the page's largest picture). */
 const FIRST_SCREEN_POSTERS = 2;
@@ -33,21 +34,22 @@ function SectionFilter({
   category: MovieCategoryName | null;
   refine: LibraryRefine;
 }) {
+  const t = useCatalogT();
   const options: Array<{ label: string; value: MovieCategoryName | null }> = [
-    { label: 'All', value: null },
-    ...MOVIE_CATEGORY_NAMES.map((name) => ({ label: name, value: name })),
+    { label: t('catalog.library.filter.all'), value: null },
+    ...MOVIE_CATEGORY_NAMES.map((name) => ({ label: categoryLabel(name), value: name })),
   ];
   return (
-    <nav aria-label="Sections" className="flex flex-wrap gap-2">
+    <nav aria-label={t('catalog.library.sections')} className="flex flex-wrap gap-2">
       {options.map(({ label, value }) => {
         const current = value === category;
         return (
           <Link
-            key={label}
+            key={value ?? 'all'}
             to={libraryHref(search, value, refine)}
             aria-current={current ? 'page' : undefined}
             className={cn(
-              'rounded-full px-4 py-1.5 text-sm font-semibold ring-1 ring-inset transition-colors',
+              'min-w-0 break-words rounded-full px-4 py-1.5 text-sm font-semibold ring-1 ring-inset transition-colors',
               current
                 ? 'bg-brand-700 text-white ring-brand-700 dark:bg-brand-400 dark:text-stone-950 dark:ring-brand-400'
                 : 'bg-white text-stone-800 ring-stone-300 hover:bg-stone-100 dark:bg-stone-900 dark:text-stone-200 dark:ring-stone-700 dark:hover:bg-stone-800',
@@ -77,11 +79,12 @@ function englishLocked(list: UserMovieList): boolean {
 
 function resultsSummary(list: UserMovieList, category: MovieCategoryName | null): string {
   const count = category ? list.totals[category] : list.totals.Kinayuganda + list.totals.English;
-  return `${count} ${count === 1 ? 'movie' : 'movies'} found`;
+  return catalogT('catalog.library.found', { count });
 }
 
 export default function MovieLibraryPage() {
-  useDocumentTitle('Movie Library');
+  const t = useCatalogT();
+  useDocumentTitle(t('catalog.library.title'));
   const [params, setParams] = useSearchParams();
   const search = parseSearch(params.get('search'));
   const category = parseCategory(params.get('category'));
@@ -121,11 +124,9 @@ export default function MovieLibraryPage() {
     <div className="min-h-screen">
       <AccountHeader />
       <main id="main" className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
-        <h1 className="text-3xl font-extrabold tracking-tight">Movie Library</h1>
+        <h1 className="text-3xl font-extrabold tracking-tight">{t('catalog.library.title')}</h1>
         <p className="mt-1 text-stone-600 dark:text-stone-400">
-          {list && !list.subscribed
-            ? 'Browse the library. Subscribe to download movies to your phone.'
-            : 'Kinayuganda and English movies to download and watch offline.'}
+          {list && !list.subscribed ? t('catalog.library.intro.guest') : t('catalog.library.intro')}
         </p>
 
         {!search && !category && <ContinueWatching className="mt-6" />}
@@ -140,15 +141,15 @@ export default function MovieLibraryPage() {
 
         {!online && (
           <Card role="status" data-testid="library-offline" className="mt-6">
-            <p className="font-semibold">You're offline — your movies are in My Downloads.</p>
+            <p className="font-semibold">{t('catalog.library.offline.title')}</p>
             <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">
-              {list ? 'This is the library as it was when you were last online.' : 'The library needs a connection.'}
+              {list ? t('catalog.library.offline.saved') : t('catalog.library.offline.none')}
             </p>
             <Link
               to="/downloads"
               className="mt-2 inline-block text-sm font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300"
             >
-              Open My Downloads
+              {t('catalog.library.offline.open')}
             </Link>
           </Card>
         )}
@@ -156,7 +157,11 @@ export default function MovieLibraryPage() {
         {list && <HiddenByPinNotice hidden={list.hiddenByParentalPin} />}
 
         <p role="status" className="sr-only">
-          {library.isPending || searching ? 'Loading movies' : list && search ? resultsSummary(list, category) : ''}
+          {library.isPending || searching
+            ? t('catalog.library.loading')
+            : list && search
+              ? resultsSummary(list, category)
+              : ''}
         </p>
 
         {library.isPending && !list && online && (
@@ -195,12 +200,12 @@ export default function MovieLibraryPage() {
           ))}
         {list && category && (
           <p className="mt-8 text-center text-sm text-stone-600 dark:text-stone-400">
-            Showing {SECTIONS[category].heading} only.{' '}
+            {t('catalog.library.showingOnly', { section: t(SECTIONS[category].heading) })}{' '}
             <Link
               to={libraryHref(search, null, refine)}
               className="font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300"
             >
-              Show all movies
+              {t('catalog.library.showAll')}
             </Link>
           </p>
         )}

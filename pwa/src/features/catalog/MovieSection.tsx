@@ -5,15 +5,18 @@ import { Button } from '../../components/ui/Button.tsx';
 import { LoadFailure } from '../../components/ui/LoadFailure.tsx';
 import { MOVIE_GRID, MovieCard } from './MovieCard.tsx';
 import { useSectionMore, type LibraryFilter } from './queries.ts';
+import { type CatalogMessageId, useCatalogT } from './messages.ts';
 
-export const SECTIONS: Record<MovieCategoryName, { heading: string; empty: string; slug: string }> = {
-  Kinayuganda: {
-    heading: 'Kinayuganda Movies',
-    empty: 'No Kinayuganda movies found.',
-    slug: 'kinayuganda',
-  },
-  English: { heading: 'English Movies', empty: 'No English movies found.', slug: 'english' },
-};
+/** Each section's heading and empty message (catalogue ids, said in the active language) and its slug. */
+export const SECTIONS: Record<MovieCategoryName, { heading: CatalogMessageId; empty: CatalogMessageId; slug: string }> =
+  {
+    Kinayuganda: {
+      heading: 'catalog.section.kinayuganda',
+      empty: 'catalog.section.kinayuganda.empty',
+      slug: 'kinayuganda',
+    },
+    English: { heading: 'catalog.section.english', empty: 'catalog.section.english.empty', slug: 'english' },
+  };
 
 /** The first page's movies of the category followed by the ones "Load more" fetched (each once). */
 function sectionMovies(category: MovieCategoryName, first: UserMovieList, more: UserMovieList[]): UserMovie[] {
@@ -51,6 +54,7 @@ export function MovieSection({
   /** How many leading posters are on the first screen (loaded at once instead of lazily). */
   eagerPosters?: number;
 }) {
+  const t = useCatalogT();
   const { heading, empty, slug } = SECTIONS[category];
   const [wantMore, setWantMore] = useState(false);
   const more = useSectionMore(filter, category, wantMore);
@@ -71,19 +75,19 @@ export function MovieSection({
 
   return (
     <section aria-labelledby={headingId} aria-busy={busy || loadingMore || undefined} className="mt-10">
-      <div className="flex items-center gap-3">
+      <div className="flex flex-wrap items-center gap-3">
         <h2 id={headingId} className="text-xl font-bold sm:text-2xl">
-          {heading}
+          {t(heading)}
         </h2>
         <Badge tone="brand">
           {total}
-          <span className="sr-only">{total === 1 ? ' movie' : ' movies'}</span>
+          <span className="sr-only"> {t('catalog.section.count', { count: total })}</span>
         </Badge>
       </div>
       {notice}
       {movies.length === 0 ? (
         <p className="mt-4 rounded-2xl border border-dashed border-stone-300 p-6 text-center text-stone-600 dark:border-stone-700 dark:text-stone-400">
-          {empty}
+          {t(empty)}
         </p>
       ) : (
         <ul className={`mt-4 ${MOVIE_GRID}`}>
@@ -104,7 +108,7 @@ export function MovieSection({
             aria-describedby={headingId}
             className="w-full sm:w-auto sm:min-w-48"
           >
-            {loadingMore ? 'Loading...' : 'Load more'}
+            {loadingMore ? t('catalog.section.loadingMore') : t('catalog.section.loadMore')}
           </Button>
         </div>
       )}

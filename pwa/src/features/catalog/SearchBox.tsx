@@ -4,6 +4,7 @@ import { cn } from '../../components/ui/cn.ts';
 import { Icon } from '../../components/ui/icons.tsx';
 import { SEARCH_MAX } from '../movie/library-url.ts';
 import { onSent, onUrlSearch, searchText } from './search-text.ts';
+import { useCatalogT } from './messages.ts';
 
 /** Wait after the last key press before searching: one request per pause in typing, not per letter. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -24,6 +25,7 @@ const SearchIcon = ({ className }: { className?: string }) => (
  * keys on a busy phone) could write it back and lose a key.
  */
 export function SearchBox({ value, onSearch }: { value: string; onSearch: (search: string) => void }) {
+  const t = useCatalogT();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [box, setBox] = useState(() => searchText(value));
@@ -53,7 +55,7 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (searc
   return (
     <form
       role="search"
-      aria-label="Movies"
+      aria-label={t('catalog.search.form')}
       className="relative w-full sm:max-w-md"
       onSubmit={(event) => {
         event.preventDefault();
@@ -61,7 +63,7 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (searc
       }}
     >
       <label htmlFor={id} className="sr-only">
-        Search movies
+        {t('catalog.search.label')}
       </label>
       <SearchIcon className="pointer-events-none absolute left-3.5 top-1/2 size-5 -translate-y-1/2 text-stone-500 dark:text-stone-400" />
       <input
@@ -74,7 +76,7 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (searc
           setBox((current) => ({ ...current, text: typed }));
         }}
         maxLength={SEARCH_MAX}
-        placeholder="Search by title, VJ or description"
+        placeholder={t('catalog.search.placeholder')}
         autoComplete="off"
         enterKeyHint="search"
         className={cn(fieldClasses, 'border-stone-300 pl-11 dark:border-stone-700')}

@@ -17,6 +17,7 @@ import { PhoneSummary } from './PhoneSummary.tsx';
 import { phoneHints, probeRenditions, type RenditionProbe } from './probe.ts';
 import { RenditionCard } from './RenditionCard.tsx';
 import type { PlayResult } from './words.ts';
+import { useDeviceCheckT } from './messages.ts';
 
 type Probed = { renditions: Record<RenditionKind, RenditionProbe>; hints: PhoneHints | null };
 
@@ -25,7 +26,8 @@ type Probed = { renditions: Record<RenditionKind, RenditionProbe>; hints: PhoneH
  * codecs, play a few seconds of each, and send the result to the console's Phones tab.
  */
 export default function DeviceCheckPage() {
-  useDocumentTitle('Check this phone');
+  const t = useDeviceCheckT();
+  useDocumentTitle(t('device-check.title'));
   const [probed, setProbed] = useState<Probed | null>(null);
   const [failed, setFailed] = useState(false);
   const [played, setPlayed] = useState<Partial<Record<RenditionKind, PlayResult>>>({});
@@ -59,19 +61,16 @@ export default function DeviceCheckPage() {
       <AppHeader />
       <main id="main" className="mx-auto max-w-3xl space-y-4 px-4 py-8 sm:px-6">
         <div>
-          <h1 className="text-2xl font-extrabold tracking-tight sm:text-3xl">Check this phone</h1>
-          <p className="mt-1 text-stone-600 dark:text-stone-400">
-            What this phone says it can play of each size Filamu makes, and a few seconds of each to be sure. Nothing is
-            sent until you press Send.
-          </p>
+          <h1 className="text-2xl font-extrabold tracking-tight sm:text-3xl">{t('device-check.title')}</h1>
+          <p className="mt-1 text-stone-600 dark:text-stone-400">{t('device-check.intro')}</p>
         </div>
         {failed ? (
           <p role="alert" className="font-medium text-red-700 dark:text-red-400">
-            This browser would not answer. Try Chrome on the phone.
+            {t('device-check.failed')}
           </p>
         ) : !probed || !answers ? (
           <div role="status" className="flex items-center gap-3 text-stone-600 dark:text-stone-400">
-            <Spinner className="size-5 text-brand-700 dark:text-brand-400" label="" /> Asking this phone…
+            <Spinner className="size-5 text-brand-700 dark:text-brand-400" label="" /> {t('device-check.asking')}
           </div>
         ) : (
           <>
@@ -91,13 +90,15 @@ export default function DeviceCheckPage() {
                 disabled={send.isPending}
                 className="w-full sm:w-auto"
               >
-                {send.isPending ? 'Sending…' : 'Send this result to Filamu'}
+                {send.isPending ? t('device-check.sending') : t('device-check.send')}
               </Button>
               <p aria-live="polite" className="text-sm">
                 {send.isSuccess && <span className="text-green-800 dark:text-green-300">{send.data.message}</span>}
                 {send.isError && (
                   <span className="text-red-700 dark:text-red-400">
-                    Not sent: {errorMessage(send.error, 'Please try again.')}
+                    {t('device-check.notSent', {
+                      error: errorMessage(send.error, t('device-check.notSent.fallback')),
+                    })}
                   </span>
                 )}
               </p>

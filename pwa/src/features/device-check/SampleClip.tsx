@@ -2,6 +2,7 @@ import type { RenditionKind } from '@filamu/shared';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/Button.tsx';
 import { mediaErrorWords, type PlayResult } from './words.ts';
+import { deviceCheckT, useDeviceCheckT } from './messages.ts';
 
 /** A clip that has not ended in this long is taken as not playing (it lasts 3 seconds). */
 const PLAY_TIMEOUT_MS = 15_000;
@@ -21,6 +22,7 @@ export function SampleClip({
   result: PlayResult | null;
   onResult: (result: PlayResult) => void;
 }) {
+  const t = useDeviceCheckT();
   const video = useRef<HTMLVideoElement>(null);
   const [playing, setPlaying] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -38,7 +40,7 @@ export function SampleClip({
     setPlaying(true);
     element.src = `/device-check/${kind}.mp4`;
     timer.current = setTimeout(
-      () => finish({ outcome: 'failed', reason: 'it did not finish within 15 seconds' }),
+      () => finish({ outcome: 'failed', reason: deviceCheckT('device-check.clip.timeout') }),
       PLAY_TIMEOUT_MS,
     );
     element.play().catch((error: unknown) => {
@@ -50,13 +52,23 @@ export function SampleClip({
   return (
     <div className="mt-3 space-y-2">
       <div className="flex flex-wrap items-center gap-3">
-        <Button size="sm" variant="outline" onClick={play} disabled={playing} aria-label={`Play 3 seconds of ${name}`}>
-          {playing ? 'Playing…' : 'Play 3 seconds'}
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={play}
+          disabled={playing}
+          aria-label={t('device-check.clip.play.label', { name })}
+        >
+          {playing ? t('device-check.clip.playing') : t('device-check.clip.play')}
         </Button>
         <p aria-live="polite" className="text-sm font-medium" data-testid={`played-${kind}`}>
-          {result?.outcome === 'played' && <span className="text-green-800 dark:text-green-300">Played</span>}
+          {result?.outcome === 'played' && (
+            <span className="text-green-800 dark:text-green-300">{t('device-check.clip.played')}</span>
+          )}
           {result?.outcome === 'failed' && (
-            <span className="text-red-800 dark:text-red-300">Could not play: {result.reason}</span>
+            <span className="text-red-800 dark:text-red-300">
+              {t('device-check.clip.failed', { reason: result.reason })}
+            </span>
           )}
         </p>
       </div>
@@ -64,7 +76,7 @@ export function SampleClip({
         ref={video}
         playsInline
         preload="none"
-        aria-label={`Sample of ${name}`}
+        aria-label={t('device-check.clip.sample', { name })}
         hidden={!playing && result?.outcome !== 'played'}
         onEnded={() => finish({ outcome: 'played' })}
         onError={(event) => finish({ outcome: 'failed', reason: mediaErrorWords(event.currentTarget.error) })}

@@ -7,6 +7,7 @@ import {
   type RenditionAnswer,
   type RenditionKind,
 } from '@filamu/shared';
+import { deviceCheckT as t } from './messages.ts';
 
 /** Each rendition as an operator names it on the page: its codec, then the size a subscriber sees. */
 export const RENDITION_NAMES: Record<RenditionKind, string> = {
@@ -17,12 +18,12 @@ export const RENDITION_NAMES: Record<RenditionKind, string> = {
 };
 
 export function decoderWords(decoding: DecodingAnswer | null): string {
-  if (!decoding) return 'Not available: this browser cannot say';
-  if (!decoding.supported) return 'Not supported';
+  if (!decoding) return t('device-check.decoder.unknown');
+  if (!decoding.supported) return t('device-check.decoder.unsupported');
   return [
-    'Supported',
-    decoding.smooth ? 'smooth' : 'not smooth',
-    decoding.powerEfficient ? 'power-efficient (hardware)' : 'not power-efficient (software)',
+    t('device-check.decoder.supported'),
+    decoding.smooth ? t('device-check.decoder.smooth') : t('device-check.decoder.notSmooth'),
+    decoding.powerEfficient ? t('device-check.decoder.hardware') : t('device-check.decoder.software'),
   ].join(', ');
 }
 
@@ -31,18 +32,18 @@ export const canPlayWords = (answer: CanPlayAnswer) => (answer === '' ? 'no' : a
 /** What the answers mean for this phone, in the words an operator repeats to a customer. */
 export function verdictWords(kind: RenditionKind, answer: RenditionAnswer, answers: DeviceCheckAnswers): string {
   if (kind === 'small-hevc') {
-    if (phoneGetsHevcSmall(answers)) return 'Plays, in hardware — Filamu will give this phone the small HEVC files.';
+    if (phoneGetsHevcSmall(answers)) return t('device-check.verdict.hevc.hardware');
     if (answer.decoding?.supported) {
       return answer.audioCanPlay === ''
-        ? 'The picture plays but not its Opus sound — Filamu will give this phone the H.264 Small.'
-        : 'Plays only in software, hard on the battery — Filamu will give this phone the H.264 Small.';
+        ? t('device-check.verdict.hevc.noOpus')
+        : t('device-check.verdict.hevc.software');
     }
-    return 'Does not play — Filamu will give this phone the H.264 Small.';
+    return t('device-check.verdict.hevc.none');
   }
-  if (!playsHere(answer)) return 'Does not play on this phone.';
-  if (!answer.decoding) return 'Should play (this browser cannot say how well).';
-  if (!answer.decoding.powerEfficient) return 'Plays, in software — it may stutter and use more battery.';
-  return answer.decoding.smooth ? 'Plays, in hardware.' : 'Plays, in hardware, but may not be smooth.';
+  if (!playsHere(answer)) return t('device-check.verdict.none');
+  if (!answer.decoding) return t('device-check.verdict.unknown');
+  if (!answer.decoding.powerEfficient) return t('device-check.verdict.software');
+  return answer.decoding.smooth ? t('device-check.verdict.hardware') : t('device-check.verdict.hardware.notSmooth');
 }
 
 /** How a tried sample ended. */
@@ -57,7 +58,7 @@ const MEDIA_ERRORS: Record<number, string> = {
 
 /** A MediaError as "MEDIA_ERR_DECODE (the browser's own message)". */
 export function mediaErrorWords(error: MediaError | null): string {
-  if (!error) return 'the clip stopped without saying why';
+  if (!error) return t('device-check.mediaError.none');
   const name = MEDIA_ERRORS[error.code] ?? `error ${error.code}`;
   return error.message ? `${name} (${error.message})` : name;
 }

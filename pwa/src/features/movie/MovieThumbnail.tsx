@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { cn } from '../../components/ui/cn.ts';
 import { FilmIcon } from '../../components/ui/icons.tsx';
-
-const THUMBNAIL_FALLBACK = 'Thumbnail not available';
+import { useCatalogT } from './messages.ts';
 
 /**
  * A movie's poster in a fixed 16:9 box (no layout shift while it loads on a slow link), lazily loaded;
@@ -29,6 +28,7 @@ export function MovieThumbnail({
   compact?: boolean;
   className?: string;
 }) {
+  const t = useCatalogT();
   const [broken, setBroken] = useState<string | null>(null);
   const showImage = !!src && broken !== src;
   return (
@@ -50,7 +50,7 @@ export function MovieThumbnail({
           className="absolute inset-0 flex flex-col items-center justify-center gap-1.5 bg-gradient-to-br from-stone-200 to-stone-300 p-2 text-center text-stone-600 dark:from-stone-800 dark:to-stone-900 dark:text-stone-400"
         >
           <FilmIcon className={compact ? 'size-6' : 'size-7'} />
-          {!compact && <span className="text-xs font-medium">{THUMBNAIL_FALLBACK}</span>}
+          {!compact && <span className="text-xs font-medium">{t('catalog.thumbnail.missing')}</span>}
         </div>
       )}
     </div>

@@ -1,4 +1,7 @@
-/** Display rules of the movie pages (product §9). */
+import { formatDate as formatDateInEnglish } from '@filamu/shared';
+import { catalogT } from './messages.ts';
+
+/** Display rules of the movie pages (product §9). Words go through the `catalog` messages, read at call time. */
 
 const GIB = 1024 ** 3;
 const MIB = 1024 ** 2;
@@ -21,6 +24,14 @@ export function vjLabel(vj: string): string {
   return /^vj\b/i.test(name) ? name : `VJ: ${name}`;
 }
 
+/** `5 Apr 2026`: the shared `formatDate` (Kampala's day), its month said in the active language (`5 Apu 2026`). */
+export function formatDate(value: string | Date | null | undefined): string {
+  return formatDateInEnglish(value).replace(
+    / ([A-Z][a-z]{2}) /,
+    (_whole, month: string) => ` ${catalogT('catalog.date.month', { month })} `,
+  );
+}
+
 /** A transfer speed: `1.2 MB/s`, or `350 KB/s` below 0.1 MB/s. */
 export function formatSpeed(bytesPerSecond: number): string {
   if (bytesPerSecond < 0.1 * MIB) return `${Math.max(1, Math.round(bytesPerSecond / 1024))} KB/s`;
@@ -29,17 +40,33 @@ export function formatSpeed(bytesPerSecond: number): string {
 
 /** A rough duration for people: 'less than a minute', '12 min', '1 h 5 min', '3 h'. */
 export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds)) return 'unknown';
-  if (seconds < 60) return 'less than a minute';
+  if (!Number.isFinite(seconds)) return catalogT('catalog.duration.unknown');
+  if (seconds < 60) return catalogT('catalog.duration.underMinute');
   const minutes = Math.ceil(seconds / 60);
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  if (hours === 0) return `${minutes} min`;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+  return hoursMinutes(hours, rest);
+}
+
+/** `12 min`, `3 h`, `1 h 5 min`, in the active language. */
+function hoursMinutes(hours: number, minutes: number): string {
+  if (hours === 0) return catalogT('catalog.duration.minutes', { minutes });
+  return minutes === 0
+    ? catalogT('catalog.duration.hours', { hours })
+    : catalogT('catalog.duration.hoursMinutes', { hours, minutes });
+}
+
+/** A film's running time (the shared `formatRunningTime`'s rounding), in the active language: `1 h 45 min`. */
+export function formatRunningTime(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 30) return catalogT('catalog.runningTime.short');
+  const minutes = Math.round(seconds / 60);
+  return hoursMinutes(Math.floor(minutes / 60), minutes % 60);
 }
 
 /** The estimate as a sentence start: 'Less than a minute', 'About 35 min'. */
 export function formatEstimate(seconds: number): string {
-  if (!Number.isFinite(seconds)) return 'Unknown';
-  return seconds < 60 ? 'Less than a minute' : `About ${formatDuration(seconds)}`;
+  if (!Number.isFinite(seconds)) return catalogT('catalog.estimate.unknown');
+  return seconds < 60
+    ? catalogT('catalog.estimate.underMinute')
+    : catalogT('catalog.estimate.about', { duration: formatDuration(seconds) });
 }

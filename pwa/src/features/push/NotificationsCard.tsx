@@ -2,12 +2,14 @@ import { useEffect, useState } from 'react';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { errorMessage } from '../../lib/api.ts';
+import { pushT, usePushT } from './messages.ts';
 import { disableNotifications, enableNotifications, notificationsOn, pushSupported } from './push-client.ts';
 
 type State = 'loading' | 'unsupported' | 'blocked' | 'on' | 'off';
 
 /** Profile → Security: notifications on this phone, on or off (off: the server forgets this browser). */
 export function NotificationsCard() {
+  const t = usePushT();
   const [state, setState] = useState<State>(() =>
     !pushSupported() ? 'unsupported' : Notification.permission === 'denied' ? 'blocked' : 'loading',
   );
@@ -34,10 +36,10 @@ export function NotificationsCard() {
         const result = await enableNotifications();
         if (result === 'on') setState('on');
         else if (result === 'denied') setState(Notification.permission === 'denied' ? 'blocked' : 'off');
-        else setError('Notifications could not be turned on in this browser. Try again later.');
+        else setError(pushT('push.failed'));
       }
     } catch (e) {
-      setError(errorMessage(e, 'Could not change notifications. Try again.'));
+      setError(errorMessage(e, pushT('push.card.changeFailed')));
     } finally {
       setBusy(false);
     }
@@ -46,17 +48,15 @@ export function NotificationsCard() {
   const on = state === 'on';
   return (
     <Card>
-      <CardTitle>Notifications</CardTitle>
+      <CardTitle>{t('push.card.title')}</CardTitle>
       {state === 'unsupported' ? (
-        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">This browser cannot show notifications.</p>
+        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">{t('push.card.unsupported')}</p>
       ) : state === 'blocked' ? (
-        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-          Notifications are blocked for Filamu in this browser's settings.
-        </p>
+        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">{t('push.card.blocked')}</p>
       ) : (
         <div className="mt-3 flex items-center justify-between gap-4">
           <p id="push-switch-label" className="text-sm text-stone-700 dark:text-stone-300">
-            Payments, new Kinayuganda movies and plan reminders on this phone
+            {t('push.card.switch')}
           </p>
           <button
             type="button"

@@ -3,6 +3,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { useHydrated } from '../../lib/hydration.ts';
 import { useSession } from '../../lib/session.ts';
+import { usePushT } from './messages.ts';
 import { declineNotifications, enableNotifications, pushSupported, usePushOffer } from './push-client.ts';
 
 /**
@@ -12,6 +13,7 @@ import { declineNotifications, enableNotifications, pushSupported, usePushOffer 
  * of the download that had just made it appear.
  */
 export function PushPrompt({ className }: { className?: string }) {
+  const t = usePushT();
   const { status } = useSession();
   const { eligible, notNow } = usePushOffer();
   const hydrated = useHydrated();
@@ -47,23 +49,20 @@ export function PushPrompt({ className }: { className?: string }) {
       )}
     >
       <h2 id={titleId} className="font-semibold text-stone-900 dark:text-stone-50">
-        Get notifications from Filamu?
+        {t('push.prompt.title')}
       </h2>
-      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        We tell you when a payment is confirmed, when new Kinayuganda movies arrive (at most once a day) and before your
-        plan ends.
-      </p>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{t('push.prompt.text')}</p>
       {failed ? (
         <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
-          Notifications could not be turned on in this browser. Try again later.
+          {t('push.failed')}
         </p>
       ) : null}
       <div className="mt-3 flex flex-wrap justify-end gap-2">
         <Button variant="ghost" size="sm" onClick={declineNotifications} disabled={busy}>
-          Not now
+          {t('push.prompt.notNow')}
         </Button>
         <Button size="sm" onClick={() => void turnOn()} loading={busy}>
-          Turn on
+          {t('push.prompt.turnOn')}
         </Button>
       </div>
     </section>

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { cn } from '../../../components/ui/cn.ts';
 import { formatClock } from '../positions.ts';
 import { PLAYBACK_RATES } from './preferences.ts';
+import { useWatchingT } from '../messages.ts';
 
 export interface ControlsState {
   playing: boolean;
@@ -43,6 +44,7 @@ export function PlayerControls({
   inFullscreen: boolean;
   subtitles: { tracks: { language: string; label: string }[]; shown: string | null };
 }) {
+  const t = useWatchingT();
   const speedId = useId();
   const subtitlesId = useId();
   const { playing, current, duration, volume, muted, rate, fullscreen } = state;
@@ -63,8 +65,11 @@ export function PlayerControls({
           value={Math.min(current, known ? duration : 0)}
           disabled={!known}
           onChange={(event) => actions.seekTo(Number(event.target.value))}
-          aria-label="Position in the movie"
-          aria-valuetext={`${formatClock(current)} of ${formatClock(known ? duration : 0)}`}
+          aria-label={t('watching.controls.position')}
+          aria-valuetext={t('watching.controls.position.value', {
+            current: formatClock(current),
+            total: formatClock(known ? duration : 0),
+          })}
           className="h-11 min-w-0 flex-1 accent-brand-700 dark:accent-brand-400"
         />
         <span className="shrink-0 text-sm tabular-nums" aria-hidden="true">
@@ -73,34 +78,44 @@ export function PlayerControls({
       </div>
       {/* Two rows that hold at 360 px: what a thumb uses most, then sound, speed and subtitles. Short labels on
           screen, the full name for screen readers. */}
-      <div className="flex items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2">
         <button
           ref={playRef}
           type="button"
           className={cn(button, 'min-w-20')}
           onClick={actions.togglePlay}
-          aria-label={playing ? 'Pause' : 'Play'}
+          aria-label={playing ? t('watching.controls.pause') : t('watching.controls.play')}
         >
-          {playing ? 'Pause' : 'Play'}
+          {playing ? t('watching.controls.pause') : t('watching.controls.play')}
         </button>
-        <button type="button" className={button} onClick={() => actions.skip(-10)} aria-label="Back 10 s">
+        <button
+          type="button"
+          className={button}
+          onClick={() => actions.skip(-10)}
+          aria-label={t('watching.controls.back10')}
+        >
           −10 s
         </button>
-        <button type="button" className={button} onClick={() => actions.skip(10)} aria-label="Forward 10 s">
+        <button
+          type="button"
+          className={button}
+          onClick={() => actions.skip(10)}
+          aria-label={t('watching.controls.forward10')}
+        >
           +10 s
         </button>
         <button
           type="button"
           className={cn(button, 'ml-auto')}
           onClick={actions.toggleFullscreen}
-          aria-label={fullscreen ? 'Exit full screen' : 'Full screen'}
+          aria-label={fullscreen ? t('watching.controls.fullscreen.exit') : t('watching.controls.fullscreen')}
         >
-          {fullscreen ? 'Exit' : 'Full screen'}
+          {fullscreen ? t('watching.controls.fullscreen.exitShort') : t('watching.controls.fullscreen')}
         </button>
       </div>
       <div className="flex flex-wrap items-center gap-2">
         <button type="button" className={button} onClick={actions.toggleMute} aria-pressed={muted}>
-          Mute
+          {t('watching.controls.mute')}
         </button>
         <input
           type="range"
@@ -109,12 +124,12 @@ export function PlayerControls({
           step={0.05}
           value={muted ? 0 : volume}
           onChange={(event) => actions.setVolume(Number(event.target.value))}
-          aria-label="Volume"
+          aria-label={t('watching.controls.volume')}
           aria-valuetext={`${Math.round((muted ? 0 : volume) * 100)}%`}
           className="h-11 w-24 accent-brand-700 dark:accent-brand-400"
         />
         <label htmlFor={speedId} className="sr-only">
-          Playback speed
+          {t('watching.controls.speed')}
         </label>
         <select
           id={speedId}
@@ -131,7 +146,7 @@ export function PlayerControls({
         {subtitles.tracks.length > 0 && (
           <>
             <label htmlFor={subtitlesId} className="sr-only">
-              Subtitles
+              {t('watching.controls.subtitles')}
             </label>
             <select
               id={subtitlesId}
@@ -139,7 +154,7 @@ export function PlayerControls({
               onChange={(event) => actions.setSubtitles(event.target.value || null)}
               className="min-h-11 max-w-40 rounded-xl border border-stone-300 bg-white px-2 text-sm dark:border-stone-600 dark:bg-stone-950"
             >
-              <option value="">Subtitles off</option>
+              <option value="">{t('watching.controls.subtitles.off')}</option>
               {subtitles.tracks.map((track) => (
                 <option key={track.language} value={track.language}>
                   {track.label}

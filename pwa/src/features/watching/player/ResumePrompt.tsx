@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { buttonClasses } from '../../../components/ui/Button.tsx';
 import { formatClock } from '../positions.ts';
+import { useWatchingT } from '../messages.ts';
 
 /** "Resume from 43:10" or "Start over": asked when a film opens where it was left; Resume has the focus. */
 export function ResumePrompt({
@@ -12,19 +13,20 @@ export function ResumePrompt({
   onResume: () => void;
   onStartOver: () => void;
 }) {
+  const t = useWatchingT();
   const resumeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => resumeRef.current?.focus({ preventScroll: true }), []);
   return (
     <div
       role="group"
-      aria-label="Where to start"
+      aria-label={t('watching.resume.group')}
       className="flex flex-wrap items-center gap-3 rounded-2xl bg-brand-50 p-3 dark:bg-brand-950"
     >
       <button ref={resumeRef} type="button" className={buttonClasses('primary')} onClick={onResume}>
-        Resume from {formatClock(at)}
+        {t('watching.resume.from', { time: formatClock(at) })}
       </button>
       <button type="button" className={buttonClasses('outline')} onClick={onStartOver}>
-        Start over
+        {t('watching.resume.startOver')}
       </button>
     </div>
   );
