@@ -49,7 +49,7 @@ export const featureSurfaces = {
       'travel.ts',
     ],
     licences: ['film-key.ts', 'store.ts', 'unlock.ts'],
-    movie: ['MovieThumbnail.tsx', 'format.ts', 'library-url.ts', 'queries.ts'],
+    movie: ['MovieThumbnail.tsx', 'format.ts', 'library-url.ts', 'messages.ts', 'queries.ts'],
     'parental-pin': ['HiddenByPinNotice.tsx', 'ParentalPinCard.tsx', 'PinLockNote.tsx', 'PlayPinGate.tsx'],
     payments: ['PaymentHistoryList.tsx', 'WaitingPaymentCard.tsx', 'queries.ts'],
     profile: ['ConfirmPhone.tsx', 'ConfirmPhoneNotice.tsx', 'PlanTimeLeft.tsx', 'access.ts'],

@@ -1,14 +1,7 @@
 import type { MovieCategoryName } from '@filamu/shared';
-import { messages, type CatalogMessageId } from '@filamu/shared/i18n/catalog.en';
-import { catalogueOf } from '../../lib/i18n.ts';
+import { catalogT } from '../movie/messages.ts';
 
-export type { CatalogMessageId };
-
-/** The library's, the film page's and the movie helpers' messages (namespace `catalog`, decision 0257). */
-export const { t: catalogT, useT: useCatalogT } = catalogueOf<CatalogMessageId>(
-  messages,
-  () => import('@filamu/shared/i18n/catalog.lg'),
-);
+export { catalogT, useCatalogT, type CatalogMessageId } from '../movie/messages.ts';
 
 /** A section's fixed name as a label: "Kinayuganda" stays, "English" is said in the active language. */
 export function categoryLabel(name: MovieCategoryName): string {

@@ -1,9 +1,12 @@
 import { messages, type CatalogMessageId } from '@filamu/shared/i18n/catalog.en';
 import { catalogueOf } from '../../lib/i18n.ts';
 
+export type { CatalogMessageId };
+
 /**
- * The movie helpers' words (sizes, durations, the missing poster): namespace `catalog` (decision 0257), registered
- * here as well as in features/catalog, which may not be imported from here. Both fetch the same Luganda chunk.
+ * The library's, the film page's and the movie helpers' words (sizes, durations, the missing poster): namespace
+ * `catalog` (decision 0257), registered once, here, since features/catalog builds on features/movie and not the
+ * reverse.
  */
 export const { t: catalogT, useT: useCatalogT } = catalogueOf<CatalogMessageId>(
   messages,
