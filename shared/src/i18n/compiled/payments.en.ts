@@ -233,6 +233,34 @@ export const messages = {
   'payments.status.failed': ['Failed'],
   'payments.status.expired': ['Expired'],
   'payments.status.review': ['Under review'],
+  'payments.phone.problem.required': ['Please enter your phone number'],
+  'payments.phone.problem.invalid': [
+    'Enter a Uganda phone number: an MTN number like ',
+    ['mtnExample'],
+    ' or an Airtel number like ',
+    ['airtelExample'],
+    '.',
+  ],
+  'payments.phone.problem.unserved': [
+    ['shown'],
+    ' is not an MTN or Airtel number. Pay from an MTN number like ',
+    ['mtnExample'],
+    ' or an Airtel number like ',
+    ['airtelExample'],
+    '.',
+  ],
+  'payments.phone.problem.wrongNetwork': [
+    ['shown'],
+    ' is an ',
+    ['right'],
+    ' number. Pay with ',
+    ['rightName'],
+    ', or use an ',
+    ['own'],
+    ' number like ',
+    ['ownExample'],
+    '.',
+  ],
 } satisfies Messages;
 
 /** Every message id of this namespace: a typo is a type error. */

@@ -16,6 +16,7 @@ import { Input } from '../../../components/ui/Input.tsx';
 import { NetworkBadge } from './NetworkBadge.tsx';
 import { NumberNetworkHint } from './NumberNetworkHint.tsx';
 import { usePaymentsT } from '../messages.ts';
+import { problemText } from './phone-problem.ts';
 import { STEP_HEADING, ussdHint, type ChargeError } from './steps.ts';
 
 /** The registered number, spelled as people write it, when it can pay with `network` (else the field starts empty). */
@@ -80,7 +81,7 @@ export function PhoneStep({
     event.preventDefault();
     // The same check the server makes: a number of the other network never reaches a charge.
     const problem = paymentNumberProblem(phone, network);
-    setInvalid(problem?.message ?? null);
+    setInvalid(problem ? problemText(problem, phone, network) : null);
     if (problem) {
       document.getElementById(fieldId)?.focus();
       return;
