@@ -3,6 +3,7 @@ import { Button } from '../components/ui/Button.tsx';
 import { WifiOffIcon } from '../components/ui/icons.tsx';
 import { PageSpinner } from '../components/ui/Spinner.tsx';
 import { SignedOutBar } from '../components/layout/SignedOutBar.tsx';
+import { useT } from '../lib/i18n.ts';
 import { useSignedOutOwner } from '../lib/owner.ts';
 import { useSession, useSessionStore } from '../lib/session.ts';
 import { startSessionBootstrap } from '../lib/session-start.ts';
@@ -12,21 +13,21 @@ import { startSessionBootstrap } from '../lib/session-start.ts';
  * signed in, so say so instead of spinning or sending them to /login (docs/decisions/0040).
  */
 function Unreachable() {
+  const t = useT();
   return (
     <main id="main" className="mx-auto flex min-h-[60vh] max-w-md flex-col items-center justify-center gap-4 p-6">
       <WifiOffIcon className="size-10 text-stone-500" />
-      <h1 className="text-center text-xl font-bold">Can't reach Filamu</h1>
-      <p className="text-center text-stone-600 dark:text-stone-400">
-        You are still signed in. Your account loads as soon as this phone is back online.
-      </p>
-      <Button onClick={startSessionBootstrap}>Try again</Button>
+      <h1 className="text-center text-xl font-bold">{t('ui.unreachable.title')}</h1>
+      <p className="text-center text-stone-600 dark:text-stone-400">{t('ui.unreachable.text')}</p>
+      <Button onClick={startSessionBootstrap}>{t('ui.tryAgain')}</Button>
     </main>
   );
 }
 
 function Loading() {
+  const t = useT();
   const unreachable = useSessionStore((s) => s.unreachable);
-  return unreachable ? <Unreachable /> : <PageSpinner label="Loading your account" />;
+  return unreachable ? <Unreachable /> : <PageSpinner label={t('ui.loadingAccount')} />;
 }
 
 /** Login required: guests go to /login (product §2). */

@@ -6,6 +6,7 @@ import { RootError } from './RootError.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { ErrorPanel } from '../components/ui/ErrorPanel.tsx';
 import { PageSpinner } from '../components/ui/Spinner.tsx';
+import { useT } from '../lib/i18n.ts';
 
 /** A lazily loaded route module whose default export is the screen. */
 const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
@@ -126,9 +127,10 @@ export const routes: RouteObject[] = [
 ];
 
 function ScreenError() {
+  const t = useT();
   return (
     <main id="main">
-      <ErrorPanel title="This screen could not be shown" home={{ to: '/dashboard', label: 'Go to my dashboard' }} />
+      <ErrorPanel title={t('ui.error.screen')} home={{ to: '/dashboard', label: t('ui.error.toDashboard') }} />
     </main>
   );
 }

@@ -9,7 +9,7 @@ import {
   type ResponseOf,
 } from '@filamu/shared';
 import { getDeviceId, regenerateDeviceId } from './device-id.ts';
-import { useLocaleStore } from './i18n.ts';
+import { t, useLocaleStore } from './i18n.ts';
 import { navigateTo } from './navigation.ts';
 import { readErrorEnvelope } from './transfer/error-envelope.ts';
 import { useSessionStore } from './session.ts';
@@ -71,7 +71,7 @@ export interface CallOptions {
 function handleUnauthorized(redirect: boolean, reason: string): void {
   useSessionStore.getState().clear();
   regenerateDeviceId();
-  toast.info('You have been signed out', reason);
+  toast.info(t('ui.signedOut'), reason);
   // My Downloads and the Play screen stay open for the person whose films are on the phone (decision 0233).
   const keptHere = !!useSessionStore.getState().keptOwnerId && window.location.pathname.startsWith('/downloads');
   if (redirect && window.location.pathname !== '/login' && !keptHere) navigateTo('/login');
@@ -138,13 +138,13 @@ export async function api<C extends Contract>(
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'TimeoutError') {
-      throw new ApiError({ status: 0, code: 'timeout', message: 'The request timed out. Please try again.' });
+      throw new ApiError({ status: 0, code: 'timeout', message: t('ui.error.timeout') });
     }
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError({
       status: 0,
       code: 'network',
-      message: 'Network error. Please check your connection and try again.',
+      message: t('ui.error.network'),
     });
   }
 
@@ -178,7 +178,7 @@ export async function api<C extends Contract>(
     throw new ApiError({
       status: response.status,
       code: 'bad_response',
-      message: 'Unexpected response from the server. Please try again.',
+      message: t('ui.error.unexpected'),
     });
   }
   return parsed.data as ResponseOf<C>;

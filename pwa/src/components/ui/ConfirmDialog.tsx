@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useCommonT } from '../../lib/common-messages.ts';
 import { Button, type ButtonVariant } from './Button.tsx';
 import { Modal, ModalDescription, ModalTitle } from './Modal.tsx';
 
@@ -8,7 +9,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
-  cancelLabel = 'Cancel',
+  cancelLabel,
   busy,
   confirmVariant = 'danger',
   onConfirm,
@@ -25,6 +26,7 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onClose: () => void;
 }) {
+  const t = useCommonT();
   return (
     <Modal open={open} onClose={onClose}>
       <ModalTitle>{title}</ModalTitle>
@@ -33,7 +35,7 @@ export function ConfirmDialog({
       </ModalDescription>
       <div className="mt-6 flex flex-wrap justify-end gap-3">
         <Button variant="outline" onClick={onClose} disabled={busy}>
-          {cancelLabel}
+          {cancelLabel ?? t('common.cancel')}
         </Button>
         <Button variant={confirmVariant} onClick={onConfirm} loading={busy}>
           {confirmLabel}

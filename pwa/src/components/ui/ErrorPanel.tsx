@@ -1,18 +1,18 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { t, useT } from '../../lib/i18n.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { Button, LinkButton } from './Button.tsx';
 
 /** What went wrong, in words a person can act on: a lost connection is the usual cause of a screen that fails to load. */
 function describe(error: unknown): string {
-  if (typeof navigator !== 'undefined' && !navigator.onLine)
-    return "You're offline and this screen was not saved on this phone yet. Your downloaded movies still play from My Downloads.";
+  if (typeof navigator !== 'undefined' && !navigator.onLine) return t('ui.error.offline');
   if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`;
   if (
     error instanceof Error &&
     /dynamically imported module|Loading chunk|Importing a module script failed/i.test(error.message)
   )
-    return 'This screen could not be loaded. Check your connection and try again.';
-  return error instanceof Error ? error.message : 'Something went wrong.';
+    return t('ui.error.chunk');
+  return error instanceof Error ? error.message : t('ui.error.somethingWrong');
 }
 
 /**
@@ -20,6 +20,7 @@ function describe(error: unknown): string {
  * header, the console's tabs) stays usable. `home` is where "back" leads for this part of the app.
  */
 export function ErrorPanel({ title, home }: { title: string; home: { to: string; label: string } }) {
+  const translate = useT();
   const error = useRouteError();
   useDocumentTitle(title);
   return (
@@ -30,7 +31,7 @@ export function ErrorPanel({ title, home }: { title: string; home: { to: string;
       <h1 className="text-2xl font-bold">{title}</h1>
       <p className="break-words text-stone-700 dark:text-stone-300">{describe(error)}</p>
       <div className="flex flex-wrap justify-center gap-3">
-        <Button onClick={() => window.location.reload()}>Try again</Button>
+        <Button onClick={() => window.location.reload()}>{translate('ui.tryAgain')}</Button>
         <LinkButton variant="secondary" to={home.to} reloadDocument>
           {home.label}
         </LinkButton>

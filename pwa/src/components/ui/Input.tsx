@@ -1,4 +1,5 @@
 import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useCommonT } from '../../lib/common-messages.ts';
 import { cn } from './cn.ts';
 import { EyeIcon, EyeOffIcon } from './icons.tsx';
 
@@ -71,7 +72,9 @@ export function Input({ label, hint, error, trailing, id, className, ...rest }: 
 
 /** Password field with a show/hide toggle. */
 export function PasswordInput(props: Omit<InputProps, 'type' | 'trailing'>) {
+  const t = useCommonT();
   const [visible, setVisible] = useState(false);
+  const label = props.label.toLowerCase();
   return (
     <Input
       {...props}
@@ -80,7 +83,7 @@ export function PasswordInput(props: Omit<InputProps, 'type' | 'trailing'>) {
         <button
           type="button"
           onClick={() => setVisible((v) => !v)}
-          aria-label={visible ? `Hide ${props.label.toLowerCase()}` : `Show ${props.label.toLowerCase()}`}
+          aria-label={visible ? t('common.password.hide', { label }) : t('common.password.show', { label })}
           aria-pressed={visible}
           className="rounded-lg p-2 text-stone-500 hover:text-stone-800 dark:text-stone-400 dark:hover:text-stone-100"
         >

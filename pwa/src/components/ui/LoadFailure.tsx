@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { errorMessage } from '../../lib/api.ts';
+import { useCommonT } from '../../lib/common-messages.ts';
 import { Button } from './Button.tsx';
 import { Card } from './Card.tsx';
 import { cn } from './cn.ts';
@@ -29,11 +30,11 @@ const looks: Record<Look, { box: string; words: string; buttons: string }> = {
 export function LoadFailure({
   what,
   error,
-  fallback = 'Please try again.',
+  fallback,
   reason = 'after',
   onRetry,
   retrying,
-  retryLabel = 'Retry',
+  retryLabel,
   look = 'panel',
   className,
   children,
@@ -52,14 +53,15 @@ export function LoadFailure({
   children?: ReactNode;
   actions?: ReactNode;
 }) {
+  const t = useCommonT();
   const style = looks[look];
-  const message = errorMessage(error, fallback);
+  const message = errorMessage(error, fallback ?? t('common.tryAgain'));
   const content = (
     <>
       <p className={style.words}>
         {reason === 'after'
-          ? `Failed to load ${what}: ${message}`
-          : `Failed to load ${what}${reason === 'none' ? '.' : ''}`}
+          ? t('common.loadFailure.reason', { what, message })
+          : t(reason === 'none' ? 'common.loadFailure.stop' : 'common.loadFailure', { what })}
       </p>
       {reason === 'below' && <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{message}</p>}
       {children}
@@ -72,7 +74,7 @@ export function LoadFailure({
               onClick={onRetry}
               loading={retrying}
             >
-              {retryLabel}
+              {retryLabel ?? t('common.retry')}
             </Button>
           )}
           {actions}

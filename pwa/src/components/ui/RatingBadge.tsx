@@ -1,4 +1,5 @@
 import { RATING_LABELS, type MovieRating } from '@filamu/shared';
+import { useCommonT } from '../../lib/common-messages.ts';
 import { cn } from './cn.ts';
 
 const tones: Record<MovieRating, string> = {
@@ -14,6 +15,7 @@ const tones: Record<MovieRating, string> = {
  * otherwise hang outside it and widen the page on a phone.
  */
 export function RatingBadge({ rating, className }: { rating: MovieRating; className?: string }) {
+  const t = useCommonT();
   return (
     <span
       className={cn(
@@ -22,7 +24,7 @@ export function RatingBadge({ rating, className }: { rating: MovieRating; classN
         className,
       )}
     >
-      <span className="sr-only">Rated </span>
+      <span className="sr-only">{t('common.rated')}</span>
       {RATING_LABELS[rating]}
     </span>
   );

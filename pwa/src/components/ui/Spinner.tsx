@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'react';
+import { useT } from '../../lib/i18n.ts';
 import { cn } from './cn.ts';
 
 /** A screen that is ready sooner than this (a chunk from the phone's cache) never flashes a spinner. */
 const SPINNER_DELAY_MS = 400;
 
-export function Spinner({ className, label = 'Loading' }: { className?: string; label?: string }) {
+export function Spinner({ className, label: given }: { className?: string; label?: string }) {
+  const t = useT();
+  const label = given ?? t('ui.loading');
   return (
     <span role={label ? 'status' : undefined} className="inline-flex items-center">
       <svg
@@ -26,7 +29,9 @@ export function Spinner({ className, label = 'Loading' }: { className?: string; 
  * it, and a spinning wheel redrawn every frame costs a slow phone's screen and battery for nothing. Screen readers
  * hear the label at once.
  */
-export function PageSpinner({ label = 'Loading' }: { label?: string }) {
+export function PageSpinner({ label: given }: { label?: string }) {
+  const t = useT();
+  const label = given ?? t('ui.loading');
   const [shown, setShown] = useState(false);
   useEffect(() => {
     const timer = setTimeout(() => setShown(true), SPINNER_DELAY_MS);

@@ -1,3 +1,4 @@
+import { useT } from '../../lib/i18n.ts';
 import { useToastStore, type ToastVariant } from '../../lib/toast.ts';
 import { cn } from './cn.ts';
 import { CheckIcon, XIcon } from './icons.tsx';
@@ -15,6 +16,7 @@ const styles: Record<ToastVariant, string> = {
  * the newest toast shows, in two lines at most, so the page's title below the header is never covered.
  */
 export function Toaster() {
+  const translate = useT();
   const toasts = useToastStore((s) => s.toasts);
   const dismiss = useToastStore((s) => s.dismiss);
   return (
@@ -55,7 +57,7 @@ export function Toaster() {
           <button
             type="button"
             onClick={() => dismiss(t.id)}
-            aria-label="Dismiss notification"
+            aria-label={translate('ui.dismiss')}
             className="rounded-md p-1 text-stone-500 hover:text-stone-900 dark:hover:text-white"
           >
             <XIcon className="size-4" />

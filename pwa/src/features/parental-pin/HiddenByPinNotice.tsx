@@ -1,9 +1,10 @@
-import { contracts, PARENTAL_HIDES_LABELS, type ParentalHides } from '@filamu/shared';
+import { contracts, type ParentalHides } from '@filamu/shared';
 import { useState } from 'react';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { api, errorMessage } from '../../lib/api.ts';
 import { useSessionStore } from '../../lib/session.ts';
+import { usePinT } from './messages.ts';
 import { applyPinStatus, unlockedNow } from './pin-state.ts';
 import { PinPrompt } from './PinPrompt.tsx';
 
@@ -14,6 +15,7 @@ const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-d
  * session for 30 minutes once the PIN is entered; while shown, hides them again on request.
  */
 export function HiddenByPinNotice({ hidden }: { hidden: ParentalHides | null | undefined }) {
+  const t = usePinT();
   const status = useSessionStore((s) => s.user?.parentalPin);
   const [asking, setAsking] = useState(false);
   const [hiding, setHiding] = useState(false);
@@ -21,26 +23,26 @@ export function HiddenByPinNotice({ hidden }: { hidden: ParentalHides | null | u
   if (hidden) {
     return (
       <Card role="status" data-testid="hidden-by-pin" className="mt-6">
-        <p className="font-semibold">Some titles are hidden by your parental PIN.</p>
+        <p className="font-semibold">{t('parental-pin.notice.hidden')}</p>
         <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">
-          {PARENTAL_HIDES_LABELS[hidden]} is on. Enter the PIN to show them for 30 minutes.
+          {t(hidden === '13' ? 'parental-pin.notice.on.13' : 'parental-pin.notice.on.18')}
         </p>
         {asking ? (
           <PinPrompt
             autoFocus
-            submitLabel="Show titles"
+            submitLabel={t('parental-pin.notice.showTitles')}
             check={async (pin) => {
               try {
                 applyPinStatus(await api(contracts.parentalPin.verifyParentalPin, { body: { pin } }));
                 return null;
               } catch (error) {
-                return errorMessage(error, 'Could not check the PIN. Please try again.');
+                return errorMessage(error, t('parental-pin.notice.checkFailed'));
               }
             }}
           />
         ) : (
           <Button variant="outline" size="sm" className="mt-3" onClick={() => setAsking(true)}>
-            Show hidden titles
+            {t('parental-pin.notice.showHidden')}
           </Button>
         )}
       </Card>
@@ -50,7 +52,7 @@ export function HiddenByPinNotice({ hidden }: { hidden: ParentalHides | null | u
   return (
     <Card role="status" data-testid="shown-by-pin" className="mt-6 flex flex-wrap items-center justify-between gap-3">
       <p className="text-sm text-stone-700 dark:text-stone-300">
-        Titles your parental PIN hides are shown until {clock(status.unlockedUntil!)}.
+        {t('parental-pin.notice.shownUntil', { time: clock(status.unlockedUntil!) })}
       </p>
       <Button
         variant="outline"
@@ -64,7 +66,7 @@ export function HiddenByPinNotice({ hidden }: { hidden: ParentalHides | null | u
             .finally(() => setHiding(false));
         }}
       >
-        Hide them again
+        {t('parental-pin.notice.hideAgain')}
       </Button>
     </Card>
   );

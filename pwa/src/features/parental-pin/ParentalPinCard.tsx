@@ -1,7 +1,6 @@
 import {
   contracts,
   PARENTAL_HIDES,
-  PARENTAL_HIDES_LABELS,
   PARENTAL_PIN_LOCK_MINUTES,
   PARENTAL_PIN_MAX_TRIES,
   type ParentalHides,
@@ -14,6 +13,7 @@ import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { PasswordInput } from '../../components/ui/Input.tsx';
 import { api, errorMessage, isApiError } from '../../lib/api.ts';
 import { toast } from '../../lib/toast.ts';
+import { HIDES_LABELS, pinT, usePinT } from './messages.ts';
 import { applyPinStatus } from './pin-state.ts';
 import { isFullPin, PinField } from './PinField.tsx';
 
@@ -34,6 +34,7 @@ function passwordError(error: unknown): string | null {
 
 /** Set, change, reset (forgotten) or turn off the PIN: all of them with the account password. */
 function SetPinForm({ status, forgot, onDone }: { status: ParentalPinStatus; forgot: boolean; onDone: () => void }) {
+  const t = usePinT();
   const [pin, setPin] = useState('');
   const [again, setAgain] = useState('');
   const [hides, setHides] = useState<ParentalHides>(status.hides ?? '18');
@@ -46,23 +47,25 @@ function SetPinForm({ status, forgot, onDone }: { status: ParentalPinStatus; for
     onSuccess: (next) => {
       applyPinStatus(next);
       toast.success(
-        status.pinSet ? 'Parental PIN changed' : 'Parental PIN set',
-        `${PARENTAL_HIDES_LABELS[hides]} titles.`,
+        pinT(status.pinSet ? 'parental-pin.toast.changed' : 'parental-pin.toast.set'),
+        pinT(hides === '13' ? 'parental-pin.toast.hides.13' : 'parental-pin.toast.hides.18'),
       );
       onDone();
     },
     onError: (error) => {
       const wrongPassword = passwordError(error);
-      setErrors(wrongPassword ? { password: wrongPassword } : { form: errorMessage(error, 'Please try again.') });
+      setErrors(
+        wrongPassword ? { password: wrongPassword } : { form: errorMessage(error, pinT('parental-pin.tryAgain')) },
+      );
     },
   });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = {
-      ...(!isFullPin(pin) && { pin: 'Enter 4 digits.' }),
-      ...(isFullPin(pin) && again !== pin && { again: 'The two PINs are not the same.' }),
-      ...(!password && { password: 'Enter your password.' }),
+      ...(!isFullPin(pin) && { pin: t('parental-pin.form.pin.required') }),
+      ...(isFullPin(pin) && again !== pin && { again: t('parental-pin.form.again.mismatch') }),
+      ...(!password && { password: t('parental-pin.form.password.required') }),
     };
     setErrors(found);
     if (Object.keys(found).length === 0) save.mutate();
@@ -70,22 +73,18 @@ function SetPinForm({ status, forgot, onDone }: { status: ParentalPinStatus; for
 
   return (
     <form onSubmit={submit} noValidate className="mt-4 space-y-4" data-testid="parental-pin-form">
-      {forgot && (
-        <p className="text-sm text-stone-700 dark:text-stone-300">
-          Choose a new PIN. Your password proves it is you; the old PIN stops working.
-        </p>
-      )}
+      {forgot && <p className="text-sm text-stone-700 dark:text-stone-300">{t('parental-pin.form.forgot')}</p>}
       <PinField
-        label={status.pinSet ? 'New PIN' : 'PIN'}
-        hint="4 digits"
+        label={t(status.pinSet ? 'parental-pin.form.newPin' : 'parental-pin.form.pin')}
+        hint={t('parental-pin.form.pin.hint')}
         value={pin}
         onValue={setPin}
         error={errors.pin}
       />
-      <PinField label="PIN again" value={again} onValue={setAgain} error={errors.again} />
+      <PinField label={t('parental-pin.form.again')} value={again} onValue={setAgain} error={errors.again} />
       <fieldset aria-labelledby={legendId}>
         <p id={legendId} className="mb-1.5 text-sm font-medium text-stone-800 dark:text-stone-200">
-          What the PIN hides
+          {t('parental-pin.form.hides')}
         </p>
         <div className="space-y-2">
           {PARENTAL_HIDES.map((option) => (
@@ -98,13 +97,13 @@ function SetPinForm({ status, forgot, onDone }: { status: ParentalPinStatus; for
                 onChange={() => setHides(option)}
                 className="size-5 accent-brand-700 dark:accent-brand-400"
               />
-              {PARENTAL_HIDES_LABELS[option]}
+              {t(HIDES_LABELS[option])}
             </label>
           ))}
         </div>
       </fieldset>
       <PasswordInput
-        label="Your password"
+        label={t('parental-pin.form.password')}
         autoComplete="current-password"
         value={password}
         onChange={(e) => setPassword(e.target.value)}
@@ -117,10 +116,10 @@ function SetPinForm({ status, forgot, onDone }: { status: ParentalPinStatus; for
       )}
       <div className="flex flex-wrap gap-3">
         <Button type="submit" loading={save.isPending}>
-          {status.pinSet ? 'Save new PIN' : 'Set PIN'}
+          {t(status.pinSet ? 'parental-pin.form.saveNew' : 'parental-pin.form.set')}
         </Button>
         <Button type="button" variant="ghost" onClick={onDone}>
-          Cancel
+          {t('parental-pin.cancel')}
         </Button>
       </div>
     </form>
@@ -128,16 +127,17 @@ function SetPinForm({ status, forgot, onDone }: { status: ParentalPinStatus; for
 }
 
 function TurnOffForm({ onDone }: { onDone: () => void }) {
+  const t = usePinT();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const off = useMutation({
     mutationFn: () => api(contracts.parentalPin.removeParentalPin, { body: { currentPassword: password } }),
     onSuccess: (next) => {
       applyPinStatus(next);
-      toast.success('Parental PIN turned off', 'Every title shows again.');
+      toast.success(pinT('parental-pin.toast.off'), pinT('parental-pin.toast.off.text'));
       onDone();
     },
-    onError: (e) => setError(passwordError(e) ?? errorMessage(e, 'Please try again.')),
+    onError: (e) => setError(passwordError(e) ?? errorMessage(e, pinT('parental-pin.tryAgain'))),
   });
   return (
     <form
@@ -145,12 +145,12 @@ function TurnOffForm({ onDone }: { onDone: () => void }) {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        if (!password) setError('Enter your password.');
+        if (!password) setError(t('parental-pin.form.password.required'));
         else off.mutate();
       }}
     >
       <PasswordInput
-        label="Your password"
+        label={t('parental-pin.form.password')}
         autoComplete="current-password"
         value={password}
         onChange={(e) => setPassword(e.target.value)}
@@ -158,10 +158,10 @@ function TurnOffForm({ onDone }: { onDone: () => void }) {
       />
       <div className="flex flex-wrap gap-3">
         <Button type="submit" variant="danger" loading={off.isPending}>
-          Turn off PIN
+          {t('parental-pin.off.submit')}
         </Button>
         <Button type="button" variant="ghost" onClick={onDone}>
-          Cancel
+          {t('parental-pin.cancel')}
         </Button>
       </div>
     </form>
@@ -170,30 +170,32 @@ function TurnOffForm({ onDone }: { onDone: () => void }) {
 
 /** Profile → Security → Parental PIN (decision 0170). */
 export function ParentalPinCard({ status = NOT_SET }: { status?: ParentalPinStatus }) {
+  const t = usePinT();
   const [mode, setMode] = useState<Mode>('idle');
   const done = () => setMode('idle');
   return (
     <Card data-testid="parental-pin-card">
-      <CardTitle>Parental PIN</CardTitle>
+      <CardTitle>{t('parental-pin.title')}</CardTitle>
       <p className="mt-2 text-sm text-stone-700 dark:text-stone-300">
         {status.pinSet && status.hides
-          ? `On: ${PARENTAL_HIDES_LABELS[status.hides].toLowerCase()} titles in the library, and asks for the PIN to play them — offline too.`
-          : 'A 4-digit PIN that hides 18+ (or 13+ and 18+) titles and asks for the PIN to play them.'}
+          ? t(status.hides === '13' ? 'parental-pin.card.on.13' : 'parental-pin.card.on.18')
+          : t('parental-pin.card.off')}
       </p>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        {PARENTAL_PIN_MAX_TRIES} wrong tries lock it for {PARENTAL_PIN_LOCK_MINUTES} minutes. An .mp4 copy made with
-        Keep a copy plays without the PIN.
+        {t('parental-pin.card.lock', { tries: PARENTAL_PIN_MAX_TRIES, minutes: PARENTAL_PIN_LOCK_MINUTES })}
       </p>
       {mode === 'idle' && (
         <div className="mt-4 flex flex-wrap gap-3">
-          <Button onClick={() => setMode('set')}>{status.pinSet ? 'Change PIN' : 'Set a PIN'}</Button>
+          <Button onClick={() => setMode('set')}>
+            {t(status.pinSet ? 'parental-pin.card.change' : 'parental-pin.card.setA')}
+          </Button>
           {status.pinSet && (
             <>
               <Button variant="outline" onClick={() => setMode('off')}>
-                Turn off
+                {t('parental-pin.card.turnOff')}
               </Button>
               <Button variant="ghost" onClick={() => setMode('forgot')}>
-                Forgot PIN? Set a new one with your password
+                {t('parental-pin.card.forgot')}
               </Button>
             </>
           )}

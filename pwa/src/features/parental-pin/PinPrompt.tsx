@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/Button.tsx';
+import { usePinT } from './messages.ts';
 import { isFullPin, PinField } from './PinField.tsx';
 
 /**
@@ -9,7 +10,7 @@ import { isFullPin, PinField } from './PinField.tsx';
 export function PinPrompt({
   check,
   submitLabel,
-  label = 'Parental PIN',
+  label,
   autoFocus,
 }: {
   check: (pin: string) => Promise<string | null>;
@@ -17,13 +18,14 @@ export function PinPrompt({
   label?: string;
   autoFocus?: boolean;
 }) {
+  const t = usePinT();
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!isFullPin(pin)) return setError('Enter the 4-digit PIN.');
+    if (!isFullPin(pin)) return setError(t('parental-pin.prompt.required'));
     setBusy(true);
     try {
       const refused = await check(pin);
@@ -37,7 +39,7 @@ export function PinPrompt({
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="mt-3 flex flex-wrap items-start gap-3">
       <PinField
-        label={label}
+        label={label ?? t('parental-pin.title')}
         value={pin}
         onValue={setPin}
         error={error}

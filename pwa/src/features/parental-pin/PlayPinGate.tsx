@@ -3,6 +3,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Card } from '../../components/ui/Card.tsx';
 import { LockIcon } from '../../components/ui/icons.tsx';
 import { useSessionStore } from '../../lib/session.ts';
+import { usePinT } from './messages.ts';
 import { checkPinOffline, lockedWords, offlineLockedUntil } from './offline-check.ts';
 import { unlockedNow } from './pin-state.ts';
 import { PinPrompt } from './PinPrompt.tsx';
@@ -12,6 +13,7 @@ import { PinPrompt } from './PinPrompt.tsx';
  * network needed). A file kept before its rating was recorded counts as 18+. Passing lasts while this screen is open.
  */
 export function PlayPinGate({ rating, children }: { rating: MovieRating | undefined; children: ReactNode }) {
+  const t = usePinT();
   const user = useSessionStore((s) => s.user);
   const status = user?.parentalPin;
   const [passed, setPassed] = useState(false);
@@ -37,11 +39,9 @@ export function PlayPinGate({ rating, children }: { rating: MovieRating | undefi
     <Card data-testid="play-pin-gate" className="flex flex-col items-center py-10 text-center">
       <LockIcon className="size-10 text-stone-400" />
       <h2 className="mt-4 text-lg font-semibold">
-        {rating ? RATING_LABELS[rating] : '18+'} — enter the parental PIN to play
+        {t('parental-pin.gate.heading', { rating: rating ? RATING_LABELS[rating] : '18+' })}
       </h2>
-      <p className="mt-1 max-w-md text-sm text-stone-600 dark:text-stone-400">
-        Works without internet. Forgot it? Set a new one in Profile → Security with your password.
-      </p>
+      <p className="mt-1 max-w-md text-sm text-stone-600 dark:text-stone-400">{t('parental-pin.gate.text')}</p>
       {locked ? (
         <p role="alert" className="mt-4 font-medium text-red-700 dark:text-red-400">
           {lockedWords(lockedUntil, now)}
@@ -49,7 +49,7 @@ export function PlayPinGate({ rating, children }: { rating: MovieRating | undefi
       ) : (
         <PinPrompt
           autoFocus
-          submitLabel="Play"
+          submitLabel={t('parental-pin.gate.play')}
           check={async (pin) => {
             const result = await checkPinOffline(userId, verifier, pin);
             if (result.ok) {
@@ -61,7 +61,7 @@ export function PlayPinGate({ rating, children }: { rating: MovieRating | undefi
               setLockedUntil(result.lockedUntil);
               return lockedWords(result.lockedUntil);
             }
-            return `Wrong PIN. ${result.triesLeft} ${result.triesLeft === 1 ? 'try' : 'tries'} left.`;
+            return t('parental-pin.gate.wrong', { count: result.triesLeft });
           }}
         />
       )}

@@ -4,6 +4,7 @@ import {
   PARENTAL_PIN_MAX_TRIES,
   type ParentalPinVerifier,
 } from '@filamu/shared';
+import { pinT } from './messages.ts';
 import { clearTries, readTries, writeTries } from './store.ts';
 
 /**
@@ -58,5 +59,5 @@ export async function checkPinOffline(
 /** "Try again in 12 minutes" for a lock ending at `until` (ms). */
 export function lockedWords(until: number, now = Date.now()): string {
   const minutes = Math.max(1, Math.ceil((until - now) / 60_000));
-  return `Too many wrong PINs. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  return pinT('parental-pin.locked', { minutes });
 }

@@ -3,6 +3,7 @@ import { Button, LinkButton } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { EnglishLocked } from '../downloads/travel.ts';
+import { useP2pT } from './messages.ts';
 import { answerEnglish, offerRead, startReceiving, stopTransfer, useTransfer } from './session.ts';
 import { HotspotHowTo, PhaseNotes, SignalToScan, SignalToShow } from './TransferSteps.tsx';
 import { TransferProgress } from './TransferProgress.tsx';
@@ -13,7 +14,8 @@ import { TransferProgress } from './TransferProgress.tsx';
  * the person's own plan — a film that waits for a plan says which plans have it.
  */
 export default function ReceiveFilmsPage() {
-  useDocumentTitle('Receive films from a phone');
+  const t = useP2pT();
+  useDocumentTitle(t('phone-to-phone.receive.title'));
   const { phase, role } = useTransfer();
   const busy = role === 'receive' && !['idle', 'finished', 'failed', 'dropped'].includes(phase.at);
 
@@ -21,17 +23,15 @@ export default function ReceiveFilmsPage() {
     <div className="min-h-screen">
       <AccountHeader />
       <main id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
-        <h1 className="text-3xl font-extrabold tracking-tight">Receive films from a phone</h1>
-        <p className="mt-1 text-stone-600 dark:text-stone-400">
-          From a friend or an agent, with no data. Each film plays with your own plan.
-        </p>
+        <h1 className="text-3xl font-extrabold tracking-tight">{t('phone-to-phone.receive.title')}</h1>
+        <p className="mt-1 text-stone-600 dark:text-stone-400">{t('phone-to-phone.receive.intro')}</p>
 
         <Card className="mt-6">
           {role !== 'receive' || phase.at === 'idle' ? (
             <>
               <HotspotHowTo />
               <Button className="mt-4" onClick={startReceiving}>
-                Scan the sender’s code
+                {t('phone-to-phone.receive.scan')}
               </Button>
             </>
           ) : (
@@ -39,28 +39,28 @@ export default function ReceiveFilmsPage() {
               <PhaseNotes />
               {phase.at === 'scan-offer' && (
                 <SignalToScan
-                  step="Scan the code on the sending phone (Send films in its My Downloads)."
+                  step={t('phone-to-phone.receive.step1')}
                   expect="offer"
                   onSignal={(offer) => void offerRead(offer)}
                 />
               )}
               {phase.at === 'show-answer' && (
-                <SignalToShow description={phase.answer} step="Now let the sending phone scan this code." />
+                <SignalToShow description={phase.answer} step={t('phone-to-phone.receive.step2')} />
               )}
               {phase.at === 'asking' && <EnglishLocked stillToGo={phase.stillToGo} answer={answerEnglish} />}
               <TransferProgress />
               <div className="mt-6 flex flex-wrap gap-2">
                 {busy ? (
                   <Button variant="outline" onClick={stopTransfer}>
-                    Stop
+                    {t('phone-to-phone.stop')}
                   </Button>
                 ) : (
                   <Button variant={phase.at === 'dropped' ? 'primary' : 'outline'} onClick={startReceiving}>
-                    {phase.at === 'dropped' ? 'Connect again' : 'Receive more films'}
+                    {t(phase.at === 'dropped' ? 'phone-to-phone.connectAgain' : 'phone-to-phone.receive.more')}
                   </Button>
                 )}
                 <LinkButton to="/downloads" variant="ghost">
-                  My Downloads
+                  {t('phone-to-phone.myDownloads')}
                 </LinkButton>
               </div>
             </>

@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../lib/page.ts';
 import type { LocalDownload } from '../downloads/engine/record.ts';
 import { useLocalDownloads } from '../downloads/hooks.ts';
 import { manifestFor, NEEDS_A_CONNECTION } from '../downloads/travel.ts';
+import { useP2pT } from './messages.ts';
 import { answerRead, sendAgain, startSending, stopTransfer, useTransfer } from './session.ts';
 import { PhaseNotes, SignalToShow, SignalToScan, HotspotHowTo } from './TransferSteps.tsx';
 import { TransferProgress } from './TransferProgress.tsx';
@@ -19,7 +20,8 @@ const sendable = (record: LocalDownload) => record.state === 'complete' && recor
  * picks the films, shows a code, scans the other phone's code, and the films go; the other phone needs its own plan.
  */
 export default function SendFilmsPage() {
-  useDocumentTitle('Send films to a phone');
+  const t = useP2pT();
+  useDocumentTitle(t('phone-to-phone.send.title'));
   const { phase, role } = useTransfer();
   const films = useLocalDownloads().filter(sendable);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
@@ -52,34 +54,29 @@ export default function SendFilmsPage() {
     <div className="min-h-screen">
       <AccountHeader />
       <main id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
-        <h1 className="text-3xl font-extrabold tracking-tight">Send films to a phone</h1>
-        <p className="mt-1 text-stone-600 dark:text-stone-400">
-          Phone to phone, with no data. The other phone plays them with its own plan.
-        </p>
+        <h1 className="text-3xl font-extrabold tracking-tight">{t('phone-to-phone.send.title')}</h1>
+        <p className="mt-1 text-stone-600 dark:text-stone-400">{t('phone-to-phone.send.intro')}</p>
 
         {role === 'send' && phase.at !== 'idle' ? (
           <Card className="mt-6">
             <PhaseNotes />
             {phase.at === 'show-offer' && !scanning && (
               <>
-                <SignalToShow
-                  description={phase.offer}
-                  step="1. On the other phone, open Filamu, go to My Downloads, choose Receive films and scan this code."
-                />
+                <SignalToShow description={phase.offer} step={t('phone-to-phone.send.step1')} />
                 <Button className="mt-4 w-full" onClick={() => setScanning(true)}>
-                  Next: scan their code
+                  {t('phone-to-phone.send.next')}
                 </Button>
               </>
             )}
             {phase.at === 'show-offer' && scanning && (
               <>
                 <SignalToScan
-                  step="2. Scan the code the other phone shows now."
+                  step={t('phone-to-phone.send.step2')}
                   expect="answer"
                   onSignal={(answer) => void answerRead(answer)}
                 />
                 <Button variant="ghost" size="sm" className="mt-2 w-full" onClick={() => setScanning(false)}>
-                  Show my code again
+                  {t('phone-to-phone.send.showAgain')}
                 </Button>
               </>
             )}
@@ -87,35 +84,33 @@ export default function SendFilmsPage() {
             <div className="mt-6 flex flex-wrap gap-2">
               {busy ? (
                 <Button variant="outline" onClick={stopTransfer}>
-                  Stop
+                  {t('phone-to-phone.stop')}
                 </Button>
               ) : phase.at === 'dropped' ? (
-                <Button onClick={() => void sendAgain()}>Connect again</Button>
+                <Button onClick={() => void sendAgain()}>{t('phone-to-phone.connectAgain')}</Button>
               ) : (
                 <Button variant="outline" onClick={stopTransfer}>
-                  Send more films
+                  {t('phone-to-phone.send.more')}
                 </Button>
               )}
               <LinkButton to="/downloads" variant="ghost">
-                My Downloads
+                {t('phone-to-phone.myDownloads')}
               </LinkButton>
             </div>
           </Card>
         ) : films.length === 0 ? (
           <Card className="mt-6 text-center">
-            <p className="text-lg font-semibold">No films to send yet</p>
-            <p className="mt-1 text-stone-600 dark:text-stone-400">
-              Films you downloaded appear here once they are complete.
-            </p>
+            <p className="text-lg font-semibold">{t('phone-to-phone.send.none')}</p>
+            <p className="mt-1 text-stone-600 dark:text-stone-400">{t('phone-to-phone.send.none.text')}</p>
             <LinkButton to="/movies" className="mt-4">
-              Browse Movies
+              {t('phone-to-phone.browse')}
             </LinkButton>
           </Card>
         ) : (
           <Card className="mt-6">
             <HotspotHowTo />
             <fieldset className="mt-4">
-              <legend className="font-semibold">Which films?</legend>
+              <legend className="font-semibold">{t('phone-to-phone.send.which')}</legend>
               <ul className="mt-2 space-y-2">
                 {films.map((record) => (
                   <li key={record.movieId}>
@@ -151,7 +146,7 @@ export default function SendFilmsPage() {
               aria-describedby={problem ? problemId : undefined}
               onClick={() => void start()}
             >
-              {chosen.size > 1 ? `Send ${chosen.size} films` : 'Send'}
+              {t('phone-to-phone.send.submit', { count: chosen.size })}
             </Button>
           </Card>
         )}

@@ -1,34 +1,38 @@
 import { formatBytes } from '@filamu/shared';
 import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
 import { OutcomeNote } from '../downloads/travel.ts';
+import { p2pT, useP2pT } from './messages.ts';
 import { type FilmRow, useTransfer } from './session.ts';
 
 /** "12 s", "3 min", "1 h 5 min": how long the rest takes at the speed the phones reach now. */
 export function timeLeftText(bytesLeft: number, bytesPerSecond: number): string {
   const seconds = Math.ceil(bytesLeft / Math.max(1, bytesPerSecond));
-  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 60) return p2pT('phone-to-phone.eta.seconds', { seconds });
   const minutes = Math.ceil(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  if (minutes < 60) return p2pT('phone-to-phone.eta.minutes', { minutes });
+  return p2pT('phone-to-phone.eta.hours', { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
 }
 
 function stateText(film: FilmRow, role: 'send' | 'receive' | null): string {
   switch (film.state) {
     case 'waiting':
-      return 'Waiting';
+      return p2pT('phone-to-phone.film.waiting');
     case 'moving':
-      return `${formatBytes(film.arrived)} of ${formatBytes(film.bytes)}`;
+      return p2pT('phone-to-phone.film.moving', { arrived: formatBytes(film.arrived), total: formatBytes(film.bytes) });
     case 'done':
-      return role === 'send' ? 'Sent' : 'Received';
+      return p2pT(role === 'send' ? 'phone-to-phone.film.sent' : 'phone-to-phone.film.received');
     case 'skipped':
-      return role === 'send' ? `Not taken${film.note ? `: ${film.note}` : ''}` : 'Not taken';
+      return role === 'send' && film.note
+        ? p2pT('phone-to-phone.film.notTakenWhy', { why: film.note })
+        : p2pT('phone-to-phone.film.notTaken');
     case 'refused':
-      return 'Not received';
+      return p2pT('phone-to-phone.film.notReceived');
   }
 }
 
 /** Each film of the transfer with its progress; the speed and time left while films move. */
 export function TransferProgress() {
+  const t = useP2pT();
   const { films, speed, role, phase } = useTransfer();
   if (films.length === 0) return null;
   const left = films.reduce(
@@ -37,12 +41,12 @@ export function TransferProgress() {
   );
   const moving = phase.at === 'moving';
   return (
-    <section aria-label="Films" className="mt-6">
+    <section aria-label={t('phone-to-phone.films')} className="mt-6">
       {moving && (
         <p role="status" className="text-sm text-stone-700 dark:text-stone-300">
           {speed === null
-            ? 'Measuring the speed…'
-            : `${formatBytes(speed)}/s · about ${timeLeftText(left, speed)} left`}
+            ? t('phone-to-phone.speed.measuring')
+            : t('phone-to-phone.speed', { speed: formatBytes(speed), left: timeLeftText(left, speed) })}
         </p>
       )}
       <ul className="mt-3 space-y-4">
@@ -55,7 +59,7 @@ export function TransferProgress() {
             {(film.state === 'moving' || film.state === 'waiting') && (
               <ProgressBar
                 className="mt-2"
-                label={`${film.title}: arrived`}
+                label={t('phone-to-phone.arrived', { title: film.title })}
                 percent={(film.arrived / film.bytes) * 100}
               />
             )}

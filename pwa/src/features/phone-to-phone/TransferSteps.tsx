@@ -1,3 +1,4 @@
+import { useP2pT } from './messages.ts';
 import { useTransfer } from './session.ts';
 import type { Description } from './peer.ts';
 import { encodeSignal } from './signalling/signal-code.ts';
@@ -6,13 +7,14 @@ import { QrScanner } from './signalling/QrScanner.tsx';
 
 /** Said once, before anything: both phones on one hotspot, no data. */
 export function HotspotHowTo() {
+  const t = useP2pT();
   return (
     <div className="text-sm text-stone-700 dark:text-stone-300">
-      <p className="font-semibold text-stone-900 dark:text-stone-100">Before you start</p>
+      <p className="font-semibold text-stone-900 dark:text-stone-100">{t('phone-to-phone.howTo.title')}</p>
       <ol className="mt-1 list-decimal space-y-1 pl-5">
-        <li>One phone turns on its hotspot; the other joins it. (Or both join the same Wi-Fi.)</li>
-        <li>Mobile data can stay off: the films go straight from phone to phone.</li>
-        <li>Keep both phones close, with Filamu open, until the films arrive.</li>
+        <li>{t('phone-to-phone.howTo.hotspot')}</li>
+        <li>{t('phone-to-phone.howTo.data')}</li>
+        <li>{t('phone-to-phone.howTo.close')}</li>
       </ol>
     </div>
   );
@@ -20,19 +22,18 @@ export function HotspotHowTo() {
 
 /** What the transfer is doing now, for both phones, in words (announced as it changes). */
 export function PhaseNotes() {
+  const t = useP2pT();
   const { phase, screenHeld } = useTransfer();
   const words = (() => {
     switch (phase.at) {
       case 'preparing':
-        return 'Getting ready…';
+        return t('phone-to-phone.phase.preparing');
       case 'connecting':
-        return 'Connecting to the other phone…';
+        return t('phone-to-phone.phase.connecting');
       case 'moving':
-        return screenHeld
-          ? 'Films are moving. Keep Filamu open on both phones.'
-          : 'Films are moving. Keep this screen on and Filamu open on both phones.';
+        return screenHeld ? t('phone-to-phone.phase.moving') : t('phone-to-phone.phase.movingScreen');
       case 'finished':
-        return 'Done.';
+        return t('phone-to-phone.phase.done');
       default:
         return null;
     }
@@ -53,10 +54,11 @@ export function PhaseNotes() {
 
 /** This phone's code, for the other phone to scan (or type). */
 export function SignalToShow({ description, step }: { description: Description; step: string }) {
+  const t = useP2pT();
   return (
     <div className="mt-2">
       <p className="text-sm font-medium">{step}</p>
-      <QrCode className="mt-3" text={encodeSignal(description)} label="Code for the other phone to scan" />
+      <QrCode className="mt-3" text={encodeSignal(description)} label={t('phone-to-phone.qr.label')} />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import {
   receivedSoFar,
 } from '../downloads/travel.ts';
 import { type FilmChannelEvents, FilmChannel, type FilmFrame } from './film-channel.ts';
+import { p2pT } from './messages.ts';
 
 /**
  * The receiving phone's side of a transfer (decision 0250). It leads: for each film offered, in order, it asks for the
@@ -30,9 +31,10 @@ export interface ReceiveHooks {
   invalid: () => void;
 }
 
-const NOT_FILAMU = 'This film was not made by Filamu, or it was changed on the way. Ask the sender for it again.';
-const GONE = 'This film is no longer on the other phone.';
-const NOT_SAVED = 'This film could not be saved on this phone. Check its free space, then try again.';
+// Words read when they are said, in the language active then.
+const notFilamu = () => p2pT('phone-to-phone.error.notFilamu');
+const gone = () => p2pT('phone-to-phone.error.gone');
+const notSaved = () => p2pT('phone-to-phone.error.notSaved');
 
 /** A chunk that fails its hash this many times in a row is the sender's copy that is damaged, not the link. */
 const CHUNK_TRIES = 3;
@@ -43,7 +45,14 @@ class Interrupted extends Error {}
 /** The sender's copy of a film is damaged: the same chunk failed its hash every time it came. */
 class Damaged extends Error {
   constructor(part: number, of: number) {
-    super(`Part ${part} of ${of} of this film is damaged on the other phone. Ask the sender to download it again.`);
+    super(p2pT('phone-to-phone.error.damaged', { part, of }));
+  }
+}
+
+/** The other phone no longer has the film. */
+class Gone extends Error {
+  constructor() {
+    super(gone());
   }
 }
 
@@ -96,7 +105,7 @@ export function receiveFilms(
 
   function interruptFilm(movieId: string) {
     if (manifest?.mid === movieId) manifest.resolve(null);
-    if (film?.claims.mid === movieId) filmDone?.reject(new Error(GONE));
+    if (film?.claims.mid === movieId) filmDone?.reject(new Gone());
   }
 
   function askFrom(from: number) {
@@ -140,10 +149,10 @@ export function receiveFilms(
   async function receiveOne(offered: OfferedFilm): Promise<FilmOutcome> {
     const text = await manifestOf(offered.mid);
     if (ended) throw new Interrupted('closed');
-    if (text === null) return { kind: 'refused', message: GONE };
+    if (text === null) return { kind: 'refused', message: gone() };
     const claims = claimsOfManifest(text);
     if (!claims || claims.mid !== offered.mid || claims.bytes !== offered.bytes) {
-      return { kind: 'refused', message: NOT_FILAMU };
+      return { kind: 'refused', message: notFilamu() };
     }
     const alreadyHeld = receivedSoFar(ownerId, claims);
     const refusal = await admitReceivedFilm(claims, text, ownerId, {
@@ -178,12 +187,17 @@ export function receiveFilms(
         outcome = await receiveOne(offered);
       } catch (error) {
         if (error instanceof Interrupted) return;
-        const told = error instanceof Damaged || (error instanceof Error && error.message === GONE);
-        outcome = { kind: 'refused', message: told ? (error as Error).message : NOT_SAVED };
+        const told = error instanceof Damaged || error instanceof Gone;
+        outcome = { kind: 'refused', message: told ? error.message : notSaved() };
       }
       hooks.outcome(offered.mid, outcome);
       if (outcome.kind === 'ready' || outcome.kind === 'waiting') channel.send({ t: 'done', mid: offered.mid });
-      else channel.send({ t: 'skip', mid: offered.mid, why: outcome.kind === 'refused' ? outcome.message : 'Not now' });
+      else
+        channel.send({
+          t: 'skip',
+          mid: offered.mid,
+          why: outcome.kind === 'refused' ? outcome.message : p2pT('phone-to-phone.skip.notNow'),
+        });
     }
     channel.send({ t: 'bye' });
     hooks.finished();

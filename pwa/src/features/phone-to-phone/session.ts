@@ -6,6 +6,7 @@ import { type Description, answerConnection, offerConnection, watchLink } from '
 import { receiveFilms } from './receive-films.ts';
 import { type FilmToSend, sendFilms } from './send-films.ts';
 import { openBackCamera, stopCamera } from './signalling/scan-qr.ts';
+import { p2pT } from './messages.ts';
 import { holdScreenOn } from './wake-lock.ts';
 
 /**
@@ -62,10 +63,10 @@ const initial: TransferState = { role: null, phase: { at: 'idle' }, films: [], s
 
 export const useTransfer = create<TransferState>(() => initial);
 
-const DROPPED = 'The connection between the phones was lost. What arrived is kept: connect again to go on.';
-const NOT_CONNECTED =
-  'The phones could not connect. Check that both are on the same hotspot or Wi-Fi, then start again.';
-const NOT_FILAMU_PEER = 'The other phone sent something Filamu does not understand. Update Filamu on both phones.';
+// Words read when they are said, in the language active then.
+const dropped = () => p2pT('phone-to-phone.error.dropped');
+const notConnected = () => p2pT('phone-to-phone.error.notConnected');
+const notFilamuPeer = () => p2pT('phone-to-phone.error.notFilamuPeer');
 const SPEED_WINDOW_MS = 5_000;
 
 /** What the current transfer holds open, to close when it ends. */
@@ -100,7 +101,7 @@ let unwatchLink: (() => void) | null = null;
 
 async function beginMoving(connection: RTCPeerConnection) {
   set({ phase: { at: 'moving' } });
-  unwatchLink = watchLink(connection, () => endUnlessFinished({ at: 'dropped', message: DROPPED }));
+  unwatchLink = watchLink(connection, () => endUnlessFinished({ at: 'dropped', message: dropped() }));
   samples = [];
   const hold = await holdScreenOn((held) => set({ screenHeld: held }));
   releaseScreen = hold;
@@ -168,15 +169,15 @@ export async function startSending(films: FilmToSend[]): Promise<void> {
         skipped: (mid, why) => patchFilm(mid, { state: 'skipped', note: why }),
         done: (mid) => patchFilm(mid, { state: 'done' }),
         finished: () => end({ at: 'finished' }),
-        closed: () => endUnlessFinished({ at: 'dropped', message: DROPPED }),
-        invalid: () => end({ at: 'failed', message: NOT_FILAMU_PEER }),
+        closed: () => endUnlessFinished({ at: 'dropped', message: dropped() }),
+        invalid: () => end({ at: 'failed', message: notFilamuPeer() }),
       });
       active = { connection, stop: sending.stop };
       return channel;
     };
     set({ phase: { at: 'show-offer', offer } });
   } catch {
-    end({ at: 'failed', message: NOT_CONNECTED });
+    end({ at: 'failed', message: notConnected() });
   }
 }
 
@@ -194,7 +195,7 @@ export async function answerRead(answer: Description): Promise<void> {
     await connect(answer);
     await beginMoving(active!.connection);
   } catch {
-    end({ at: 'failed', message: NOT_CONNECTED });
+    end({ at: 'failed', message: notConnected() });
   }
 }
 
@@ -241,13 +242,13 @@ export async function offerRead(offer: Description): Promise<void> {
           };
         }),
       finished: () => end({ at: 'finished' }),
-      closed: () => endUnlessFinished({ at: 'dropped', message: DROPPED }),
-      invalid: () => end({ at: 'failed', message: NOT_FILAMU_PEER }),
+      closed: () => endUnlessFinished({ at: 'dropped', message: dropped() }),
+      invalid: () => end({ at: 'failed', message: notFilamuPeer() }),
     });
     active = { connection, stop: receiving.stop, keep: receiving.keep };
     await beginMoving(connection);
   } catch {
-    if (useTransfer.getState().phase.at !== 'idle') end({ at: 'failed', message: NOT_CONNECTED });
+    if (useTransfer.getState().phase.at !== 'idle') end({ at: 'failed', message: notConnected() });
   }
 }
 

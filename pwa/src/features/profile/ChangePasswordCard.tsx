@@ -7,6 +7,7 @@ import { PasswordInput } from '../../components/ui/Input.tsx';
 import { api, isApiError } from '../../lib/api.ts';
 import { fieldIssues, useFormFields } from '../../lib/form.ts';
 import { toast } from '../../lib/toast.ts';
+import { profileT, useProfileT } from './messages.ts';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
 type Errors = Partial<Record<Field, string>>;
@@ -17,14 +18,14 @@ function validate(values: Record<Field, string>): { fields: Errors; form: string
   if (!values.currentPassword || !values.newPassword) {
     return {
       fields: {
-        ...(!values.currentPassword && { currentPassword: 'Please fill in your current password.' }),
-        ...(!values.newPassword && { newPassword: 'Please fill in a new password.' }),
+        ...(!values.currentPassword && { currentPassword: profileT('profile.password.current.required') }),
+        ...(!values.newPassword && { newPassword: profileT('profile.password.new.required') }),
       },
-      form: 'Missing fields: Please fill in current and new passwords.',
+      form: profileT('profile.password.missing'),
     };
   }
   if (values.newPassword !== values.confirmPassword) {
-    return { fields: { confirmPassword: 'New password and confirm password do not match.' }, form: null };
+    return { fields: { confirmPassword: profileT('profile.password.mismatch') }, form: null };
   }
   return { fields: {}, form: null };
 }
@@ -34,6 +35,7 @@ function validate(values: Record<Field, string>): { fields: Errors; form: string
  * the form; success is a toast.
  */
 export function ChangePasswordCard({ kind = 'user' }: { kind?: 'user' | 'agent' }) {
+  const t = useProfileT();
   const { values, setValues, field, formRef, formError, show } = useFormFields<Record<Field, string>>(
     { currentPassword: '', newPassword: '', confirmPassword: '' },
     FIELDS,
@@ -49,12 +51,12 @@ export function ChangePasswordCard({ kind = 'user' }: { kind?: 'user' | 'agent' 
     onSuccess: (result) => {
       setValues({ currentPassword: '', newPassword: '', confirmPassword: '' });
       show({}, null);
-      toast.success('Password changed', result.message);
+      toast.success(profileT('profile.password.changed'), result.message);
     },
     onError: (error) => {
       const fields = fieldIssues(error, FIELDS);
-      const message = isApiError(error) && error.message ? error.message : 'Please try again.';
-      show(fields, Object.keys(fields).length > 0 ? null : `Failed to change password: ${message}`);
+      const message = isApiError(error) && error.message ? error.message : profileT('profile.tryAgain');
+      show(fields, Object.keys(fields).length > 0 ? null : profileT('profile.password.failed', { message }));
     },
   });
 
@@ -67,23 +69,31 @@ export function ChangePasswordCard({ kind = 'user' }: { kind?: 'user' | 'agent' 
 
   return (
     <Card>
-      <CardTitle>Change password</CardTitle>
+      <CardTitle>{t('profile.password.title')}</CardTitle>
       <form ref={formRef} onSubmit={submit} className="mt-4 space-y-4" noValidate>
-        <PasswordInput label="Current Password" autoComplete="current-password" {...field('currentPassword')} />
         <PasswordInput
-          label="New Password"
+          label={t('profile.password.current')}
+          autoComplete="current-password"
+          {...field('currentPassword')}
+        />
+        <PasswordInput
+          label={t('profile.password.new')}
           autoComplete="new-password"
-          hint="At least 8 characters"
+          hint={t('profile.password.new.hint', { min: 8 })}
           {...field('newPassword')}
         />
-        <PasswordInput label="Confirm New Password" autoComplete="new-password" {...field('confirmPassword')} />
+        <PasswordInput
+          label={t('profile.password.confirm')}
+          autoComplete="new-password"
+          {...field('confirmPassword')}
+        />
         {formError && (
           <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
             {formError}
           </p>
         )}
         <Button type="submit" loading={change.isPending}>
-          Update Password
+          {t('profile.password.submit')}
         </Button>
       </form>
     </Card>

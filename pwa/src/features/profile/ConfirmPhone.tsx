@@ -6,6 +6,7 @@ import { Input } from '../../components/ui/Input.tsx';
 import { api, isApiError } from '../../lib/api.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
+import { profileT, useProfileT } from './messages.ts';
 
 interface ConfirmPhoneProps {
   /** Canonical 256XXXXXXXXX: the number being confirmed. */
@@ -20,13 +21,14 @@ interface ConfirmPhoneProps {
   onSkip?: () => void;
 }
 
-const message = (error: unknown) => (isApiError(error) && error.message) || 'Please try again.';
+const message = (error: unknown) => (isApiError(error) && error.message) || profileT('profile.tryAgain');
 
 /**
  * "Confirm your phone" (decision 0197): a 6-digit code by SMS to the account's number, typed back. Until then
  * password recovery codes are not sent to the number.
  */
 export function ConfirmPhone({ phone, alreadySent = false, onDone, onSkip }: ConfirmPhoneProps) {
+  const t = useProfileT();
   const [sent, setSent] = useState(alreadySent);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -64,7 +66,7 @@ export function ConfirmPhone({ phone, alreadySent = false, onDone, onSkip }: Con
     event.preventDefault();
     if (!sent) return send.mutate();
     if (!/^\d{6}$/.test(code.trim())) {
-      setError('The code is the 6 digits we sent you.');
+      setError(t('profile.phone.code.invalid'));
       focusCode();
       return;
     }
@@ -75,13 +77,11 @@ export function ConfirmPhone({ phone, alreadySent = false, onDone, onSkip }: Con
   return (
     <form ref={formRef} onSubmit={submit} noValidate className="space-y-4" aria-busy={busy || undefined}>
       <p role="status" className="text-sm text-stone-700 dark:text-stone-300">
-        {sent
-          ? `We sent a 6-digit code to ${shown}. It works for 10 minutes.`
-          : `We will text a 6-digit code to ${shown}. Password recovery codes go only to a confirmed number.`}
+        {sent ? t('profile.confirm.sent', { phone: shown }) : t('profile.confirm.willSend', { phone: shown })}
       </p>
       {sent && (
         <Input
-          label="Code"
+          label={t('profile.phone.code')}
           name="code"
           inputMode="numeric"
           autoComplete="one-time-code"
@@ -95,16 +95,16 @@ export function ConfirmPhone({ phone, alreadySent = false, onDone, onSkip }: Con
       </p>
       <div className="flex flex-wrap gap-3">
         <Button type="submit" loading={busy}>
-          {sent ? 'Confirm' : 'Text me a code'}
+          {sent ? t('profile.confirm.submit') : t('profile.confirm.textMe')}
         </Button>
         {sent && !alreadySent && (
           <Button variant="outline" onClick={() => send.mutate()} disabled={busy}>
-            Send a new code
+            {t('profile.confirm.resend')}
           </Button>
         )}
         {onSkip && (
           <Button variant="ghost" onClick={onSkip} disabled={busy}>
-            Skip for now
+            {t('profile.confirm.skip')}
           </Button>
         )}
       </div>

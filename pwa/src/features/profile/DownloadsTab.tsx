@@ -15,14 +15,16 @@ import { RESUMABLE_STATES } from '../downloads/engine/record.ts';
 import { useChecking, useLocalDownload } from '../downloads/hooks.ts';
 import { resumeDownload, startDownload } from '../downloads/actions.ts';
 import { receivedDataText, usedDataText } from '../downloads/sizes.ts';
+import { SLOT, useProfileT } from './messages.ts';
+import type { ProfileMessageId } from '@filamu/shared/i18n/profile.en';
 
-const STATUS: Record<DownloadHistoryEntry['status'], { label: string; tone: BadgeTone }> = {
-  completed: { label: 'Downloaded', tone: 'success' },
-  downloading: { label: 'In progress', tone: 'info' },
-  starting: { label: 'Started', tone: 'info' },
-  paused: { label: 'Paused', tone: 'neutral' },
-  failed: { label: 'Failed', tone: 'danger' },
-  not_started: { label: 'Not started', tone: 'neutral' },
+const STATUS: Record<DownloadHistoryEntry['status'], { label: ProfileMessageId; tone: BadgeTone }> = {
+  completed: { label: 'profile.downloads.status.completed', tone: 'success' },
+  downloading: { label: 'profile.downloads.status.downloading', tone: 'info' },
+  starting: { label: 'profile.downloads.status.starting', tone: 'info' },
+  paused: { label: 'profile.downloads.status.paused', tone: 'neutral' },
+  failed: { label: 'profile.downloads.status.failed', tone: 'danger' },
+  not_started: { label: 'profile.downloads.status.notStarted', tone: 'neutral' },
 };
 
 const linkClass = 'font-semibold text-brand-700 underline-offset-2 hover:underline dark:text-brand-300';
@@ -41,6 +43,7 @@ const movieOf = (entry: DownloadHistoryEntry) => ({
  * uses (a monthly re-download); for an unfinished one, Re-download resumes or starts it.
  */
 function RowAction({ entry }: { entry: DownloadHistoryEntry }) {
+  const t = useProfileT();
   const local = useLocalDownload(entry.movieId);
   const checking = useChecking(entry.movieId);
   const [again, setAgain] = useState(false);
@@ -51,10 +54,10 @@ function RowAction({ entry }: { entry: DownloadHistoryEntry }) {
     return (
       <div className="flex flex-col items-start gap-1 sm:max-w-60 sm:items-end sm:text-right">
         <LinkButton to={`/downloads/${entry.movieId}/play`} size="sm" aria-describedby={noteId}>
-          <PlayIcon className="size-4" /> Play
+          <PlayIcon className="size-4" /> {t('profile.downloads.play')}
         </LinkButton>
         <p id={noteId} className="text-xs text-stone-600 dark:text-stone-400">
-          On this phone
+          {t('profile.downloads.onPhone')}
         </p>
       </div>
     );
@@ -63,10 +66,10 @@ function RowAction({ entry }: { entry: DownloadHistoryEntry }) {
     return (
       <div className="flex flex-col items-start gap-1 sm:max-w-60 sm:items-end sm:text-right">
         <Button size="sm" variant="outline" aria-describedby={noteId} onClick={() => setAgain(true)} loading={checking}>
-          <DownloadIcon className="size-4" /> Re-download
+          <DownloadIcon className="size-4" /> {t('profile.downloads.redownload')}
         </Button>
         <p id={noteId} className="text-xs text-stone-600 dark:text-stone-400">
-          Not on this phone. Uses one of your monthly re-downloads.
+          {t('profile.downloads.notOnPhone')}
         </p>
         <RedownloadDialog movie={movieOf(entry)} open={again} onClose={() => setAgain(false)} />
       </div>
@@ -75,7 +78,7 @@ function RowAction({ entry }: { entry: DownloadHistoryEntry }) {
   if (local && local.state !== 'cancelled' && !RESUMABLE_STATES.has(local.state)) {
     return (
       <Link to="/downloads" className={`${linkClass} text-sm`}>
-        Downloading on this phone
+        {t('profile.downloads.downloadingHere')}
       </Link>
     );
   }
@@ -86,12 +89,13 @@ function RowAction({ entry }: { entry: DownloadHistoryEntry }) {
   };
   return (
     <Button size="sm" onClick={() => void redownload()} loading={checking}>
-      <DownloadIcon className="size-4" /> Re-download
+      <DownloadIcon className="size-4" /> {t('profile.downloads.redownload')}
     </Button>
   );
 }
 
 function HistoryRow({ entry }: { entry: DownloadHistoryEntry }) {
+  const t = useProfileT();
   const status = STATUS[entry.status];
   return (
     <li className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
@@ -104,7 +108,7 @@ function HistoryRow({ entry }: { entry: DownloadHistoryEntry }) {
             {DOWNLOAD_SIZE_LABELS[entry.size]} · {formatBytes(entry.movieSize)}
           </span>
           <Badge tone={status.tone}>
-            {status.label}
+            {t(status.label)}
             {entry.status !== 'completed' && entry.progress > 0 ? ` · ${Math.floor(entry.progress)}%` : ''}
           </Badge>
         </p>
@@ -124,6 +128,7 @@ function HistoryRow({ entry }: { entry: DownloadHistoryEntry }) {
 
 /** Profile → Downloads (product §2): this account's download history, from the server. */
 export function DownloadsTab() {
+  const t = useProfileT();
   const history = useQuery({
     queryKey: queryKeys.downloadHistory,
     queryFn: () => api(contracts.downloads.downloadHistory),
@@ -135,23 +140,24 @@ export function DownloadsTab() {
     if (history.isPending && !offline) {
       return (
         <Card className="py-8 text-center">
-          <p className="text-stone-600 dark:text-stone-400">Loading downloads...</p>
+          <p className="text-stone-600 dark:text-stone-400">{t('profile.downloads.loading')}</p>
         </Card>
       );
     }
+    const [before, after] = t('profile.downloads.elsewhere', { link: SLOT }).split(SLOT);
     const elsewhere = (
       <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-        Movies on this phone play offline from{' '}
+        {before}
         <Link to="/downloads" className={linkClass}>
-          My Downloads
+          {t('profile.downloads.myDownloads')}
         </Link>
-        .
+        {after}
       </p>
     );
     if (offline) {
       return (
         <Card role="status" className="py-8 text-center">
-          <p className="font-semibold">Your download history loads when you are back online.</p>
+          <p className="font-semibold">{t('profile.downloads.offline')}</p>
           {elsewhere}
         </Card>
       );
@@ -160,7 +166,7 @@ export function DownloadsTab() {
       <LoadFailure
         look="card"
         className="py-8"
-        what="downloads"
+        what={t('profile.downloads.loadWhat')}
         error={history.error}
         onRetry={() => void history.refetch()}
         retrying={history.isFetching}
@@ -174,10 +180,10 @@ export function DownloadsTab() {
     return (
       <Card className="flex flex-col items-center py-12 text-center">
         <DownloadIcon className="size-10 text-stone-400" />
-        <p className="mt-4 text-lg font-semibold">No downloads yet</p>
-        <p className="mt-1 text-stone-600 dark:text-stone-400">Movies you download will be listed here.</p>
+        <p className="mt-4 text-lg font-semibold">{t('profile.downloads.empty')}</p>
+        <p className="mt-1 text-stone-600 dark:text-stone-400">{t('profile.downloads.empty.text')}</p>
         <LinkButton to="/movies" className="mt-6">
-          Browse Movies
+          {t('profile.downloads.browse')}
         </LinkButton>
       </Card>
     );
@@ -186,9 +192,9 @@ export function DownloadsTab() {
   return (
     <Card>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 className="text-lg font-semibold">Download history</h2>
+        <h2 className="text-lg font-semibold">{t('profile.downloads.history')}</h2>
         <Link to="/downloads" className={`${linkClass} text-sm`}>
-          My Downloads on this phone
+          {t('profile.downloads.myDownloadsHere')}
         </Link>
       </div>
       <ul className="mt-2 divide-y divide-stone-200 dark:divide-stone-800">

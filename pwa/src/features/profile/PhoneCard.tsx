@@ -10,6 +10,7 @@ import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { ConfirmPhone } from './ConfirmPhone.tsx';
+import { profileT, useProfileT } from './messages.ts';
 
 type Field = 'newPhone' | 'currentPassword' | 'code';
 type Errors = Partial<Record<Field, string>>;
@@ -18,10 +19,13 @@ type Step = 'show' | 'number' | 'code' | 'confirm';
 
 /** Server refusals onto their fields; a 409 is always about the number. */
 function serverErrors(error: unknown): { fields: Errors; form: string | null } {
-  if (!isApiError(error)) return { fields: {}, form: 'Please try again.' };
+  if (!isApiError(error)) return { fields: {}, form: profileT('profile.tryAgain') };
   const fields = fieldIssues(error, FIELDS);
   if (error.code === 'conflict' && !fields.newPhone) fields.newPhone = error.message;
-  return { fields, form: Object.keys(fields).length > 0 ? null : error.message || 'Please try again.' };
+  return {
+    fields,
+    form: Object.keys(fields).length > 0 ? null : error.message || profileT('profile.tryAgain'),
+  };
 }
 
 /**
@@ -29,6 +33,7 @@ function serverErrors(error: unknown): { fields: Errors; form: string | null } {
  * then the code sent to the new number, so a borrowed session or a typo cannot move the account's recovery.
  */
 export function PhoneCard({ user }: { user: UserProfile }) {
+  const t = useProfileT();
   const [step, setStep] = useState<Step>('show');
   // Only a server that says so: an older profile without the field asks nothing (decision 0197).
   const unconfirmed = Boolean(user.phone) && user.phoneVerified === false;
@@ -74,7 +79,7 @@ export function PhoneCard({ user }: { user: UserProfile }) {
     onSuccess: (updated) => {
       queryClient.setQueryData(queryKeys.userProfile, updated);
       useSessionStore.getState().setUser(updated);
-      toast.success('Phone number changed');
+      toast.success(profileT('profile.phone.changed'));
       reset();
     },
     onError: (error) => {
@@ -91,13 +96,13 @@ export function PhoneCard({ user }: { user: UserProfile }) {
       const fields: Errors = {};
       const phone = UgandaPhone.safeParse(values.newPhone);
       if (!phone.success) fields.newPhone = phone.error.issues[0]?.message;
-      else if (phone.data === user.phone && !unconfirmed) fields.newPhone = 'That is already your number.';
-      if (!values.currentPassword) fields.currentPassword = 'Enter your password.';
+      else if (phone.data === user.phone && !unconfirmed) fields.newPhone = t('profile.phone.same');
+      if (!values.currentPassword) fields.currentPassword = t('profile.phone.password.required');
       show(fields, null);
       if (Object.keys(fields).length === 0) ask.mutate();
     } else if (step === 'code') {
       const ok = /^\d{6}$/.test(values.code.trim());
-      show(ok ? {} : { code: 'The code is the 6 digits we sent you.' }, null);
+      show(ok ? {} : { code: t('profile.phone.code.invalid') }, null);
       if (ok) confirm.mutate();
     }
   };
@@ -105,14 +110,14 @@ export function PhoneCard({ user }: { user: UserProfile }) {
   return (
     <Card>
       <div ref={cardRef}>
-        <CardTitle>Phone number</CardTitle>
+        <CardTitle>{t('profile.phone.title')}</CardTitle>
         <p className="mt-2 text-lg font-medium tabular-nums text-stone-900 dark:text-stone-100" data-testid="phone">
-          {user.phone ? displayUgandaPhone(user.phone) : 'No number yet'}
+          {user.phone ? displayUgandaPhone(user.phone) : t('profile.phone.none')}
         </p>
-        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">Sign-in and password recovery codes use it.</p>
+        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{t('profile.phone.use')}</p>
         {unconfirmed && (
           <p className="mt-2 text-sm font-medium text-amber-800 dark:text-amber-300">
-            Not confirmed yet: recovery codes are not sent to it until you confirm it.
+            {t('profile.phone.unconfirmed')}
           </p>
         )}
         {step === 'confirm' && user.phone ? (
@@ -120,23 +125,23 @@ export function PhoneCard({ user }: { user: UserProfile }) {
             <ConfirmPhone
               phone={user.phone}
               onDone={() => {
-                toast.success('Phone number confirmed');
+                toast.success(profileT('profile.phone.confirmed'));
                 reset();
               }}
             />
             <Button variant="ghost" className="mt-2" onClick={reset}>
-              Cancel
+              {t('profile.cancel')}
             </Button>
           </div>
         ) : step === 'show' ? (
           <div className="mt-4 flex flex-wrap gap-3">
             {unconfirmed && (
               <Button name="confirmPhone" onClick={() => setStep('confirm')}>
-                Confirm your phone number
+                {t('profile.phone.confirm')}
               </Button>
             )}
             <Button name="changePhone" variant="outline" onClick={() => setStep('number')}>
-              Change number
+              {t('profile.phone.change')}
             </Button>
           </div>
         ) : (
@@ -150,7 +155,7 @@ export function PhoneCard({ user }: { user: UserProfile }) {
             {step === 'number' ? (
               <>
                 <Input
-                  label="New phone number"
+                  label={t('profile.phone.new')}
                   type="tel"
                   inputMode="tel"
                   autoComplete="tel"
@@ -158,14 +163,24 @@ export function PhoneCard({ user }: { user: UserProfile }) {
                   maxLength={32}
                   {...field('newPhone')}
                 />
-                <PasswordInput label="Password" autoComplete="current-password" {...field('currentPassword')} />
+                <PasswordInput
+                  label={t('profile.phone.password')}
+                  autoComplete="current-password"
+                  {...field('currentPassword')}
+                />
               </>
             ) : (
               <>
                 <p role="status" className="text-sm text-stone-700 dark:text-stone-300">
-                  We sent a code to {sentTo}. It works for 10 minutes.
+                  {t('profile.phone.sent', { phone: sentTo })}
                 </p>
-                <Input label="Code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...field('code')} />
+                <Input
+                  label={t('profile.phone.code')}
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={6}
+                  {...field('code')}
+                />
               </>
             )}
             {formError && (
@@ -175,15 +190,15 @@ export function PhoneCard({ user }: { user: UserProfile }) {
             )}
             <div className="flex flex-wrap gap-3">
               <Button type="submit" loading={ask.isPending || confirm.isPending}>
-                {step === 'number' ? 'Send code' : 'Save number'}
+                {step === 'number' ? t('profile.phone.send') : t('profile.phone.save')}
               </Button>
               {step === 'code' && (
                 <Button variant="outline" onClick={() => setStep('number')} disabled={confirm.isPending}>
-                  Use another number
+                  {t('profile.phone.another')}
                 </Button>
               )}
               <Button variant="outline" onClick={reset} disabled={ask.isPending || confirm.isPending}>
-                Cancel
+                {t('profile.cancel')}
               </Button>
             </div>
           </form>

@@ -9,6 +9,7 @@ import { fieldIssues, useFormFields } from '../../lib/form.ts';
 import { queryClient, queryKeys } from '../../lib/query-client.ts';
 import { useSessionStore } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
+import { profileT, useProfileT } from './messages.ts';
 
 type Field = 'fullName' | 'email' | 'currentPassword';
 type Values = Record<Field, string>;
@@ -27,7 +28,7 @@ function validate(values: Values, user: UserProfile): Errors {
     if (!result.success) errors[field] = result.error.issues[0]?.message;
   }
   if (emailChanged(values, user) && !values.currentPassword) {
-    errors.currentPassword = 'Enter your current password to change your email.';
+    errors.currentPassword = profileT('profile.info.currentPassword.required');
   }
   return errors;
 }
@@ -45,12 +46,12 @@ function changesFrom(values: Values, user: UserProfile): UpdateProfileRequest {
 
 /** Server refusals onto the fields they concern; anything else is a message for the whole form. */
 function serverErrors(error: unknown): { fields: Errors; form: string | null } {
-  if (!isApiError(error)) return { fields: {}, form: 'Please try again.' };
+  if (!isApiError(error)) return { fields: {}, form: profileT('profile.tryAgain') };
   const fields = fieldIssues(error, FIELDS);
   // Only the email is unique, so a conflict is always about it ("An account with this email already exists.").
   if (error.code === 'conflict' && !fields.email) fields.email = error.message;
   const onFields = Object.keys(fields).length > 0;
-  return { fields, form: onFields ? null : error.message || 'Please try again.' };
+  return { fields, form: onFields ? null : error.message || profileT('profile.tryAgain') };
 }
 
 function focusControl(form: HTMLFormElement | null, name: string): void {
@@ -62,6 +63,7 @@ function focusControl(form: HTMLFormElement | null, name: string): void {
  * where the person is looking — on the field, or beside the buttons — not in a toast as well.
  */
 export function ProfileTab({ user }: { user: UserProfile }) {
+  const t = useProfileT();
   const [editing, setEditing] = useState(false);
   const { values, setValues, field, formRef, formError, show } = useFormFields<Values>(
     { fullName: user.fullName, email: user.email, currentPassword: '' },
@@ -88,7 +90,7 @@ export function ProfileTab({ user }: { user: UserProfile }) {
       queryClient.setQueryData(queryKeys.userProfile, updated);
       useSessionStore.getState().setUser(updated);
       stopEditing(updated);
-      toast.success('Profile updated');
+      toast.success(profileT('profile.info.updated'));
     },
     onError: (error) => {
       const found = serverErrors(error);
@@ -109,7 +111,7 @@ export function ProfileTab({ user }: { user: UserProfile }) {
     if (show(found, null)) return;
     const changes = changesFrom(values, user);
     if (Object.keys(changes).length === 0) {
-      toast.info('No changes');
+      toast.info(profileT('profile.info.noChanges'));
       stopEditing(user);
       return;
     }
@@ -118,7 +120,7 @@ export function ProfileTab({ user }: { user: UserProfile }) {
 
   return (
     <Card>
-      <CardTitle>Personal information</CardTitle>
+      <CardTitle>{t('profile.info.title')}</CardTitle>
       <form
         ref={formRef}
         onSubmit={save}
@@ -126,9 +128,15 @@ export function ProfileTab({ user }: { user: UserProfile }) {
         noValidate
         aria-busy={update.isPending || undefined}
       >
-        <Input label="Full Name" autoComplete="name" {...field('fullName')} disabled={!editing} required />
         <Input
-          label="Email"
+          label={t('profile.info.fullName')}
+          autoComplete="name"
+          {...field('fullName')}
+          disabled={!editing}
+          required
+        />
+        <Input
+          label={t('profile.info.email')}
           type="email"
           inputMode="email"
           autoComplete="email"
@@ -138,16 +146,16 @@ export function ProfileTab({ user }: { user: UserProfile }) {
         />
         {editing && emailChanged(values, user) && (
           <PasswordInput
-            label="Current Password"
+            label={t('profile.password.current')}
             autoComplete="current-password"
-            hint="Needed to change your email"
+            hint={t('profile.info.currentPassword.hint')}
             {...field('currentPassword')}
             required
           />
         )}
         {formError && (
           <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-            Failed to update profile: {formError}
+            {t('profile.info.failed', { message: formError })}
           </p>
         )}
         <div className="flex flex-wrap gap-3">
@@ -158,15 +166,15 @@ export function ProfileTab({ user }: { user: UserProfile }) {
           {editing ? (
             <>
               <Button key="save" type="submit" loading={update.isPending}>
-                Save Changes
+                {t('profile.info.save')}
               </Button>
               <Button key="cancel" variant="outline" onClick={() => stopEditing(user)} disabled={update.isPending}>
-                Cancel
+                {t('profile.cancel')}
               </Button>
             </>
           ) : (
             <Button key="edit" name="edit" onClick={startEditing}>
-              Edit Profile
+              {t('profile.info.edit')}
             </Button>
           )}
         </div>

@@ -4,30 +4,36 @@ import { ParentalPinCard } from '../parental-pin/ParentalPinCard.tsx';
 import { NotificationsCard } from '../push/NotificationsCard.tsx';
 import { ChangePasswordCard } from './ChangePasswordCard.tsx';
 import { DeviceCard } from './DeviceCard.tsx';
+import { SLOT, useProfileT } from './messages.ts';
 
 /** Where a forgotten password's code would go (decision 0148): the confirmed number by SMS (0197), or the email. */
 function RecoveryCard({ user }: { user: UserProfile }) {
+  const t = useProfileT();
+  const phone = user.phone ? <span className="font-medium tabular-nums">{displayUgandaPhone(user.phone)}</span> : null;
+  const [phoneBefore, phoneAfter] = (
+    user.phone && user.phoneVerified === false
+      ? t('profile.recovery.unconfirmed', { phone: SLOT })
+      : t('profile.recovery.sms', { phone: SLOT })
+  ).split(SLOT);
+  const [emailBefore, emailAfter] = t('profile.recovery.email', { email: SLOT }).split(SLOT);
   return (
     <Card>
-      <CardTitle>Password recovery</CardTitle>
+      <CardTitle>{t('profile.recovery.title')}</CardTitle>
       <p className="mt-2 text-sm text-stone-700 dark:text-stone-300" data-testid="recovery-phone">
-        {user.phone && user.phoneVerified === false ? (
+        {phone ? (
           <>
-            Recovery codes go to <span className="font-medium tabular-nums">{displayUgandaPhone(user.phone)}</span> once
-            you confirm it on the Profile tab; until then, only by email.
-          </>
-        ) : user.phone ? (
-          <>
-            Recovery codes go to <span className="font-medium tabular-nums">{displayUgandaPhone(user.phone)}</span> by
-            SMS.
+            {phoneBefore}
+            {phone}
+            {phoneAfter}
           </>
         ) : (
-          'No phone number: recovery codes can only go by email.'
+          t('profile.recovery.none')
         )}
       </p>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        You can also ask for one with your email, <span className="break-all">{user.email}</span>. Change your number on
-        the Profile tab.
+        {emailBefore}
+        <span className="break-all">{user.email}</span>
+        {emailAfter}
       </p>
     </Card>
   );

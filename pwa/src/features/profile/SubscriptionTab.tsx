@@ -3,24 +3,33 @@ import { Badge } from '../../components/ui/Badge.tsx';
 import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import { PaymentHistoryList } from '../payments/PaymentHistoryList.tsx';
-import { accessOf, NO_PLAN_LABEL, STAFF_ACCESS_LABEL } from './access.ts';
-import { NO_PLAN_FACTS, planBenefits, STAFF_BENEFITS } from './benefits.ts';
+import { accessOf, noPlanLabel } from './access.ts';
+import { noPlanFacts, planBenefits, staffBenefits } from './benefits.ts';
 import { BenefitList } from './BenefitList.tsx';
+import { profileT, useProfileT } from './messages.ts';
 import { PlanTimeLeft } from './PlanTimeLeft.tsx';
 
 /** The list under the plan: staff rules, the plan's own features, or what an account without a plan can do. */
 function benefitsOf(user: UserProfile, access: ReturnType<typeof accessOf>) {
   if (access === 'staff' || access === 'agent')
-    return { heading: 'Your access', label: 'Staff access benefits', items: STAFF_BENEFITS };
+    return {
+      heading: profileT('profile.sub.heading.staff'),
+      label: profileT('profile.sub.label.staff'),
+      items: staffBenefits(),
+    };
   if (access === 'subscriber') {
     const plan = user.subscriptionPlan;
     return {
-      heading: plan ? `The ${plan} plan includes` : 'Your plan includes',
-      label: 'Your plan’s benefits',
+      heading: plan ? profileT('profile.sub.heading.plan', { plan }) : profileT('profile.sub.heading.yourPlan'),
+      label: profileT('profile.sub.label.plan'),
       items: planBenefits(user.subscriptionPlanFeatures),
     };
   }
-  return { heading: 'Without a plan you can', label: 'Without a plan', items: NO_PLAN_FACTS };
+  return {
+    heading: profileT('profile.sub.heading.free'),
+    label: profileT('profile.sub.label.free'),
+    items: noPlanFacts(),
+  };
 }
 
 function Term({ children }: { children: string }) {
@@ -32,34 +41,41 @@ function Term({ children }: { children: string }) {
  * Choose a plan; admins are staff with full access and are offered nothing to buy (decision 0035).
  */
 export function SubscriptionTab({ user }: { user: UserProfile }) {
+  const t = useProfileT();
   const access = accessOf(user, false);
   const benefits = benefitsOf(user, access);
   return (
     <div className="space-y-6">
       <Card>
-        <CardTitle>Subscription</CardTitle>
+        <CardTitle>{t('profile.tab.subscription')}</CardTitle>
         <dl className="mt-4 grid gap-4 sm:grid-cols-2">
           <div className="min-w-0">
-            <Term>Current plan</Term>
+            <Term>{t('profile.sub.current')}</Term>
             <dd className="mt-1 break-words text-lg font-bold">
-              {access === 'staff' ? `${STAFF_ACCESS_LABEL} — full library` : (user.subscriptionPlan ?? NO_PLAN_LABEL)}
+              {access === 'staff' ? t('profile.sub.staffPlan') : (user.subscriptionPlan ?? noPlanLabel())}
             </dd>
           </div>
           <div>
-            <Term>Status</Term>
+            <Term>{t('profile.sub.status')}</Term>
             <dd className="mt-1">
-              {access === 'free' ? <Badge tone="neutral">Inactive</Badge> : <Badge tone="success">Active</Badge>}
+              {access === 'free' ? (
+                <Badge tone="neutral">{t('profile.sub.inactive')}</Badge>
+              ) : (
+                <Badge tone="success">{t('profile.sub.active')}</Badge>
+              )}
             </dd>
           </div>
           {access === 'subscriber' && (
             <>
               <div>
-                <Term>End date</Term>
-                <dd className="mt-1 font-semibold">{formatDateTime(user.subscription_end_date)} (Kampala time)</dd>
+                <Term>{t('profile.sub.endDate')}</Term>
+                <dd className="mt-1 font-semibold">
+                  {t('profile.sub.endDate.value', { date: formatDateTime(user.subscription_end_date) })}
+                </dd>
               </div>
               {user.subscription_end_date && (
                 <div>
-                  <Term>Time left</Term>
+                  <Term>{t('profile.sub.timeLeft')}</Term>
                   <dd className="mt-1">
                     <PlanTimeLeft endDate={user.subscription_end_date} />
                   </dd>
@@ -69,9 +85,7 @@ export function SubscriptionTab({ user }: { user: UserProfile }) {
           )}
         </dl>
         {access === 'staff' && (
-          <p className="mt-4 text-sm text-stone-600 dark:text-stone-400">
-            Admins download from the whole library without a subscription.
-          </p>
+          <p className="mt-4 text-sm text-stone-600 dark:text-stone-400">{t('profile.sub.staffNote')}</p>
         )}
         <h3 className="mt-6 font-semibold">{benefits.heading}</h3>
         <div className="mt-3">
@@ -81,9 +95,9 @@ export function SubscriptionTab({ user }: { user: UserProfile }) {
           <div className="mt-6">
             {access === 'subscriber' ? (
               // The product's "Manage Subscription" had no action; renewing or changing plan happens on /subscription.
-              <LinkButton to="/subscription">Renew or change plan</LinkButton>
+              <LinkButton to="/subscription">{t('profile.sub.renew')}</LinkButton>
             ) : (
-              <LinkButton to="/subscription">Choose a plan</LinkButton>
+              <LinkButton to="/subscription">{t('profile.sub.choose')}</LinkButton>
             )}
           </div>
         )}

@@ -5,6 +5,7 @@ import { Badge } from '../../components/ui/Badge.tsx';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { membershipLabel } from './access.ts';
+import { useProfileT } from './messages.ts';
 import { DownloadsTab } from './DownloadsTab.tsx';
 import { PhoneCard } from './PhoneCard.tsx';
 import { ProfileTab } from './ProfileTab.tsx';
@@ -13,7 +14,8 @@ import { SubscriptionTab } from './SubscriptionTab.tsx';
 
 /** The ordinary user's (and admin's) profile: product §2, with the membership badge under the title. */
 export function UserProfileView() {
-  useDocumentTitle('My Profile');
+  const t = useProfileT();
+  useDocumentTitle(t('profile.title'));
   const profile = useUserProfile();
   const user = profile.data;
 
@@ -21,9 +23,11 @@ export function UserProfileView() {
     <div className="min-h-screen">
       <AccountHeader />
       <main id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
-        <h1 className="text-3xl font-extrabold tracking-tight">My Profile</h1>
-        {profile.isPending && <p className="mt-6 text-stone-600 dark:text-stone-400">Loading profile...</p>}
-        {profile.isError && !user && <LoadFailure look="line" className="mt-6" what="profile" error={profile.error} />}
+        <h1 className="text-3xl font-extrabold tracking-tight">{t('profile.title')}</h1>
+        {profile.isPending && <p className="mt-6 text-stone-600 dark:text-stone-400">{t('profile.loading')}</p>}
+        {profile.isError && !user && (
+          <LoadFailure look="line" className="mt-6" what={t('profile.loadWhat')} error={profile.error} />
+        )}
         {user && (
           <>
             <div className="mt-2 flex min-w-0 flex-wrap items-center gap-x-3 gap-y-2">
@@ -36,7 +40,7 @@ export function UserProfileView() {
               panelsClassName="mt-6"
               tabs={[
                 {
-                  name: 'Profile',
+                  name: t('profile.tab.profile'),
                   panel: (
                     <div className="space-y-6">
                       <ProfileTab user={user} />
@@ -44,9 +48,9 @@ export function UserProfileView() {
                     </div>
                   ),
                 },
-                { name: 'Subscription', panel: <SubscriptionTab user={user} /> },
-                { name: 'Downloads', panel: <DownloadsTab /> },
-                { name: 'Security', panel: <SecurityTab user={user} /> },
+                { name: t('profile.tab.subscription'), panel: <SubscriptionTab user={user} /> },
+                { name: t('profile.tab.downloads'), panel: <DownloadsTab /> },
+                { name: t('profile.tab.security'), panel: <SecurityTab user={user} /> },
               ]}
             />
           </>

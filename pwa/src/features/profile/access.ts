@@ -1,4 +1,5 @@
 import type { UserProfile } from '@filamu/shared';
+import { profileT } from './messages.ts';
 
 /**
  * How a signed-in person gets the library, which decides what the dashboard and profile offer
@@ -11,6 +12,11 @@ export const STAFF_ACCESS_LABEL = 'Staff access';
 /** An account without a subscription in force. There is no trial, so it never says one (decision 0185). */
 export const NO_PLAN_LABEL = 'No plan yet';
 
+/** STAFF_ACCESS_LABEL in the language active now. */
+export const staffAccessLabel = () => profileT('profile.access.staff');
+/** NO_PLAN_LABEL in the language active now. */
+export const noPlanLabel = () => profileT('profile.access.noPlan');
+
 export function accessOf(user: Pick<UserProfile, 'isAdmin' | 'isSubscribed'> | null, isAgent: boolean): Access {
   if (isAgent) return 'agent';
   if (user?.isAdmin) return 'staff';
@@ -20,7 +26,10 @@ export function accessOf(user: Pick<UserProfile, 'isAdmin' | 'isSubscribed'> | n
 /** The profile's membership badge: "Basic Member", "No plan yet" or "Staff access". */
 export function membershipLabel(user: Pick<UserProfile, 'isAdmin' | 'isSubscribed' | 'subscriptionPlan'>): string {
   const access = accessOf(user, false);
-  if (access === 'staff') return STAFF_ACCESS_LABEL;
-  if (access === 'subscriber') return user.subscriptionPlan ? `${user.subscriptionPlan} Member` : 'Member';
-  return NO_PLAN_LABEL;
+  if (access === 'staff') return staffAccessLabel();
+  if (access === 'subscriber')
+    return user.subscriptionPlan
+      ? profileT('profile.access.member', { plan: user.subscriptionPlan })
+      : profileT('profile.access.memberNoPlan');
+  return noPlanLabel();
 }

@@ -1,8 +1,11 @@
 import { formatDate, type SessionDevice } from '@filamu/shared';
+import { profileT } from './messages.ts';
 
 /** "Chrome on Android", "Unknown browser on Linux", or just the browser when the system is unknown. */
 export function deviceName(device: Pick<SessionDevice, 'browser' | 'system'>): string {
-  return device.system ? `${device.browser} on ${device.system}` : device.browser;
+  return device.system
+    ? profileT('profile.device.name', { browser: device.browser, system: device.system })
+    : device.browser;
 }
 
 const MINUTE = 60_000;
@@ -14,16 +17,16 @@ const HOUR = 60 * MINUTE;
  */
 export function lastActive(iso: string, now: Date): string {
   const ago = now.getTime() - new Date(iso).getTime();
-  if (ago < 5 * MINUTE) return 'just now';
-  if (ago < HOUR) return `${Math.floor(ago / MINUTE)} minutes ago`;
-  if (ago < 24 * HOUR) {
-    const hours = Math.floor(ago / HOUR);
-    return hours === 1 ? '1 hour ago' : `${hours} hours ago`;
-  }
-  return `on ${formatDate(iso)}`;
+  if (ago < 5 * MINUTE) return profileT('profile.device.justNow');
+  if (ago < HOUR) return profileT('profile.device.minutesAgo', { count: Math.floor(ago / MINUTE) });
+  if (ago < 24 * HOUR) return profileT('profile.device.hoursAgo', { count: Math.floor(ago / HOUR) });
+  return profileT('profile.device.onDate', { date: formatDate(iso) });
 }
 
 /** "Signed in since 20 Nov 2026, last active 2 hours ago" */
 export function sessionSummary(device: Pick<SessionDevice, 'signedInAt' | 'lastActiveAt'>, now: Date): string {
-  return `Signed in since ${formatDate(device.signedInAt)}, last active ${lastActive(device.lastActiveAt, now)}`;
+  return profileT('profile.device.summary', {
+    date: formatDate(device.signedInAt),
+    ago: lastActive(device.lastActiveAt, now),
+  });
 }

@@ -3,10 +3,14 @@ import { LinkButton } from '../../components/ui/Button.tsx';
 import { HomeIcon } from '../../components/ui/icons.tsx';
 import { Logo } from '../../components/ui/Logo.tsx';
 import { ThemeToggle } from '../../components/ui/ThemeToggle.tsx';
+import { useCommonT } from '../../lib/common-messages.ts';
+import { useT } from '../../lib/i18n.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
 
 export default function NotFoundPage() {
-  useDocumentTitle('Page Not Found');
+  const t = useCommonT();
+  const webT = useT();
+  useDocumentTitle(t('common.notFound.title'));
   return (
     <div className="flex min-h-screen flex-col">
       <header className="border-b border-stone-200 dark:border-stone-800">
@@ -18,7 +22,7 @@ export default function NotFoundPage() {
               to="/"
               className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold hover:bg-stone-100 dark:hover:bg-stone-800"
             >
-              <HomeIcon className="size-4" /> Go Home
+              <HomeIcon className="size-4" /> {webT('ui.goHome')}
             </Link>
           </div>
         </div>
@@ -30,12 +34,10 @@ export default function NotFoundPage() {
         >
           404
         </p>
-        <h1 className="mt-4 text-3xl font-extrabold tracking-tight">Page Not Found</h1>
-        <p className="mt-3 max-w-md text-stone-600 dark:text-stone-400">
-          Oops! The page you're looking for doesn't exist or has been moved.
-        </p>
+        <h1 className="mt-4 text-3xl font-extrabold tracking-tight">{t('common.notFound.title')}</h1>
+        <p className="mt-3 max-w-md text-stone-600 dark:text-stone-400">{t('common.notFound.text')}</p>
         <LinkButton to="/" size="lg" className="mt-8">
-          Take Me Home
+          {t('common.notFound.home')}
         </LinkButton>
       </main>
     </div>

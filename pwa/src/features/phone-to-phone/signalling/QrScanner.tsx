@@ -2,6 +2,8 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
 import { Button } from '../../../components/ui/Button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { TextArea } from '../../../components/ui/TextArea.tsx';
+import { p2pT, useP2pT } from '../messages.ts';
+import type { PhoneToPhoneMessageId } from '@filamu/shared/i18n/phone-to-phone.en';
 import { type CameraProblem, openBackCamera, scanVideo, stopCamera } from './scan-qr.ts';
 import {
   decodeSignal,
@@ -22,17 +24,16 @@ interface QrScannerProps {
 
 type CameraState = 'opening' | 'scanning' | CameraProblem;
 
-const CAMERA_PROBLEMS: Record<CameraProblem, string> = {
-  refused:
-    "Filamu may not use the camera. Allow it in your browser's settings for this site, or type the code instead.",
-  missing: 'This phone has no camera Filamu can use. Type the code instead.',
-  busy: 'Another app is using the camera. Close it and try again, or type the code instead.',
+const CAMERA_PROBLEMS: Record<CameraProblem, PhoneToPhoneMessageId> = {
+  refused: 'phone-to-phone.camera.refused',
+  missing: 'phone-to-phone.camera.missing',
+  busy: 'phone-to-phone.camera.busy',
 };
 
 /** While scanning, another QR code (a poster, a payment code) is not an error: the person moves on to the right one. */
 function scanHint(problem: SignalProblem): string {
   if (problem.kind === 'wrong-phone' || problem.kind === 'newer-version') return problem.message;
-  return "That QR code is not a Filamu code. Point the camera at the code on the other phone's screen.";
+  return p2pT('phone-to-phone.camera.notFilamu');
 }
 
 /**
@@ -40,7 +41,8 @@ function scanHint(problem: SignalProblem): string {
  * to type the code instead — the camera may be refused, missing or unable to focus on a screen. The camera stops as
  * soon as a code reads right, and when the component goes.
  */
-export function QrScanner({ expect, onSignal, submitLabel = 'Connect', className }: QrScannerProps) {
+export function QrScanner({ expect, onSignal, submitLabel, className }: QrScannerProps) {
+  const t = useP2pT();
   const video = useRef<HTMLVideoElement>(null);
   const [camera, setCamera] = useState<CameraState>('opening');
   const [hint, setHint] = useState<string | null>(null);
@@ -114,24 +116,28 @@ export function QrScanner({ expect, onSignal, submitLabel = 'Connect', className
   return (
     <div className={cn('mx-auto w-full max-w-xs space-y-4', className)}>
       <div className={cn('aspect-square overflow-hidden rounded-lg bg-black', cameraProblem && 'hidden')}>
-        <video ref={video} muted playsInline aria-label="Camera preview" className="size-full object-cover" />
+        <video
+          ref={video}
+          muted
+          playsInline
+          aria-label={t('phone-to-phone.camera.preview')}
+          className="size-full object-cover"
+        />
       </div>
       {cameraProblem ? (
         <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-          {CAMERA_PROBLEMS[cameraProblem]}
+          {t(CAMERA_PROBLEMS[cameraProblem])}
         </p>
       ) : (
         <p role="status" className="text-sm text-stone-700 dark:text-stone-300">
-          {camera === 'opening'
-            ? 'Opening the camera…'
-            : (hint ?? 'Point the camera at the QR code on the other phone.')}
+          {camera === 'opening' ? t('phone-to-phone.camera.opening') : (hint ?? t('phone-to-phone.camera.point'))}
         </p>
       )}
       {typing ? (
         <form onSubmit={submitTyped} noValidate className="space-y-3">
           <TextArea
-            label="Code from the other phone"
-            hint="Letters and digits as shown under its QR code. Spaces do not matter."
+            label={t('phone-to-phone.typed.label')}
+            hint={t('phone-to-phone.typed.hint')}
             error={typedError}
             value={typed}
             onChange={(event) => setTyped(event.currentTarget.value)}
@@ -143,12 +149,12 @@ export function QrScanner({ expect, onSignal, submitLabel = 'Connect', className
             className="[&_textarea]:font-mono"
           />
           <Button type="submit" className="w-full">
-            {submitLabel}
+            {submitLabel ?? t('phone-to-phone.typed.connect')}
           </Button>
         </form>
       ) : (
         <Button variant="outline" size="sm" className="w-full" onClick={() => setTyping(true)}>
-          Type the code instead
+          {t('phone-to-phone.typed.instead')}
         </Button>
       )}
     </div>

@@ -1,5 +1,6 @@
 import { bytesToCode, cleanCode, codeToBytes } from './code-text.ts';
 import { bytesToEssentials, essentialsToBytes, expectedLength } from './essentials-bytes.ts';
+import { p2pT } from '../messages.ts';
 import { describeSession, type SessionType, sessionEssentials } from './session-essentials.ts';
 
 export { groupForTyping } from './code-text.ts';
@@ -31,7 +32,7 @@ export type SignalReading = { ok: true; description: SignalDescription } | { ok:
  */
 export const MAX_TYPED_LENGTH = 640;
 
-const CHECK_AGAINST_SCREEN = "Check it against the other phone's screen.";
+const checkAgainstScreen = () => p2pT('phone-to-phone.code.checkScreen');
 
 function problem(kind: SignalProblemKind, message: string): SignalReading {
   return { ok: false, problem: { kind, message } };
@@ -44,14 +45,8 @@ export function encodeSignal(description: SignalDescription): string {
 
 function wrongPhone(expected: SessionType): SignalReading {
   return expected === 'offer'
-    ? problem(
-        'wrong-phone',
-        'This is the code of a phone that receives. Scan the code on the phone that sends the film.',
-      )
-    : problem(
-        'wrong-phone',
-        'This is the code of a phone that sends. Scan the code on the phone that receives the film.',
-      );
+    ? problem('wrong-phone', p2pT('phone-to-phone.code.wrongPhone.offer'))
+    : problem('wrong-phone', p2pT('phone-to-phone.code.wrongPhone.answer'));
 }
 
 /**
@@ -60,16 +55,13 @@ function wrongPhone(expected: SessionType): SignalReading {
  */
 export function decodeSignal(text: string, expected?: SessionType): SignalReading {
   if (text.length > MAX_TYPED_LENGTH) {
-    return problem('too-long', `This code is longer than a Filamu code. ${CHECK_AGAINST_SCREEN}`);
+    return problem('too-long', p2pT('phone-to-phone.code.tooLong', { check: checkAgainstScreen() }));
   }
   const cleaned = cleanCode(text);
   if (!cleaned.ok) {
-    return problem(
-      'not-a-code',
-      `“${cleaned.character}” is not in Filamu codes, which have only the letters A to Z and the digits 2 to 7.`,
-    );
+    return problem('not-a-code', p2pT('phone-to-phone.code.notACode', { character: cleaned.character }));
   }
-  if (cleaned.code.length === 0) return problem('empty', 'Type the code shown on the other phone.');
+  if (cleaned.code.length === 0) return problem('empty', p2pT('phone-to-phone.code.empty'));
 
   const read = codeToBytes(cleaned.code, (bytes) => {
     const length = expectedLength(bytes);
@@ -77,15 +69,15 @@ export function decodeSignal(text: string, expected?: SessionType): SignalReadin
   });
   if (!read.ok) {
     return read.problem === 'incomplete'
-      ? problem('incomplete', `This code is not complete. ${CHECK_AGAINST_SCREEN}`)
-      : problem('mistyped', `This code has a mistake in it. ${CHECK_AGAINST_SCREEN}`);
+      ? problem('incomplete', p2pT('phone-to-phone.code.incomplete', { check: checkAgainstScreen() }))
+      : problem('mistyped', p2pT('phone-to-phone.code.mistyped', { check: checkAgainstScreen() }));
   }
 
   const essentials = bytesToEssentials(read.payload);
   if (!essentials.ok) {
     return essentials.problem === 'unknown-version'
-      ? problem('newer-version', 'This code comes from a newer Filamu. Update Filamu on both phones, then try again.')
-      : problem('mistyped', `This code has a mistake in it. ${CHECK_AGAINST_SCREEN}`);
+      ? problem('newer-version', p2pT('phone-to-phone.code.newerVersion'))
+      : problem('mistyped', p2pT('phone-to-phone.code.mistyped', { check: checkAgainstScreen() }));
   }
   if (expected && essentials.essentials.type !== expected) return wrongPhone(expected);
   return { ok: true, description: describeSession(essentials.essentials) };
