@@ -1,4 +1,4 @@
-import { formatDate } from '@filamu/shared';
+import { formatDate } from '../../lib/dates.ts';
 import type { DashboardMessageId } from '@filamu/shared/i18n/dashboard.en';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';
 import type { Access } from '../profile/access.ts';

@@ -6,7 +6,7 @@ import { AGENT_PLAN_LABEL } from '../../lib/constants.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
 import { useUserProfile } from '../../lib/queries.ts';
 import { useSession } from '../../lib/session.ts';
-import { accessOf, NO_PLAN_LABEL, STAFF_ACCESS_LABEL } from '../profile/access.ts';
+import { accessOf, noPlanLabel, STAFF_ACCESS_LABEL } from '../profile/access.ts';
 import { ConfirmPhoneNotice } from '../profile/ConfirmPhoneNotice.tsx';
 import { PushPrompt } from '../push/PushPrompt.tsx';
 import { WaitingPaymentCard } from '../payments/WaitingPaymentCard.tsx';
@@ -35,7 +35,7 @@ export default function DashboardPage() {
       ? AGENT_PLAN_LABEL
       : access === 'staff'
         ? STAFF_ACCESS_LABEL
-        : (user?.subscriptionPlan ?? NO_PLAN_LABEL);
+        : (user?.subscriptionPlan ?? noPlanLabel());
   const endDate = user?.subscription_end_date ?? null;
 
   return (

@@ -1,4 +1,4 @@
-import { formatDateTime } from '@filamu/shared';
+import { formatDateTime } from '../../lib/dates.ts';
 import { Badge } from '../../components/ui/Badge.tsx';
 import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';

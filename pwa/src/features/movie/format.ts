@@ -1,4 +1,3 @@
-import { formatDate as formatDateInEnglish } from '@filamu/shared';
 import { catalogT } from './messages.ts';
 
 /** Display rules of the movie pages (product §9). Words go through the `catalog` messages, read at call time. */
@@ -22,14 +21,6 @@ export function vjName(vj: string): string {
 export function vjLabel(vj: string): string {
   const name = vj.trim() || 'N/A';
   return /^vj\b/i.test(name) ? name : `VJ: ${name}`;
-}
-
-/** `5 Apr 2026`: the shared `formatDate` (Kampala's day), its month said in the active language (`5 Apu 2026`). */
-export function formatDate(value: string | Date | null | undefined): string {
-  return formatDateInEnglish(value).replace(
-    / ([A-Z][a-z]{2}) /,
-    (_whole, month: string) => ` ${catalogT('catalog.date.month', { month })} `,
-  );
 }
 
 /** A transfer speed: `1.2 MB/s`, or `350 KB/s` below 0.1 MB/s. */

@@ -1,4 +1,5 @@
-import { formatDateTime, formatUgx, type CustomerPlan, type PlanChange } from '@filamu/shared';
+import { formatUgx, type CustomerPlan, type PlanChange } from '@filamu/shared';
+import { formatDateTime } from '../../lib/dates.ts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/Button.tsx';

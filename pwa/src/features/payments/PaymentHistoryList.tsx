@@ -1,4 +1,5 @@
-import { formatDate, formatUgx, MOBILE_MONEY, type PaymentStatus } from '@filamu/shared';
+import { formatUgx, MOBILE_MONEY, type PaymentStatus } from '@filamu/shared';
+import { formatDate } from '../../lib/dates.ts';
 import type { PaymentsMessageId } from '@filamu/shared/i18n/payments.en';
 import { Badge, type BadgeTone } from '../../components/ui/Badge.tsx';
 import { LinkButton } from '../../components/ui/Button.tsx';

@@ -1,4 +1,5 @@
-import { formatDate, type CustomerPlan } from '@filamu/shared';
+import { type CustomerPlan } from '@filamu/shared';
+import { formatDate } from '../../lib/dates.ts';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { AccountHeader } from '../../components/layout/AccountHeader.tsx';

@@ -1,4 +1,5 @@
-import { contracts, DOWNLOAD_SIZE_LABELS, formatBytes, formatDate, type DownloadHistoryEntry } from '@filamu/shared';
+import { contracts, DOWNLOAD_SIZE_LABELS, formatBytes, type DownloadHistoryEntry } from '@filamu/shared';
+import { formatDate } from '../../lib/dates.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';

@@ -1,4 +1,5 @@
-import { formatDateTime, type UserProfile } from '@filamu/shared';
+import { type UserProfile } from '@filamu/shared';
+import { formatDateTime } from '../../lib/dates.ts';
 import { Badge } from '../../components/ui/Badge.tsx';
 import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card, CardTitle } from '../../components/ui/Card.tsx';

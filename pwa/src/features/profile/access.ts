@@ -8,13 +8,12 @@ import { profileT } from './messages.ts';
  */
 export type Access = 'staff' | 'agent' | 'subscriber' | 'free';
 
+/** Staff screens are in English (decision 0258): the label the consoles' own cards use. */
 export const STAFF_ACCESS_LABEL = 'Staff access';
-/** An account without a subscription in force. There is no trial, so it never says one (decision 0185). */
-export const NO_PLAN_LABEL = 'No plan yet';
 
-/** STAFF_ACCESS_LABEL in the language active now. */
+/** "Staff access" in the language active now (the profile badge). */
 export const staffAccessLabel = () => profileT('profile.access.staff');
-/** NO_PLAN_LABEL in the language active now. */
+/** An account without a subscription in force, in the language active now. There is no trial (decision 0185). */
 export const noPlanLabel = () => profileT('profile.access.noPlan');
 
 export function accessOf(user: Pick<UserProfile, 'isAdmin' | 'isSubscribed'> | null, isAgent: boolean): Access {

@@ -1,4 +1,5 @@
-import { formatDate, type SessionDevice } from '@filamu/shared';
+import { type SessionDevice } from '@filamu/shared';
+import { formatDate } from '../../lib/dates.ts';
 import { profileT } from './messages.ts';
 
 /** "Chrome on Android", "Unknown browser on Linux", or just the browser when the system is unknown. */

@@ -18,6 +18,27 @@ export const messages = {
   'common.notFound.title': ['Page Not Found'],
   'common.notFound.text': ["Oops! The page you're looking for doesn't exist or has been moved."],
   'common.notFound.home': ['Take Me Home'],
+  'common.date.month': [
+    [
+      'month',
+      'select',
+      {
+        Jan: ['Jan'],
+        Feb: ['Feb'],
+        Mar: ['Mar'],
+        Apr: ['Apr'],
+        May: ['May'],
+        Jun: ['Jun'],
+        Jul: ['Jul'],
+        Aug: ['Aug'],
+        Sep: ['Sep'],
+        Oct: ['Oct'],
+        Nov: ['Nov'],
+        Dec: ['Dec'],
+        other: [['month']],
+      },
+    ],
+  ],
 } satisfies Messages;
 
 /** Every message id of this namespace: a typo is a type error. */

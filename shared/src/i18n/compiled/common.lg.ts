@@ -19,4 +19,25 @@ export const messages: Record<CommonMessageId, Messages[string]> = {
   'common.notFound.title': ['Olupapula terulabise'],
   'common.notFound.text': ["Woowe! Olupapula lw'onoonya teruliiwo oba lwakyusiddwa wantu walala."],
   'common.notFound.home': ['Nzizaayo ku lupapula olusooka'],
+  'common.date.month': [
+    [
+      'month',
+      'select',
+      {
+        Jan: ['Jan'],
+        Feb: ['Feb'],
+        Mar: ['Mar'],
+        Apr: ['Apu'],
+        May: ['Maa'],
+        Jun: ['Juu'],
+        Jul: ['Jul'],
+        Aug: ['Agu'],
+        Sep: ['Seb'],
+        Oct: ['Oki'],
+        Nov: ['Nov'],
+        Dec: ['Des'],
+        other: [['month']],
+      },
+    ],
+  ],
 };

@@ -1,4 +1,5 @@
-import { formatDate, formatUgx, SUPPORT, type VerifyPaymentResponse } from '@filamu/shared';
+import { formatUgx, SUPPORT, type VerifyPaymentResponse } from '@filamu/shared';
+import { formatDate } from '../../../lib/dates.ts';
 import { buttonClasses, LinkButton } from '../../../components/ui/Button.tsx';
 import { Card } from '../../../components/ui/Card.tsx';
 import { ChatIcon, CheckIcon, DownloadIcon, XIcon } from '../../../components/ui/icons.tsx';
