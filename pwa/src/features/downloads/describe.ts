@@ -1,31 +1,103 @@
-import { formatBytes, formatMonthYear, kampalaDate } from '@filamu/shared';
+import { formatBytes, kampalaDate, type DownloadSize } from '@filamu/shared';
 import type { LocalDownload } from './engine/record.ts';
+import { downloadsT, type DownloadsMessageId } from './messages.ts';
+
+/** A size's name on every screen: `Small` (either codec), `Standard`, `HD`, `Original`. */
+const SIZE_NAMES: Record<DownloadSize, DownloadsMessageId> = {
+  'small-hevc': 'downloads.sizeName.small',
+  small: 'downloads.sizeName.small',
+  standard: 'downloads.sizeName.standard',
+  hd: 'downloads.sizeName.hd',
+  original: 'downloads.sizeName.original',
+};
+
+/** `Small`, `Standard`, `HD`, `Original`, in the person's language. */
+export function sizeName(size: DownloadSize): string {
+  return downloadsT(SIZE_NAMES[size]);
+}
+
+/**
+ * The reasons the engine stores on a record, in English (they are also reported to the server as they are): shown in
+ * the person's language. A reason not listed here (the server's, already in their language) is shown as it came.
+ */
+const REASONS: Record<string, DownloadsMessageId> = {
+  'Waiting for network': 'downloads.reason.waitingNetwork',
+  'Waiting for Wi-Fi': 'downloads.reason.waitingWifi',
+  "Waiting for tonight's night bundle": 'downloads.reason.waitingTonight',
+  'Paused when the night bundle ended: the rest downloads next night.': 'downloads.reason.nightOver',
+  'Not enough space on this phone. Free some space, then resume.': 'downloads.reason.needsSpace',
+  'Continuing in the app: open Filamu to finish this download.': 'downloads.reason.backgroundEnded',
+  'Background download did not start; continuing in the app.': 'downloads.reason.backgroundNotStarted',
+  'The downloaded file is not the expected size.': 'downloads.reason.wrongSize',
+  'The file on the server is not the expected size.': 'downloads.reason.serverWrongSize',
+  'The server sent more bytes than the file holds.': 'downloads.reason.tooManyBytes',
+  'The connection stalled.': 'downloads.reason.stalled',
+  'The connection closed before the end of the file.': 'downloads.reason.closedEarly',
+  'Network error': 'downloads.reason.network',
+  'Something went wrong.': 'downloads.reason.unknown',
+};
+
+/** A stored reason in the person's language (`The server is busy: resuming in 30 s` included). */
+export function reasonWords(message: string): string {
+  const id = REASONS[message];
+  if (id) return downloadsT(id);
+  const busy = /^The server is busy: resuming in (\d+) (s|min)$/.exec(message);
+  if (busy) {
+    return busy[2] === 's'
+      ? downloadsT('downloads.reason.busySeconds', { seconds: busy[1]! })
+      : downloadsT('downloads.reason.busyMinutes', { minutes: busy[1]! });
+  }
+  return message;
+}
+
+/**
+ * Time left at a speed, as `lib/eta.ts` says it (`Less than a minute left`, `12 min left`, `1 h 5 min left`), or the
+ * time a download takes (`12 min to download`), in the person's language.
+ */
+export function timeWords(seconds: number, kind: 'left' | 'toDownload' = 'left'): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '';
+  const total = Math.ceil(seconds / 60);
+  const left = kind === 'left';
+  if (total <= 1) return downloadsT(left ? 'downloads.time.left.underMinute' : 'downloads.time.take.underMinute');
+  if (total < 60) {
+    return downloadsT(left ? 'downloads.time.left.minutes' : 'downloads.time.take.minutes', { minutes: total });
+  }
+  const hours = Math.floor(total / 60);
+  const minutes = total % 60;
+  if (minutes === 0) return downloadsT(left ? 'downloads.time.left.hours' : 'downloads.time.take.hours', { hours });
+  return downloadsT(left ? 'downloads.time.left.hoursMinutes' : 'downloads.time.take.hoursMinutes', {
+    hours,
+    minutes,
+  });
+}
 
 /** The state of a download on this device, in words for the person. */
 export function stateWords(record: Pick<LocalDownload, 'state' | 'message'>): string {
   switch (record.state) {
     case 'queued':
-      return 'Queued';
+      return downloadsT('downloads.state.queued');
     case 'downloading':
-      return 'Downloading';
+      return downloadsT('downloads.state.downloading');
     case 'waiting-network':
       // 'Waiting for Wi-Fi' when the person asked for Wi-Fi only.
-      return record.message ?? 'Waiting for network';
+      return record.message ? reasonWords(record.message) : downloadsT('downloads.reason.waitingNetwork');
     case 'paused':
       // A film for tonight says it waits for the night bundle, or why it stopped.
-      return record.message ?? 'Paused';
+      return record.message ? reasonWords(record.message) : downloadsT('downloads.state.paused');
     case 'needs-url':
-      return 'Reconnecting';
+      return downloadsT('downloads.state.reconnecting');
     case 'needs-space':
-      return record.message ?? 'Not enough space on this phone. Free some space, then resume.';
+      return record.message ? reasonWords(record.message) : downloadsT('downloads.reason.needsSpace');
     case 'verifying':
-      return 'Finishing';
+      return downloadsT('downloads.state.finishing');
     case 'complete':
-      return 'Downloaded';
+      return downloadsT('downloads.state.downloaded');
     case 'failed':
-      return `Failed: ${record.message ?? 'Something went wrong.'}`;
+      return downloadsT('downloads.state.failed', {
+        reason: record.message ? reasonWords(record.message) : downloadsT('downloads.reason.unknown'),
+      });
     case 'cancelled':
-      return 'Cancelled';
+      return downloadsT('downloads.state.cancelled');
   }
 }
 
@@ -43,21 +115,28 @@ export function displayOrder(records: LocalDownload[]): LocalDownload[] {
   });
 }
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /** A Kampala day (`YYYY-MM-DD`) in a list of days: `Today`, `Yesterday`, else `Wed 25 Nov`. */
 export function dayWords(day: string, now: number): string {
   const today = kampalaDate(new Date(now));
-  if (day === today) return 'Today';
-  if (day === kampalaDate(new Date(now - 86_400_000))) return 'Yesterday';
+  if (day === today) return downloadsT('downloads.date.today');
+  if (day === kampalaDate(new Date(now - 86_400_000))) return downloadsT('downloads.date.yesterday');
   // Noon UTC of that date: its UTC getters give the calendar day itself, whatever the device's zone.
   const date = new Date(`${day}T12:00:00Z`);
   if (Number.isNaN(date.getTime())) return day;
-  return `${WEEKDAYS[date.getUTCDay()]} ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
+  return downloadsT('downloads.date.day', {
+    weekday: WEEKDAYS[date.getUTCDay()]!,
+    day: date.getUTCDate(),
+    month: MONTHS[date.getUTCMonth()]!,
+  });
 }
 
 /** A Kampala month (`YYYY-MM`) as `November 2026`. */
 export function monthWords(month: string): string {
-  return formatMonthYear(`${month}-15T12:00:00+03:00`);
+  const [year, number] = month.split('-');
+  const index = Number(number) - 1;
+  if (!year || !(index >= 0 && index < 12)) return month;
+  return downloadsT('downloads.date.month', { month: MONTHS[index]!, year });
 }
