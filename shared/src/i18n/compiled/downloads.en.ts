@@ -238,6 +238,46 @@ export const messages = {
   'downloads.refusal.failed': ['Download Failed'],
   'downloads.refusal.server': ['Server Error: Could not generate download URL.'],
   'downloads.refusal.unknown': ['Could not initiate movie download. Please try again.'],
+  'downloads.settings.title': ['Download settings'],
+  'downloads.settings.background': ['Keep downloading when the app is closed'],
+  'downloads.settings.background.text': [
+    "New downloads continue in your browser's download manager, with a notification, even after you close Filamu.",
+  ],
+  'downloads.settings.wifiOnly': ['Download on Wi-Fi only'],
+  'downloads.settings.wifiOnly.text': [
+    'Downloads wait while you are on mobile data and carry on by themselves on Wi-Fi.',
+  ],
+  'downloads.settings.deleteWatched': ['Delete after watching'],
+  'downloads.settings.deleteWatched.text': [
+    'A movie you watch to the end (past 90%) is removed from this phone when you leave the player, to free space. Getting it back later uses one of your monthly re-downloads.',
+  ],
+  'downloads.settings.deleteWatched.agent': [
+    'A movie you watch to the end (past 90%) is removed from this phone when you leave the player, to free space. Agent accounts cannot download a movie again.',
+  ],
+  'downloads.settings.size': ['Download size'],
+  'downloads.settings.size.hint': [
+    'Smaller sizes use less data. With a size chosen here, Download Now starts at once (the nearest smaller size when a movie lacks it).',
+  ],
+  'downloads.settings.size.ask': ['Always ask'],
+  'downloads.settings.price': ['My bundle costs UGX … per GB'],
+  'downloads.settings.price.hint': [
+    'Used to estimate what each size costs in data. Leave empty for UGX ',
+    ['price'],
+    ' per GB.',
+  ],
+  'downloads.settings.price.save': ['Save price'],
+  'downloads.settings.price.saved': ['Saved: UGX ', ['price'], ' per GB.'],
+  'downloads.settings.price.reset': ['Sizes are priced at UGX ', ['price'], ' per GB.'],
+  'downloads.settings.small': ['Small files'],
+  'downloads.settings.small.hint': [
+    'This phone plays a smaller Small, which uses less data. Some other phones cannot play it: choose “Works on every phone” if you pass films on to friends.',
+  ],
+  'downloads.settings.small.thisPhone': ['Smallest for this phone (recommended)'],
+  'downloads.settings.small.everyPhone': ['Works on every phone'],
+  'downloads.until.underMinute': ['under a minute'],
+  'downloads.until.minutes': [['minutes'], ' min'],
+  'downloads.until.hours': [['hours'], ' h'],
+  'downloads.until.hoursMinutes': [['hours'], ' h ', ['minutes'], ' min'],
 } satisfies Messages;
 
 /** Every message id of this namespace: a typo is a type error. */

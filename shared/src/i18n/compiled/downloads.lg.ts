@@ -242,4 +242,44 @@ export const messages: Record<DownloadsMessageId, Messages[string]> = {
   'downloads.refusal.failed': ['Download egaanye'],
   'downloads.refusal.server': ['Ensobi ku server: link ya download tesobodde kukolebwa.'],
   'downloads.refusal.unknown': ['Download ya firimu tesobodde kutandika. Gezaako nate.'],
+  'downloads.settings.title': ['Entegeka za download'],
+  'downloads.settings.background': ["Weyongere okudownload ne bw'oba oggadde app"],
+  'downloads.settings.background.text': [
+    "Downloads empya zigenda mu maaso mu kitundu kya browser yo ekikola ku downloads, nga olaba obubaka, ne bw'oba oggadde Filamu.",
+  ],
+  'downloads.settings.wifiOnly': ['Download ku Wi-Fi yokka'],
+  'downloads.settings.wifiOnly.text': [
+    "Downloads zirinda nga oli ku data y'essimu, ne zeeyongerayo zokka ng'oli ku Wi-Fi.",
+  ],
+  'downloads.settings.deleteWatched': ["Jjamu ng'omaze okulaba"],
+  'downloads.settings.deleteWatched.text': [
+    "Firimu gy'olaba okutuuka ku nkomerero (okusukka 90%) ejjibwa ku ssimu eno bw'ova mu player, okufuna space. Okugifuna nate oluvannyuma kukozesa emu ku re-downloads zo ez'omwezi.",
+  ],
+  'downloads.settings.deleteWatched.agent': [
+    "Firimu gy'olaba okutuuka ku nkomerero (okusukka 90%) ejjibwa ku ssimu eno bw'ova mu player, okufuna space. Akawunti za agent tezisobola kuddamu ku-download firimu.",
+  ],
+  'downloads.settings.size': ['Obunene bwa download'],
+  'downloads.settings.size.hint': [
+    'Obunene obutono bulya data ntono. Bw\'olonda obunene wano, "Download kati" etandikirawo (obunene obutono obusinga okusemberera, firimu bw\'eba nga terina bwe walonze).',
+  ],
+  'downloads.settings.size.ask': ['Bulijjo buuza'],
+  'downloads.settings.price': ['Bundle yange egula UGX … buli GB'],
+  'downloads.settings.price.hint': [
+    'Kikozesebwa okuteebereza buli bunene bwe bugula mu data. Kireke nga kikalu ku UGX ',
+    ['price'],
+    ' buli GB.',
+  ],
+  'downloads.settings.price.save': ['Tereka ebbeeyi'],
+  'downloads.settings.price.saved': ['Kiterekeddwa: UGX ', ['price'], ' buli GB.'],
+  'downloads.settings.price.reset': ["Ebbeeyi y'obunene ebalirirwa ku UGX ", ['price'], ' buli GB.'],
+  'downloads.settings.small': ['Fayiro ntono'],
+  'downloads.settings.small.hint': [
+    "Essimu eno ezannya Ntono esingako obutono, erya data ntono. Essimu endala ezimu tezisobola kugizannya: londa “Ekola ku ssimu yonna” bw'oba oweereza firimu ku mikwano gyo.",
+  ],
+  'downloads.settings.small.thisPhone': ['Esinga obutono ku ssimu eno (eweebwa amagezi)'],
+  'downloads.settings.small.everyPhone': ['Ekola ku ssimu yonna'],
+  'downloads.until.underMinute': ["wansi w'eddakiika emu"],
+  'downloads.until.minutes': ['ddakiika ', ['minutes']],
+  'downloads.until.hours': ['ssaawa ', ['hours']],
+  'downloads.until.hoursMinutes': ['ssaawa ', ['hours'], ' ne ddakiika ', ['minutes']],
 };

@@ -27,9 +27,11 @@ export function kampalaClock(at: number): string {
 /** `2 h 10 min`, `5 min`, `under a minute`: how long until an instant. */
 export function timeUntilText(ms: number): string {
   const minutes = Math.ceil(ms / 60_000);
-  if (minutes <= 0) return 'under a minute';
+  if (minutes <= 0) return downloadsT('downloads.until.underMinute');
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  if (hours === 0) return `${rest} min`;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+  if (hours === 0) return downloadsT('downloads.until.minutes', { minutes: rest });
+  return rest === 0
+    ? downloadsT('downloads.until.hours', { hours })
+    : downloadsT('downloads.until.hoursMinutes', { hours, minutes: rest });
 }
