@@ -22,6 +22,10 @@ export function sizeName(size: DownloadSize): string {
  */
 const REASONS: Record<string, DownloadsMessageId> = {
   'Waiting for network': 'downloads.reason.waitingNetwork',
+  // The movie button's waits (movie-action.ts).
+  Reconnecting: 'downloads.state.reconnecting',
+  Queued: 'downloads.state.queued',
+  Finishing: 'downloads.state.finishing',
   'Waiting for Wi-Fi': 'downloads.reason.waitingWifi',
   "Waiting for tonight's night bundle": 'downloads.reason.waitingTonight',
   'Paused when the night bundle ended: the rest downloads next night.': 'downloads.reason.nightOver',
@@ -131,6 +135,14 @@ export function dayWords(day: string, now: number): string {
     day: date.getUTCDate(),
     month: MONTHS[date.getUTCMonth()]!,
   });
+}
+
+/** An instant's Kampala day as `1 December` (`formatDayMonth`'s words), in the person's language. */
+export function dayMonthWords(value: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return 'N/A';
+  const [, month, day] = kampalaDate(new Date(time)).split('-');
+  return downloadsT('downloads.date.dayMonth', { day: Number(day), month: MONTHS[Number(month) - 1]! });
 }
 
 /** A Kampala month (`YYYY-MM`) as `November 2026`. */
