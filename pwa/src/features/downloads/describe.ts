@@ -39,6 +39,19 @@ const REASONS: Record<string, DownloadsMessageId> = {
   'The connection closed before the end of the file.': 'downloads.reason.closedEarly',
   'Network error': 'downloads.reason.network',
   'Something went wrong.': 'downloads.reason.unknown',
+  // What a film file from another phone may be refused for (film-file.ts, receive-film.ts, OpenFilmFile.tsx).
+  'This is not a Filamu film file.': 'downloads.file.notFilamu',
+  'This file is from an older Filamu. Download the film again, or ask the sender for a new copy.':
+    'downloads.file.older',
+  'This film file needs a newer Filamu. Open Filamu once while online so it can update, then try again.':
+    'downloads.file.newer',
+  'This film file is damaged or incomplete. Ask the sender for it again.': 'downloads.file.damaged',
+  'This film was not made by Filamu, or it was changed on the way. Ask the sender for it again.':
+    'downloads.file.notSigned',
+  'This film is in a format this phone cannot play (a Small for phones that play HEVC). Download it on this phone instead: Filamu gives each phone a size it plays.':
+    'downloads.file.cannotPlay',
+  'It plays once this phone is online and signed in: its licence takes a few KB of data.': 'downloads.file.noLicence',
+  'The film file could not be opened. Check the space on your phone and try again.': 'downloads.file.failed',
 };
 
 /** A stored reason in the person's language (`The server is busy: resuming in 30 s` included). */

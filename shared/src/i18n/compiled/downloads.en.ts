@@ -337,6 +337,59 @@ export const messages = {
   'downloads.again.checkFailed': ['Could not check your re-downloads. Please try again.'],
   'downloads.again.support': ['Contact support'],
   'downloads.close': ['Close'],
+  'downloads.file.notFilamu': ['This is not a Filamu film file.'],
+  'downloads.file.older': [
+    'This file is from an older Filamu. Download the film again, or ask the sender for a new copy.',
+  ],
+  'downloads.file.newer': [
+    'This film file needs a newer Filamu. Open Filamu once while online so it can update, then try again.',
+  ],
+  'downloads.file.damaged': ['This film file is damaged or incomplete. Ask the sender for it again.'],
+  'downloads.file.notSigned': [
+    'This film was not made by Filamu, or it was changed on the way. Ask the sender for it again.',
+  ],
+  'downloads.file.cannotPlay': [
+    'This film is in a format this phone cannot play (a Small for phones that play HEVC). Download it on this phone instead: Filamu gives each phone a size it plays.',
+  ],
+  'downloads.file.noLicence': ['It plays once this phone is online and signed in: its licence takes a few KB of data.'],
+  'downloads.file.failed': ['The film file could not be opened. Check the space on your phone and try again.'],
+  'downloads.file.alreadyDownloading': [
+    ['title'],
+    ' is already downloading on this phone. Cancel that download first to receive it.',
+  ],
+  'downloads.file.noSpace': ['Not enough space on this phone for ', ['title'], '. Free up space first.'],
+  'downloads.p2p.title': ['Phone to phone, no data'],
+  'downloads.p2p.text': [
+    'Send your films to a friend’s phone, or get films from theirs or an agent’s, over a hotspot. Each phone plays them with its own plan.',
+  ],
+  'downloads.p2p.receive': ['Receive films'],
+  'downloads.p2p.send': ['Send films'],
+  'downloads.open.title': ['Got a film from a friend?'],
+  'downloads.open.text': [
+    'Open a Filamu film file sent with WhatsApp, Xender, Bluetooth or a memory card. It plays with your own plan, and no data is spent on the film.',
+  ],
+  'downloads.open.button': ['Open a film file'],
+  'downloads.open.checking': ['Checking the film file…'],
+  'downloads.open.licensing': ['Getting its licence for this phone…'],
+  'downloads.open.saving': ['Checking and saving: ', ['received'], ' of ', ['size']],
+  'downloads.open.progress': ['Film file checked'],
+  'downloads.received.english': [
+    'This is an English film: it unlocks once you have downloaded ',
+    ['count', 'plural', { one: ['#', ' Kinayuganda film'], other: ['#', ' Kinayuganda films'] }],
+    ' more.',
+  ],
+  'downloads.received.english.keep': [
+    'You can keep it on this phone now, with no data used; it plays as soon as English unlocks.',
+  ],
+  'downloads.received.keepForLater': ['Keep it for later'],
+  'downloads.received.onPhone': [['title'], ' is on this phone. 0 MB of data used for the film.'],
+  'downloads.received.plans': [
+    'Choose a plan with this film and pay with mobile money: it plays as soon as the plan starts.',
+  ],
+  'downloads.received.finding': ['Finding the plans with this film…'],
+  'downloads.received.plansList': ['Plans with this film'],
+  'downloads.received.payFor': ['Pay for ', ['plan']],
+  'downloads.received.pay': ['Pay'],
 } satisfies Messages;
 
 /** Every message id of this namespace: a typo is a type error. */

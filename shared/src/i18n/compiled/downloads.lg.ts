@@ -351,4 +351,59 @@ export const messages: Record<DownloadsMessageId, Messages[string]> = {
   'downloads.again.checkFailed': ['Tetusobodde kukebera re-downloads zo. Gezaako nate.'],
   'downloads.again.support': ["Tuukirira ab'obuyambi"],
   'downloads.close': ['Ggalawo'],
+  'downloads.file.notFilamu': ['Eno si fayiro ya firimu eya Filamu.'],
+  'downloads.file.older': [
+    'Fayiro eno yava ku Filamu enkadde. Ddamu odownload firimu, oba saba eyakuweereza akuweereze kkopi empya.',
+  ],
+  'downloads.file.newer': [
+    "Fayiro eno yeetaaga Filamu empya. Ggulawo Filamu omulundi gumu ng'oli ku yintaneeti ezze obuggya, olwo ogezeeko nate.",
+  ],
+  'downloads.file.damaged': ['Fayiro eno eyonoonese oba tejjuvu. Saba eyakuweereza agiddemu akuweereze.'],
+  'downloads.file.notSigned': [
+    'Firimu eno teyakolebwa Filamu, oba yakyusibwa mu kkubo. Saba eyakuweereza agiddemu akuweereze.',
+  ],
+  'downloads.file.cannotPlay': [
+    "Firimu eno eri mu ngeri essimu eno gy'etasobola kuzannya (Ntono ey'essimu ezizannya HEVC). Mu kifo ky'ekyo gi-download ku ssimu eno: Filamu ewa buli ssimu obunene bw'esobola okuzannya.",
+  ],
+  'downloads.file.noLicence': [
+    "Ejja kuzannya essimu eno bw'eneeba ku yintaneeti era ng'oyingidde: layisinsi yaayo etwala data ntono nnyo (KB ntono).",
+  ],
+  'downloads.file.failed': ['Fayiro ya firimu tesobodde kuggulwawo. Kebera space ku ssimu yo, ogezeeko nate.'],
+  'downloads.file.alreadyDownloading': [
+    ['title'],
+    ' ekyadownloadinga ku ssimu eno. Sooka osazeemu download eyo olyoke ogifune.',
+  ],
+  'downloads.file.noSpace': ['Space ku ssimu eno temala ', ['title'], '. Sooka ofune space.'],
+  'downloads.p2p.title': ['Essimu ku ssimu, awatali data'],
+  'downloads.p2p.text': [
+    "Weereza firimu zo ku ssimu ya mukwano gwo, oba funa firimu okuva ku ssimu ye oba eya agent, ng'okozesa hotspot. Buli ssimu ezizannya ku pulaani yaayo.",
+  ],
+  'downloads.p2p.receive': ['Funa firimu'],
+  'downloads.p2p.send': ['Weereza firimu'],
+  'downloads.open.title': ['Ofunye firimu okuva ku mukwano gwo?'],
+  'downloads.open.text': [
+    'Ggulawo fayiro ya firimu eya Filamu eyaweerezeddwa ku WhatsApp, Xender, Bluetooth oba memory card. Ezannya ku pulaani yo, era tewali data esaasaanyizibwa ku firimu.',
+  ],
+  'downloads.open.button': ['Ggulawo fayiro ya firimu'],
+  'downloads.open.checking': ['Tukebera fayiro ya firimu…'],
+  'downloads.open.licensing': ['Tufuna layisinsi yaayo ku ssimu eno…'],
+  'downloads.open.saving': ['Tukebera era tutereka: ', ['received'], ' ku ', ['size']],
+  'downloads.open.progress': ['Fayiro ya firimu ekeberebwa'],
+  'downloads.received.english': [
+    "Eno firimu ya Lungereza: eggulwawo ng'omaze okudownload ",
+    ['count', 'plural', { one: ['firimu ', '#', ' eya Kinayuganda'], other: ['firimu ', '#', ' eza Kinayuganda'] }],
+    ' endala.',
+  ],
+  'downloads.received.english.keep': [
+    "Osobola okugitereka ku ssimu eno kati, awatali data ekozeseddwa; ejja kuzannya amangu ddala firimu z'Olungereza nga ziggule.",
+  ],
+  'downloads.received.keepForLater': ['Gitereke oluvannyuma'],
+  'downloads.received.onPhone': [['title'], ' eri ku ssimu eno. Data ya 0 MB ekozeseddwa ku firimu.'],
+  'downloads.received.plans': [
+    'Londa pulaani erimu firimu eno osasule ne mobile money: ejja kuzannya amangu ddala pulaani nga etandise.',
+  ],
+  'downloads.received.finding': ['Tunoonya pulaani ezirimu firimu eno…'],
+  'downloads.received.plansList': ['Pulaani ezirimu firimu eno'],
+  'downloads.received.payFor': ['Sasulira ', ['plan']],
+  'downloads.received.pay': ['Sasula'],
 };
