@@ -52,6 +52,9 @@ const REASONS: Record<string, DownloadsMessageId> = {
     'downloads.file.cannotPlay',
   'It plays once this phone is online and signed in: its licence takes a few KB of data.': 'downloads.file.noLicence',
   'The film file could not be opened. Check the space on your phone and try again.': 'downloads.file.failed',
+  'This movie is no longer available.': 'downloads.reason.gone',
+  'Bad response': 'downloads.reason.badResponse',
+  'No response body reader available': 'downloads.reason.badResponse',
 };
 
 /** A stored reason in the person's language (`The server is busy: resuming in 30 s` included). */
@@ -64,6 +67,10 @@ export function reasonWords(message: string): string {
       ? downloadsT('downloads.reason.busySeconds', { seconds: busy[1]! })
       : downloadsT('downloads.reason.busyMinutes', { minutes: busy[1]! });
   }
+  const arrived = /^Only (\d+)% of this film file arrived\. Ask the sender for it again\.$/.exec(message);
+  if (arrived) return downloadsT('downloads.file.partial', { percent: arrived[1]! });
+  const part = /^Part (\d+) of (\d+) of this film file is damaged\. Ask the sender for it again\.$/.exec(message);
+  if (part) return downloadsT('downloads.file.damagedPart', { part: part[1]!, parts: part[2]! });
   return message;
 }
 
