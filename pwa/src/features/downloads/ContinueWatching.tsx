@@ -6,6 +6,7 @@ import { LinkButton } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
 import { useDownloadsStore } from './manager.ts';
+import { useDownloadsT } from './messages.ts';
 import { MovieThumbnail } from '../movie/MovieThumbnail.tsx';
 import { useWatchPositions } from '../watching/hooks.ts';
 import { formatClock, progressPercent, RESUME_MIN_SECONDS } from '../watching/positions.ts';
@@ -23,6 +24,7 @@ function Item({
   onPhone: boolean;
   thumbnailUrl: string | null;
 }) {
+  const t = useDownloadsT();
   const titleId = useId();
   const percent = progressPercent(position.positionSeconds, position.durationSeconds);
   return (
@@ -36,29 +38,35 @@ function Item({
           <ProgressBar
             percent={percent}
             labelledBy={titleId}
-            valueText={`${percent}% watched, stopped at ${formatClock(position.positionSeconds)}`}
+            valueText={t('downloads.continue.value', { percent, at: formatClock(position.positionSeconds) })}
           />
           <p className="text-sm tabular-nums text-stone-600 dark:text-stone-400">
-            {formatClock(position.positionSeconds)} of {formatClock(position.durationSeconds)}
+            {t('downloads.continue.of', {
+              at: formatClock(position.positionSeconds),
+              length: formatClock(position.durationSeconds),
+            })}
           </p>
           <div className="mt-auto flex flex-wrap items-center gap-2 pt-1">
             {onPhone ? (
               <LinkButton
                 to={`/downloads/${position.movieId}/play`}
                 size="sm"
-                aria-label={`Resume ${position.title} from ${formatClock(position.positionSeconds)}`}
+                aria-label={t('downloads.continue.resumeLabel', {
+                  title: position.title,
+                  at: formatClock(position.positionSeconds),
+                })}
               >
-                Resume
+                {t('downloads.action.resume')}
               </LinkButton>
             ) : (
               <>
-                <Badge>Not on this phone</Badge>
+                <Badge>{t('downloads.button.notOnPhone')}</Badge>
                 <Link
                   to={`/movies/${position.movieId}`}
                   className="text-sm font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300"
-                  aria-label={`Details of ${position.title}`}
+                  aria-label={t('downloads.continue.detailsLabel', { title: position.title })}
                 >
-                  Details
+                  {t('downloads.continue.details')}
                 </Link>
               </>
             )}
@@ -76,6 +84,7 @@ function Item({
  * positions and the player know nothing of downloads (decision 0220).
  */
 export function ContinueWatching({ className }: { className?: string }) {
+  const t = useDownloadsT();
   const headingId = useId();
   const { loaded, positions } = useWatchPositions();
   const records = useDownloadsStore((s) => s.records);
@@ -92,7 +101,7 @@ export function ContinueWatching({ className }: { className?: string }) {
   return (
     <section aria-labelledby={headingId} className={className}>
       <h2 id={headingId} className="text-xl font-bold tracking-tight">
-        Continue watching
+        {t('downloads.continue.title')}
       </h2>
       <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {items.map(({ position, record }) => (

@@ -1,4 +1,4 @@
-import type { UserMovie } from '@filamu/shared';
+import { KINAYUGANDA_FIRST, type UserMovie } from '@filamu/shared';
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button, LinkButton } from '../../components/ui/Button.tsx';
@@ -16,8 +16,27 @@ import { preselectSize } from './sizes.ts';
 import { libraryHref } from '../movie/library-url.ts';
 import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
 import { useOnline } from '../../lib/online.ts';
+import { reasonWords } from './describe.ts';
+import { downloadsT, useDownloadsT, type DownloadsMessageId } from './messages.ts';
 
-const NOT_IN_PLAN_TEXT = 'This movie is not included in your current plan.';
+const LABELS: Record<Exclude<MovieAction['kind'], 'downloading'>, DownloadsMessageId> = {
+  download: 'downloads.button.download',
+  checking: 'downloads.button.checking',
+  resume: 'downloads.action.resume',
+  'on-phone': 'downloads.button.onPhone',
+  'not-on-phone': 'downloads.button.notOnPhone',
+  locked: 'downloads.button.locked',
+  subscribe: 'downloads.button.subscribe',
+  'not-in-plan': 'downloads.button.notInPlan',
+};
+
+/** The button's words in the person's language (`movieAction` says them in English). */
+function actionLabel(action: MovieAction): string {
+  if (action.kind !== 'downloading') return downloadsT(LABELS[action.kind]);
+  if (!action.waiting) return downloadsT('downloads.button.downloading', { percent: action.percent });
+  const waiting = reasonWords(action.waiting);
+  return action.percent > 0 ? `${waiting} · ${action.percent}%` : waiting;
+}
 
 const linkClasses =
   'self-start font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-800 ' +
@@ -52,7 +71,9 @@ export function useMovieAction(movie: UserMovie): MovieAction {
  * Download Locked (with its reason), Subscribe Now, Not in your plan.
  */
 export function DownloadButton({ movie, layout = 'card', describedBy }: DownloadButtonProps) {
+  const t = useDownloadsT();
   const action = useMovieAction(movie);
+  const label = actionLabel(action);
   const online = useOnline();
   const local = useLocalDownload(movie.id);
   const reasonId = useId();
@@ -68,7 +89,7 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
   const note = cn(page ? 'text-sm' : 'text-xs', 'text-stone-600 dark:text-stone-400');
   const describe = (...ids: Array<string | false | null | undefined>) => ids.filter(Boolean).join(' ') || undefined;
   // Download Locked and Not in your plan: aria-disabled (not disabled) keeps it focusable, so the reason is read.
-  const blocked = (leading: ReactNode, reason: ReactNode, label: string = action.label) => (
+  const blocked = (leading: ReactNode, reason: ReactNode, label: string = actionLabel(action)) => (
     <div className={cn('flex flex-col', page ? 'gap-2' : 'gap-1.5')}>
       <Button
         variant="secondary"
@@ -91,9 +112,9 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
         return blocked(
           <DownloadIcon className={icon} />,
           <p id={reasonId} className={note}>
-            Connect to the internet to download.
+            {t('downloads.button.offline')}
           </p>,
-          'Download when online',
+          t('downloads.button.whenOnline'),
         );
       }
       // "Always ask" (the default) opens the size choice; a default size starts at once (decision 0138).
@@ -117,7 +138,7 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
         <>
           <Button size={size} className={width} aria-describedby={describedBy} onClick={download}>
             <DownloadIcon className={icon} />
-            <span className={text}>{action.label}</span>
+            <span className={text}>{label}</span>
           </Button>
           {choosing && <SizeChoiceDialog movie={movie} open onClose={() => setChoosing(false)} />}
         </>
@@ -127,7 +148,7 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
     case 'checking':
       return (
         <Button size={size} className={width} aria-describedby={describedBy} loading>
-          <span className={text}>{action.label}</span>
+          <span className={text}>{label}</span>
         </Button>
       );
 
@@ -137,16 +158,16 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
           <div
             className={cn('flex items-baseline justify-between gap-2 font-semibold', page ? 'text-base' : 'text-xs')}
           >
-            <span>{action.label}</span>
+            <span>{label}</span>
           </div>
           <ProgressBar
             percent={action.percent}
-            label={`Download progress of ${movie.title}`}
-            valueText={`${action.percent}%${action.waiting ? `, ${action.waiting}` : ''}`}
+            label={t('downloads.button.progress', { title: movie.title })}
+            valueText={`${action.percent}%${action.waiting ? `, ${reasonWords(action.waiting)}` : ''}`}
           />
           {/* The label already shows the wait; this only tells a screen reader when one starts. */}
           <span className="sr-only" aria-live="polite">
-            {action.waiting ?? ''}
+            {action.waiting ? reasonWords(action.waiting) : ''}
           </span>
           <Button
             variant="outline"
@@ -155,7 +176,7 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
             aria-describedby={describedBy}
             onClick={() => void pauseDownload(movie.id)}
           >
-            Pause
+            {t('downloads.action.pause')}
           </Button>
         </div>
       );
@@ -169,15 +190,15 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
         <div className={cn('flex flex-col', page ? 'gap-2' : 'gap-1.5')}>
           <ProgressBar
             percent={action.percent}
-            label={`Download progress of ${movie.title}`}
-            valueText={`${action.percent}%, paused`}
+            label={t('downloads.button.progress', { title: movie.title })}
+            valueText={t('downloads.button.pausedValue', { percent: action.percent })}
           />
           <p className={note}>
-            {action.percent}% downloaded
+            {t('downloads.button.percentDone', { percent: action.percent })}
             {action.reason && (
               <>
                 {' · '}
-                <span id={reasonId}>{action.reason}</span>
+                <span id={reasonId}>{reasonWords(action.reason)}</span>
               </>
             )}
           </p>
@@ -188,7 +209,7 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
             onClick={resume}
           >
             <DownloadIcon className={icon} />
-            <span className={text}>{action.label}</span>
+            <span className={text}>{label}</span>
           </Button>
         </div>
       );
@@ -203,7 +224,7 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
               page ? 'text-base' : 'text-xs',
             )}
           >
-            <CheckIcon className="size-4 shrink-0" /> {action.label}
+            <CheckIcon className="size-4 shrink-0" /> {label}
           </p>
           <LinkButton
             to={`/downloads/${encodeURIComponent(movie.id)}/play`}
@@ -211,7 +232,7 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
             className={width}
             aria-describedby={describedBy}
           >
-            <PlayIcon className={icon} /> <span className={text}>Play</span>
+            <PlayIcon className={icon} /> <span className={text}>{t('downloads.action.play')}</span>
           </LinkButton>
         </div>
       );
@@ -223,7 +244,7 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
             id={reasonId}
             className={cn('font-semibold text-stone-700 dark:text-stone-300', page ? 'text-base' : 'text-xs')}
           >
-            {action.label}
+            {label}
           </p>
           <Button
             variant="outline"
@@ -233,13 +254,9 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
             onClick={() => setAgain(true)}
           >
             <DownloadIcon className={icon} />
-            <span className={text}>Download again</span>
+            <span className={text}>{t('downloads.button.again')}</span>
           </Button>
-          {page && (
-            <p className={note}>
-              You downloaded this movie before. Downloading it again uses one of your monthly re-downloads.
-            </p>
-          )}
+          {page && <p className={note}>{t('downloads.button.again.note')}</p>}
           <RedownloadDialog movie={movie} open={again} onClose={() => setAgain(false)} />
         </div>
       );
@@ -249,11 +266,11 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
         <LockIcon className={icon} />,
         <>
           <p id={reasonId} className={page ? note : 'sr-only'}>
-            {action.reason}
+            {action.reason === KINAYUGANDA_FIRST ? t('downloads.button.locked.reason') : action.reason}
           </p>
           {page && (
             <Link to={libraryHref('', 'Kinayuganda')} className={cn('text-sm', linkClasses)}>
-              Show Kinayuganda movies
+              {t('downloads.button.showKinayuganda')}
             </Link>
           )}
         </>,
@@ -262,7 +279,7 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
     case 'subscribe':
       return (
         <LinkButton to="/subscription" size={size} className={width} aria-describedby={describedBy}>
-          <span className={text}>{action.label}</span>
+          <span className={text}>{label}</span>
         </LinkButton>
       );
 
@@ -270,9 +287,9 @@ export function DownloadButton({ movie, layout = 'card', describedBy }: Download
       return blocked(
         null,
         <p className={note}>
-          <span id={reasonId}>{NOT_IN_PLAN_TEXT}</span>{' '}
+          <span id={reasonId}>{t('downloads.button.notInPlan.text')}</span>{' '}
           <Link to="/subscription" className={linkClasses}>
-            See plans
+            {t('downloads.button.seePlans')}
           </Link>
         </p>,
       );

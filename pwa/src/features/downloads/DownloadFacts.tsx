@@ -4,6 +4,7 @@ import { useLiveFigures, useLocalDownload, useStorageFigures } from './hooks.ts'
 import { measuredSpeed } from './speed-memory.ts';
 import { estimateSeconds, spaceVerdict, TYPICAL_3G_BPS } from './estimates.ts';
 import { formatEstimate, formatGb, formatSpeed } from '../movie/format.ts';
+import { useDownloadsT } from './messages.ts';
 
 function Fact({ label, value, note }: { label: string; value: ReactNode; note?: ReactNode }) {
   return (
@@ -20,6 +21,7 @@ function Fact({ label, value, note }: { label: string; value: ReactNode; note?: 
  * (or a typical 3G speed before any), and whether it fits in the space left, with a warning when it does not.
  */
 export function DownloadFacts({ movie }: { movie: UserMovie }) {
+  const t = useDownloadsT();
   const local = useLocalDownload(movie.id);
   const live = useLiveFigures(movie.id);
   const storage = useStorageFigures();
@@ -30,26 +32,30 @@ export function DownloadFacts({ movie }: { movie: UserMovie }) {
   const transferring = local?.state === 'downloading' && !!live && live.speedBps > 0;
   const speed = transferring ? live.speedBps : (lastMeasured ?? TYPICAL_3G_BPS);
   const speedNote = transferring
-    ? `At the current speed, ${formatSpeed(speed)}.`
+    ? t('downloads.facts.speedNow', { speed: formatSpeed(speed) })
     : lastMeasured
-      ? `At ${formatSpeed(speed)}, the speed last measured on this phone.`
-      : `Estimated at ${formatSpeed(TYPICAL_3G_BPS)}, a typical 3G connection. The real time depends on your network.`;
+      ? t('downloads.facts.speedMeasured', { speed: formatSpeed(speed) })
+      : t('downloads.facts.speedTypical', { speed: formatSpeed(TYPICAL_3G_BPS) });
 
   return (
     <div className="mt-4">
       <dl className="divide-y divide-stone-200 dark:divide-stone-800">
         <Fact
-          label={onPhone > 0 ? 'Estimated time left' : 'Estimated download time'}
+          label={onPhone > 0 ? t('downloads.facts.timeLeft') : t('downloads.facts.time')}
           value={formatEstimate(estimateSeconds(space.needed, speed))}
           note={speedNote}
         />
         <Fact
-          label="Free space on this phone"
-          value={storage === null ? 'Checking...' : space.free === null ? 'Unknown' : formatGb(space.free)}
+          label={t('downloads.facts.free')}
+          value={
+            storage === null
+              ? t('downloads.button.checking')
+              : space.free === null
+                ? t('downloads.storage.unknown')
+                : formatGb(space.free)
+          }
           note={
-            storage?.usedByFilamu
-              ? `Filamu already uses ${formatBytes(storage.usedByFilamu)} on this phone.`
-              : undefined
+            storage?.usedByFilamu ? t('downloads.facts.used', { bytes: formatBytes(storage.usedByFilamu) }) : undefined
           }
         />
       </dl>
@@ -58,8 +64,12 @@ export function DownloadFacts({ movie }: { movie: UserMovie }) {
           data-testid="space-warning"
           className="mt-2 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
         >
-          <strong className="font-semibold">Not enough space.</strong> {movie.title} needs {formatGb(space.needed)} and
-          this phone has {formatGb(space.free ?? 0)} free. Free up space on this phone before downloading.
+          <strong className="font-semibold">{t('downloads.facts.noSpace')}</strong>{' '}
+          {t('downloads.facts.noSpace.text', {
+            title: movie.title,
+            needed: formatGb(space.needed),
+            free: formatGb(space.free ?? 0),
+          })}
         </p>
       )}
     </div>

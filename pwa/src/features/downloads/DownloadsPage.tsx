@@ -15,11 +15,13 @@ import { useLocalDownloads } from './hooks.ts';
 import { useDownloadsStore } from './manager.ts';
 import { useSignedOutOwner } from '../../lib/owner.ts';
 import { useDocumentTitle } from '../../lib/page.ts';
+import { useDownloadsT } from './messages.ts';
 import { PushPrompt } from '../push/PushPrompt.tsx';
 
 /** /downloads: every download on this phone, from IndexedDB — works without a connection. */
 export default function DownloadsPage() {
-  useDocumentTitle('My Downloads');
+  const t = useDownloadsT();
+  useDocumentTitle(t('downloads.page.title'));
   const downloads = displayOrder(useLocalDownloads());
   const loaded = useDownloadsStore((s) => s.loaded);
   // Signed out, the films on the phone still play (decision 0233); the library and new downloads wait for a sign-in.
@@ -32,12 +34,12 @@ export default function DownloadsPage() {
         {/* The title and its line belong together: the link to the library stands beside both, not between them. */}
         <div className="flex flex-wrap items-center justify-between gap-3">
           <div className="min-w-0">
-            <h1 className="text-3xl font-extrabold tracking-tight">My Downloads</h1>
-            <p className="mt-1 text-stone-600 dark:text-stone-400">Movies on this phone play without internet.</p>
+            <h1 className="text-3xl font-extrabold tracking-tight">{t('downloads.page.title')}</h1>
+            <p className="mt-1 text-stone-600 dark:text-stone-400">{t('downloads.page.lead')}</p>
           </div>
           {!signedOut && (
             <LinkButton to="/movies" variant="outline" size="sm">
-              <FilmIcon className="size-4" /> Browse Movies
+              <FilmIcon className="size-4" /> {t('downloads.page.browse')}
             </LinkButton>
           )}
         </div>
@@ -47,28 +49,26 @@ export default function DownloadsPage() {
         </div>
 
         {!loaded ? (
-          <PageSpinner label="Loading your downloads" />
+          <PageSpinner label={t('downloads.page.loading')} />
         ) : downloads.length === 0 ? (
           <Card className="mt-6 flex flex-col items-center py-12 text-center">
             <DownloadIcon className="size-10 text-stone-400" />
-            <p className="mt-4 text-lg font-semibold">No movies on this phone yet</p>
+            <p className="mt-4 text-lg font-semibold">{t('downloads.empty.title')}</p>
             <p className="mt-1 text-stone-600 dark:text-stone-400">
-              {signedOut
-                ? 'Sign in to download movies to this phone.'
-                : 'Download a movie from the library and it appears here, ready to watch offline.'}
+              {signedOut ? t('downloads.empty.signedOut') : t('downloads.empty.text')}
             </p>
             {signedOut ? (
               <LinkButton to="/login" className="mt-6">
-                Sign in
+                {t('downloads.empty.signIn')}
               </LinkButton>
             ) : (
               <LinkButton to="/movies" className="mt-6">
-                Browse Movies
+                {t('downloads.page.browse')}
               </LinkButton>
             )}
           </Card>
         ) : (
-          <ul aria-label="Downloads on this phone" className="mt-6 space-y-4">
+          <ul aria-label={t('downloads.page.list')} className="mt-6 space-y-4">
             {downloads.map((record) => (
               <DownloadItem key={record.key} record={record} />
             ))}

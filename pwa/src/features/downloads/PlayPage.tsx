@@ -20,6 +20,7 @@ import { PlayPinGate } from '../parental-pin/PlayPinGate.tsx';
 import { VideoPlayer } from '../watching/player/VideoPlayer.tsx';
 import { useSubtitleTracks } from './subtitles.ts';
 import { LicensedPlayer } from './play/LicensedPlayer.tsx';
+import { downloadsT, useDownloadsT } from './messages.ts';
 
 function NotHere({ title, text }: { title: string; text: string }) {
   return (
@@ -67,13 +68,10 @@ function PlainPlayer({ record }: { record: LocalDownload }) {
 
   if (missing) {
     return (
-      <NotHere
-        title="The movie file is not on this phone"
-        text="The browser may have cleared it to free space. Delete it from My Downloads to tidy up."
-      />
+      <NotHere title={downloadsT('downloads.play.missing.title')} text={downloadsT('downloads.play.missing.text')} />
     );
   }
-  if (!src) return <PageSpinner label="Opening the movie" />;
+  if (!src) return <PageSpinner label={downloadsT('downloads.play.opening')} />;
   return (
     <VideoPlayer
       src={src}
@@ -100,22 +98,23 @@ export default function PlayPage() {
   const record = useLocalDownload(movieId);
   const loaded = useDownloadsStore((s) => s.loaded);
   const { deleteWatched } = useDownloadSettings();
-  useDocumentTitle(record ? `Play ${record.title}` : loaded ? 'Play' : undefined);
+  const t = useDownloadsT();
+  useDocumentTitle(
+    record ? t('downloads.play.title', { title: record.title }) : loaded ? t('downloads.action.play') : undefined,
+  );
 
   let body;
-  if (!loaded) body = <PageSpinner label="Loading your downloads" />;
+  if (!loaded) body = <PageSpinner label={t('downloads.page.loading')} />;
   else if (!record || record.state === 'cancelled') {
-    body = (
-      <NotHere
-        title="This movie is not on this phone"
-        text="Only movies downloaded to this phone can play here without internet."
-      />
-    );
+    body = <NotHere title={t('downloads.play.notHere')} text={t('downloads.play.notHere.text')} />;
   } else if (record.state !== 'complete') {
     body = (
       <NotHere
-        title="Still downloading"
-        text={`${record.title} is ${percentOf(record.committed, record.size)}% downloaded. It plays here once it is finished.`}
+        title={t('downloads.play.stillDownloading')}
+        text={t('downloads.play.stillDownloading.text', {
+          title: record.title,
+          percent: percentOf(record.committed, record.size),
+        })}
       />
     );
   } else {
@@ -134,26 +133,23 @@ export default function PlayPage() {
           to="/downloads"
           className="inline-flex items-center gap-2 rounded-lg py-1 text-sm font-semibold text-stone-700 hover:text-stone-950 dark:text-stone-300 dark:hover:text-white"
         >
-          <ArrowLeftIcon className="size-4" /> Back to My Downloads
+          <ArrowLeftIcon className="size-4" /> {t('downloads.play.back')}
         </Link>
         <h1 className="mt-3 break-words text-2xl font-extrabold tracking-tight sm:text-3xl">
-          {record?.title ?? 'Play'}
+          {record?.title ?? t('downloads.action.play')}
         </h1>
         {record && record.state !== 'cancelled' && (
           <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-stone-600 dark:text-stone-400">
             <PlayRating movieId={record.movieId} rating={record.rating} />
             {record.state === 'complete' && (
               <span>
-                {record.category} · {formatBytes(record.size)} · on this phone
+                {record.category} · {formatBytes(record.size)} · {t('downloads.play.onPhone')}
               </span>
             )}
           </p>
         )}
         {deleteWatched && record?.state === 'complete' && (
-          <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-            Delete after watching is on: once you have watched past 90%, this movie leaves the phone when you close the
-            player.
-          </p>
+          <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">{t('downloads.play.deleteWatched')}</p>
         )}
         <div className="mt-5">{body}</div>
       </main>

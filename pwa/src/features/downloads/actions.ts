@@ -11,6 +11,8 @@ import {
   type NewDownloadInput,
 } from './engine/record.ts';
 import { rateLimitedMessage } from './engine/retry-after.ts';
+import { reasonWords } from './describe.ts';
+import { downloadsT } from './messages.ts';
 import { createDownload, deleteDownload, deleteSubtitles, dispatch, getDownload, putDownload } from './engine/store.ts';
 import { abortBackground, backgroundOptedIn, startInBackground } from './background.ts';
 import { spaceVerdict } from './estimates.ts';
@@ -85,7 +87,10 @@ export async function startDownload(movie: DownloadableMovie, options: StartOpti
   const input = recordInput(ownerId, movie, options.size);
   const { free } = await storageFigures();
   if (!options.spaceWarned && spaceVerdict(input.size, existing?.committed ?? 0, free).fits === false) {
-    toast.error('Not enough space', `Free up space on this phone to download ${movie.title}.`);
+    toast.error(
+      downloadsT('downloads.toast.noSpace'),
+      downloadsT('downloads.toast.noSpace.text', { title: movie.title }),
+    );
     return false;
   }
   void navigator.storage?.persist?.().catch(() => false);
@@ -140,14 +145,17 @@ export async function startDownload(movie: DownloadableMovie, options: StartOpti
       // No network: keep the person's intent; the engine asks for the link once back online.
       const record = newDownload(input, Date.now());
       await createDownload({ ...record, state: 'waiting-network', message: 'Waiting for network' });
-      toast.info('Waiting for network', `${movie.title} will download when you are back online.`);
+      toast.info(
+        downloadsT('downloads.reason.waitingNetwork'),
+        downloadsT('downloads.toast.waitingNetwork.text', { title: movie.title }),
+      );
       recorded = true;
     } else if (isApiError(error) && error.status === 429 && !redownload) {
       // Too many links asked for (ADR 0061): keep the intent too; the engine waits out Retry-After, then asks.
       const message = rateLimitedMessage((error.retryAfter ?? 0) * 1000);
       const record = newDownload(input, Date.now());
       await createDownload({ ...record, state: 'waiting-network', message });
-      toast.info('Download queued', `${movie.title}: ${message}.`);
+      toast.info(downloadsT('downloads.toast.queued'), `${movie.title}: ${reasonWords(message)}.`);
       recorded = true;
     } else {
       const refusal = grantRefusal(error);
@@ -175,15 +183,19 @@ export async function pauseDownload(movieId: string): Promise<void> {
   if (!key) return;
   const record = await dispatch(key, { type: 'pause' });
   if (record?.engine === 'bgfetch') await abortBackground(key);
-  if (record?.state === 'paused') toast.info('Download Paused', `You can resume downloading ${record.title} later.`);
-  else toast.error('Pause Failed');
+  if (record?.state === 'paused') {
+    toast.info(
+      downloadsT('downloads.toast.paused'),
+      downloadsT('downloads.toast.paused.text', { title: record.title }),
+    );
+  } else toast.error(downloadsT('downloads.toast.pauseFailed'));
 }
 
 export async function resumeDownload(movieId: string): Promise<void> {
   const key = keyOf(movieId);
   if (!key) return;
   const record = await dispatch(key, { type: 'resume' });
-  if (record?.state === 'queued') toast.info('Resuming Download', record.title);
+  if (record?.state === 'queued') toast.info(downloadsT('downloads.toast.resuming'), record.title);
   kick();
 }
 

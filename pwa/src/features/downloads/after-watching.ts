@@ -4,6 +4,7 @@ import type { LocalDownload } from './engine/record.ts';
 import { deleteFromDevice } from './actions.ts';
 import { downloadSettings } from './settings.ts';
 import { removesOnLeaving, type PlayerExit } from './smart-storage.ts';
+import { downloadsT } from './messages.ts';
 
 /**
  * "Delete after watching" (decision 0174), run as the person leaves the Play screen: a film played past 90 % leaves
@@ -14,8 +15,14 @@ export async function removeAfterWatching(record: LocalDownload, exit: PlayerExi
   if (!removesOnLeaving(downloadSettings().deleteWatched, exit)) return;
   try {
     await deleteFromDevice(record.movieId);
-    toast.success('Removed from this phone', `${record.title} is watched: ${formatBytes(record.size)} freed.`);
+    toast.success(
+      downloadsT('downloads.watched.removed'),
+      downloadsT('downloads.watched.removed.text', { title: record.title, bytes: formatBytes(record.size) }),
+    );
   } catch {
-    toast.error('Could not remove the movie', `${record.title} is still on this phone. Delete it from My Downloads.`);
+    toast.error(
+      downloadsT('downloads.watched.failed'),
+      downloadsT('downloads.watched.failed.text', { title: record.title }),
+    );
   }
 }

@@ -12,6 +12,7 @@ import type { WorkerCommand } from './engine/worker-protocol.ts';
 import { reattachBackground } from './background.ts';
 import { downloadSettings, onDownloadSettingsChange } from './settings.ts';
 import { rememberSpeed } from './speed-memory.ts';
+import { downloadsT } from './messages.ts';
 import { currentOwnerId, shownOwnerId } from '../../lib/owner.ts';
 
 /**
@@ -109,7 +110,10 @@ async function reload(key?: string): Promise<void> {
 
 function onCompleted(record: LocalDownload): void {
   // The drops it survived are the engine's business: the person learns the film is there (issue 16/22, polish).
-  toast.success('Download Complete', `${record.title} is ready to watch.`);
+  toast.success(
+    downloadsT('downloads.toast.complete'),
+    downloadsT('downloads.toast.complete.text', { title: record.title }),
+  );
   offerNotifications();
   // The server's verdicts change: this movie is downloaded, English may unlock.
   void queryClient.invalidateQueries({ queryKey: queryKeys.movies });

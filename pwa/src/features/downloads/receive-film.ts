@@ -9,6 +9,7 @@ import { chunkHashOf, verifyManifestSignature } from './film-file.ts';
 import { signingKey } from './film-manifest.ts';
 import { capableSmall, playsHere } from './hevc-support.ts';
 import { safeFileTitle } from './keep-copy.ts';
+import { downloadsT } from './messages.ts';
 
 /**
  * A film arriving from another phone (issue 19/22), whichever way it came — a `.filamu` file or a hotspot: the rules
@@ -76,7 +77,7 @@ export async function admitReceivedFilm(
   if (held && held.state !== 'cancelled') {
     return {
       kind: 'refused',
-      message: `${held.title} is already downloading on this phone. Cancel that download first to receive it.`,
+      message: downloadsT('downloads.file.alreadyDownloading', { title: held.title }),
     };
   }
   // The HEVC Small from a phone that plays it: this phone's decoder is asked before a byte is copied (decision 0252).
@@ -87,7 +88,7 @@ export async function admitReceivedFilm(
   }
   const { free } = await storageFigures();
   if (free !== null && free < claims.bytes - alreadyHeld) {
-    return { kind: 'refused', message: `Not enough space on this phone for ${claims.title}. Free up space first.` };
+    return { kind: 'refused', message: downloadsT('downloads.file.noSpace', { title: claims.title }) };
   }
   return null;
 }

@@ -1,4 +1,6 @@
-import { formatDayMonth, type RedownloadAllowance } from '@filamu/shared';
+import { type RedownloadAllowance } from '@filamu/shared';
+import { dayMonthWords } from './describe.ts';
+import { downloadsT } from './messages.ts';
 
 /**
  * What a "Download again" uses, said before it starts (decision 0121): one of the month's re-downloads, or one of the
@@ -8,16 +10,16 @@ export function redownloadCost(allowance: RedownloadAllowance): string | null {
   if (allowance.remaining <= 0) return null;
   const left = allowance.remaining - 1;
   if (allowance.usedThisMonth < allowance.perMonth) {
-    return `Uses 1 of your ${allowance.perMonth} re-downloads this month (${left} left).`;
+    return downloadsT('downloads.again.costMonthly', { perMonth: allowance.perMonth, left });
   }
-  return `Uses 1 of the extra re-downloads support gave you (${left} left).`;
+  return downloadsT('downloads.again.costExtra', { left });
 }
 
 /** Why nothing is left, when it renews, and that support can help sooner. */
 export function noRedownloadsLeft(allowance: RedownloadAllowance): string {
   const used =
     allowance.perMonth === 0
-      ? 'Downloading a movie again needs a re-download from support.'
-      : `You have used all ${allowance.perMonth} re-downloads for this month.`;
-  return `${used} They renew on ${formatDayMonth(allowance.renewsAt)}. If you need this movie sooner, contact support: they can grant one.`;
+      ? downloadsT('downloads.again.noneMonthly')
+      : downloadsT('downloads.again.usedAll', { perMonth: allowance.perMonth });
+  return `${used} ${downloadsT('downloads.again.renews', { date: dayMonthWords(allowance.renewsAt) })}`;
 }

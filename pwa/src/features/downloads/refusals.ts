@@ -1,28 +1,29 @@
 import { isApiError } from '../../lib/api.ts';
+import { downloadsT as t } from './messages.ts';
 
 /** Product §8: the toast for a refused or failed download grant. */
 export function grantRefusal(error: unknown): { title: string; description: string } {
   if (isApiError(error)) {
     switch (error.code) {
       case 'subscription_required':
-        return { title: 'Subscription Required', description: 'You need an active subscription to download movies.' };
+        return { title: t('downloads.refusal.subscription'), description: t('downloads.refusal.subscription.text') };
       case 'download_locked':
         return {
-          title: 'Download Requirement',
-          description: 'You must download all Kinayuganda movies first to unlock English movie downloads.',
+          title: t('downloads.refusal.locked'),
+          description: t('downloads.refusal.locked.text'),
         };
       case 'already_downloaded':
-        return { title: 'Download Not Allowed', description: 'You have already downloaded this movie.' };
+        return { title: t('downloads.refusal.already'), description: t('downloads.refusal.already.text') };
       case 'redownload_limit':
-        return { title: 'No re-downloads left', description: error.message };
+        return { title: t('downloads.refusal.noRedownloads'), description: error.message };
     }
     if (error.status >= 500) {
       return {
-        title: 'Download Failed',
-        description: error.message || 'Server Error: Could not generate download URL.',
+        title: t('downloads.refusal.failed'),
+        description: error.message || t('downloads.refusal.server'),
       };
     }
-    if (error.status > 0 && error.message) return { title: 'Download Failed', description: error.message };
+    if (error.status > 0 && error.message) return { title: t('downloads.refusal.failed'), description: error.message };
   }
-  return { title: 'Download Failed', description: 'Could not initiate movie download. Please try again.' };
+  return { title: t('downloads.refusal.failed'), description: t('downloads.refusal.unknown') };
 }

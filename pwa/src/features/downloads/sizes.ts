@@ -7,6 +7,7 @@ import {
   type DownloadSize,
   type MovieSize,
 } from '@filamu/shared';
+import { downloadsT } from './messages.ts';
 
 /** The words of the size choice before a download and of what a finished one cost (issue 10/14 §4–§6). */
 
@@ -23,12 +24,14 @@ function formatUgx(amount: number): string {
  * so a 90 KB file and a 7 MB file never read the same (decision 0208).
  */
 export function costText(bytes: number, pricePerGbUgx: number): string {
-  return `${ugxEstimate(bytes, pricePerGbUgx)} of data`;
+  return downloadsT('downloads.cost.ofData', { estimate: ugxEstimate(bytes, pricePerGbUgx) });
 }
 
 /** `≈ UGX 1,700`, or `under UGX 100` below the estimate's floor: what `bytes` cost at a price per GB. */
 export function ugxEstimate(bytes: number, pricePerGbUgx: number): string {
-  if ((bytes / 1e9) * pricePerGbUgx < DATA_COST_FLOOR_UGX) return `under${NBSP}${formatUgx(DATA_COST_FLOOR_UGX)}`;
+  if ((bytes / 1e9) * pricePerGbUgx < DATA_COST_FLOOR_UGX) {
+    return downloadsT('downloads.cost.under', { amount: formatUgx(DATA_COST_FLOOR_UGX) });
+  }
   return `≈${NBSP}${formatUgx(dataCostUgx(bytes, pricePerGbUgx))}`;
 }
 
@@ -41,7 +44,7 @@ function smallestSize(sizes: readonly MovieSize[]): MovieSize | null {
 export function fromSizeText(sizes: readonly MovieSize[]): string | null {
   if (sizes.length < 2) return null;
   const smallest = smallestSize(sizes);
-  return smallest ? `from ${formatBytes(smallest.bytes)}` : null;
+  return smallest ? downloadsT('downloads.size.from', { size: formatBytes(smallest.bytes) }) : null;
 }
 
 /** The Small a phone is offered: the HEVC one (a third fewer bytes) or the H.264 one every phone plays. */
@@ -110,7 +113,7 @@ export function preselectSize(
 
 /** The line under a size: its picture height, or what the Original is (it can be 720p too, at four times HD). */
 export function sizeDetail(size: MovieSize): string | null {
-  if (size.size === 'original') return 'The uploaded file, largest';
+  if (size.size === 'original') return downloadsT('downloads.size.original.detail');
   return size.height ? `${size.height}p` : null;
 }
 
@@ -129,15 +132,21 @@ export function refetchShare(fetchedBytes: number, totalBytes: number): number {
  * this phone had fetched of it before the rest came from a phone.
  */
 export function receivedDataText(fetchedBytes: number): string {
-  return `Received from a phone · ${fetchedBytes > 0 ? formatBytes(fetchedBytes) : '0 MB'} of data`;
+  return downloadsT('downloads.used.received', { data: fetchedBytes > 0 ? formatBytes(fetchedBytes) : '0 MB' });
 }
 
 export function usedDataText(fetchedBytes: number, totalBytes: number | null, nightBytes = 0): string {
   const used = Math.max(fetchedBytes, totalBytes ?? 0);
   const share = totalBytes === null ? 0 : refetchShare(fetchedBytes, totalBytes);
   const percent = share * 100;
-  const refetched = share === 0 ? '' : ` (${percent < 1 ? '<1' : Math.round(percent)} % re-fetched)`;
+  const refetched =
+    share === 0
+      ? ''
+      : ` ${downloadsT('downloads.used.refetched', { percent: percent < 1 ? '<1' : Math.round(percent) })}`;
   // Issue 21/22 §5: the part that came on the night bundle, at its cheaper price.
-  const night = nightBytes > 0 ? ` · ${formatBytes(Math.min(nightBytes, used))} at night prices` : '';
-  return `Used ${formatBytes(used)} of data${refetched}${night}`;
+  const night =
+    nightBytes > 0
+      ? ` · ${downloadsT('downloads.used.night', { bytes: formatBytes(Math.min(nightBytes, used)) })}`
+      : '';
+  return `${downloadsT('downloads.used.data', { used: formatBytes(used) })}${refetched}${night}`;
 }

@@ -1,6 +1,7 @@
 import { formatBytes, isWatched } from '@filamu/shared';
 import type { LocalDownload } from './engine/record.ts';
 import { SPACE_MARGIN_BYTES } from './estimates.ts';
+import { downloadsT } from './messages.ts';
 
 /**
  * Smart storage (decision 0174): which watched movies the size choice offers to delete when space runs low, and
@@ -67,7 +68,7 @@ export function bytesFreed(files: readonly WatchedFile[], selected: ReadonlySet<
 
 /** "Delete 2 movies · frees 1.4 GB": the button says what it does and what it gives back. */
 export function deleteLabel(count: number, bytes: number): string {
-  return `Delete ${count} ${count === 1 ? 'movie' : 'movies'} · frees ${formatBytes(bytes)}`;
+  return downloadsT('downloads.freeUp.delete', { count, bytes: formatBytes(bytes) });
 }
 
 /** Where the player was when the person left it. */

@@ -1,4 +1,4 @@
-import { DOWNLOAD_SIZE_LABELS, DOWNLOAD_SIZES, type DownloadSize, groupDigits } from '@filamu/shared';
+import { DOWNLOAD_SIZES, type DownloadSize, groupDigits } from '@filamu/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { fieldClasses, Input } from '../../../components/ui/Input.tsx';
@@ -7,6 +7,8 @@ import { typedNumber } from '../../../lib/form.ts';
 import { useOperatorDataPrice } from '../data-price.ts';
 import { setBundlePrice, setDefaultSize, useDownloadSettings } from '../settings.ts';
 import { asRemembered, type SizePreference } from '../sizes.ts';
+import { sizeName } from '../describe.ts';
+import { useDownloadsT } from '../messages.ts';
 import { SmallFilesSetting } from './SmallFilesSetting.tsx';
 
 /** One "Small" in the list: the phone takes its own Small, HEVC or H.264 (decision 0252). */
@@ -14,6 +16,7 @@ const SIZES_TO_PICK = DOWNLOAD_SIZES.filter((size) => size !== 'small-hevc');
 
 /** Download settings for data: the size downloads take (or "Always ask") and the price of the person's bundle. */
 export function DataSettings() {
+  const t = useDownloadsT();
   const settings = useDownloadSettings();
   const operatorPrice = useOperatorDataPrice();
   const sizeId = useId();
@@ -27,7 +30,7 @@ export function DataSettings() {
     if (typedNumber(price) === undefined) {
       setBundlePrice(null);
       setError(null);
-      setSaved(`Sizes are priced at UGX ${groupDigits(operatorPrice)} per GB.`);
+      setSaved(t('downloads.settings.price.reset', { price: groupDigits(operatorPrice) }));
       return;
     }
     const typed = readDataPrice(price);
@@ -37,18 +40,17 @@ export function DataSettings() {
     }
     setError(null);
     setBundlePrice(typed.price);
-    setSaved(`Saved: UGX ${groupDigits(typed.price)} per GB.`);
+    setSaved(t('downloads.settings.price.saved', { price: groupDigits(typed.price) }));
   };
 
   return (
     <>
       <div className="py-3">
         <label htmlFor={sizeId} className="font-semibold">
-          Download size
+          {t('downloads.settings.size')}
         </label>
         <p id={`${sizeId}-hint`} className="mt-0.5 text-sm text-stone-600 dark:text-stone-400">
-          Smaller sizes use less data. With a size chosen here, Download Now starts at once (the nearest smaller size
-          when a movie lacks it).
+          {t('downloads.settings.size.hint')}
         </p>
         <select
           id={sizeId}
@@ -57,10 +59,10 @@ export function DataSettings() {
           onChange={(e) => setDefaultSize(e.target.value as SizePreference)}
           className={`${fieldClasses} mt-2 border-stone-300 dark:border-stone-700`}
         >
-          <option value="ask">Always ask</option>
+          <option value="ask">{t('downloads.settings.size.ask')}</option>
           {SIZES_TO_PICK.map((size: DownloadSize) => (
             <option key={size} value={size}>
-              {DOWNLOAD_SIZE_LABELS[size]}
+              {sizeName(size)}
             </option>
           ))}
         </select>
@@ -68,18 +70,18 @@ export function DataSettings() {
       <SmallFilesSetting />
       <form className="py-3" onSubmit={savePrice} noValidate>
         <Input
-          label="My bundle costs UGX … per GB"
+          label={t('downloads.settings.price')}
           inputMode="numeric"
           autoComplete="off"
           value={price}
           onChange={(e) => setPrice(e.target.value)}
           placeholder={operatorPrice.toString()}
-          hint={`Used to estimate what each size costs in data. Leave empty for UGX ${groupDigits(operatorPrice)} per GB.`}
+          hint={t('downloads.settings.price.hint', { price: groupDigits(operatorPrice) })}
           error={error}
         />
         <div className="mt-2 flex flex-wrap items-center gap-3">
           <Button type="submit" size="sm" variant="outline">
-            Save price
+            {t('downloads.settings.price.save')}
           </Button>
           <p role="status" className="text-sm text-stone-600 dark:text-stone-400">
             {saved}

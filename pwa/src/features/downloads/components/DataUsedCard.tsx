@@ -6,6 +6,7 @@ import { dayWords, monthWords } from '../describe.ts';
 import { summarizeDataUse } from '../engine/data-days.ts';
 import { useDataDays } from '../hooks.ts';
 import { costText } from '../sizes.ts';
+import { useDownloadsT } from '../messages.ts';
 
 /** One month's total: its bytes and what they cost at the price the size dialog uses. */
 function MonthTotal({
@@ -19,15 +20,18 @@ function MonthTotal({
   nightBytes: number;
   price: number;
 }) {
+  const t = useDownloadsT();
   return (
     <div className="min-w-0">
       <dt className="text-sm text-stone-600 dark:text-stone-400">{label}</dt>
-      <dd className="mt-0.5 text-lg font-bold tabular-nums">{bytes > 0 ? formatBytes(bytes) : 'None'}</dd>
+      <dd className="mt-0.5 text-lg font-bold tabular-nums">
+        {bytes > 0 ? formatBytes(bytes) : t('downloads.data.none')}
+      </dd>
       {bytes > 0 && <dd className="text-sm text-stone-700 dark:text-stone-300">{costText(bytes, price)}</dd>}
       {/* Issue 21/22 §5: the part fetched on the night bundle (films downloaded tonight). */}
       {nightBytes > 0 && (
         <dd className="text-sm text-stone-700 dark:text-stone-300">
-          {formatBytes(Math.min(nightBytes, bytes))} at night prices
+          {t('downloads.used.night', { bytes: formatBytes(Math.min(nightBytes, bytes)) })}
         </dd>
       )}
     </div>
@@ -39,6 +43,7 @@ function MonthTotal({
  * total to compare, as this phone received them — re-fetches after a drop included, because that data was paid for.
  */
 export function DataUsedCard() {
+  const t = useDownloadsT();
   const headingId = useId();
   const days = useDataDays();
   const price = useDataPrice();
@@ -48,44 +53,39 @@ export function DataUsedCard() {
 
   return (
     <Card className="mt-6" role="region" aria-labelledby={headingId}>
-      <CardTitle id={headingId}>Data used on this phone</CardTitle>
-      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        What this phone received for your downloads, including parts fetched again after a dropped connection. Days are
-        Kampala time; your network may count a little differently.
-      </p>
+      <CardTitle id={headingId}>{t('downloads.data.title')}</CardTitle>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{t('downloads.data.lead')}</p>
       {!use ? (
         <p role="status" className="mt-4 text-sm text-stone-600 dark:text-stone-400">
-          Counting your data…
+          {t('downloads.data.counting')}
         </p>
       ) : (
         <>
           <dl className="mt-4 grid grid-cols-2 gap-3">
             <MonthTotal
-              label={`This month (${monthWords(use.month)})`}
+              label={t('downloads.data.thisMonth', { month: monthWords(use.month) })}
               bytes={use.monthBytes}
               nightBytes={use.monthNightBytes}
               price={price}
             />
             <MonthTotal
-              label={`Last month (${monthWords(use.lastMonth)})`}
+              label={t('downloads.data.lastMonth', { month: monthWords(use.lastMonth) })}
               bytes={use.lastMonthBytes}
               nightBytes={use.lastMonthNightBytes}
               price={price}
             />
           </dl>
           {use.days.length === 0 ? (
-            <p className="mt-4 text-sm text-stone-600 dark:text-stone-400">
-              No data used for downloads yet this month.
-            </p>
+            <p className="mt-4 text-sm text-stone-600 dark:text-stone-400">{t('downloads.data.noneYet')}</p>
           ) : (
             <table className="mt-4 w-full table-fixed text-sm">
               <caption className="mb-1 text-left font-medium text-stone-800 dark:text-stone-200">
-                Each day this month
+                {t('downloads.data.days')}
               </caption>
               <thead className="sr-only">
                 <tr>
-                  <th scope="col">Day</th>
-                  <th scope="col">Data used</th>
+                  <th scope="col">{t('downloads.data.day')}</th>
+                  <th scope="col">{t('downloads.data.used')}</th>
                 </tr>
               </thead>
               <tbody>

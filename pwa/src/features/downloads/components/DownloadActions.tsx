@@ -9,8 +9,9 @@ import { RESUMABLE_STATES, RUNNABLE_STATES, type LocalDownload } from '../engine
 import { cancelDownload, deleteFromDevice, openMovieFile, pauseDownload, resumeDownload } from '../actions.ts';
 import { copyName, exportFile, isEncrypted } from '../keep-copy.ts';
 import { filmFileBlob } from '../film-file.ts';
-import { manifestFor, NEEDS_A_CONNECTION } from '../film-manifest.ts';
+import { manifestFor } from '../film-manifest.ts';
 import { moveToTonight } from '../tonight/queue.ts';
+import { downloadsT, useDownloadsT } from '../messages.ts';
 
 /** The title after a button's visible word, for screen readers ("Pause The Movie"). */
 function For({ title }: { title: string }) {
@@ -22,17 +23,18 @@ async function keepCopy(record: LocalDownload): Promise<void> {
   const name = copyName(record);
   // An encrypted film travels with its signed manifest in front (decision 0243), so another phone can check it.
   const manifest = isEncrypted(record) ? await manifestFor(record) : null;
-  if (isEncrypted(record) && !manifest) return void toast.info('Not ready to send yet', NEEDS_A_CONNECTION);
+  if (isEncrypted(record) && !manifest) {
+    return void toast.info(downloadsT('downloads.copy.notReady'), downloadsT('downloads.copy.needsConnection'));
+  }
   try {
     const film = await openMovieFile(record.movieId);
     const result = await exportFile(manifest ? filmFileBlob(manifest, film) : film, name);
-    if (result === 'saved') toast.success('Copy kept', name);
-    if (result === 'started') toast.info('Keeping a copy', `${name} is in your Downloads.`);
+    if (result === 'saved') toast.success(downloadsT('downloads.copy.kept'), name);
+    if (result === 'started') {
+      toast.info(downloadsT('downloads.copy.keeping'), downloadsT('downloads.copy.keeping.text', { name }));
+    }
   } catch {
-    toast.error(
-      'Could not keep a copy',
-      `${record.title} could not be copied. Check the space on your phone and try again.`,
-    );
+    toast.error(downloadsT('downloads.copy.failed'), downloadsT('downloads.copy.failed.text', { title: record.title }));
   }
 }
 
@@ -41,6 +43,7 @@ async function keepCopy(record: LocalDownload): Promise<void> {
  * last person signed in, decision 0233), nothing that needs the server: Resume leads to sign-in, Pause is not offered.
  */
 export function DownloadActions({ record }: { record: LocalDownload }) {
+  const t = useDownloadsT();
   const [asking, setAsking] = useState<'cancel' | 'delete' | 'copy' | null>(null);
   const [busy, setBusy] = useState(false);
   const signedOut = !!useSignedOutOwner();
@@ -58,7 +61,10 @@ export function DownloadActions({ record }: { record: LocalDownload }) {
       if (asking === 'cancel') await cancelDownload(movieId);
       else await deleteFromDevice(movieId);
     } catch {
-      toast.error(asking === 'cancel' ? 'Cancel failed' : 'Delete failed', 'Please try again.');
+      toast.error(
+        asking === 'cancel' ? t('downloads.cancel.failed') : t('downloads.delete.failed'),
+        t('downloads.tryAgain'),
+      );
     } finally {
       setBusy(false);
       setAsking(null);
@@ -70,25 +76,25 @@ export function DownloadActions({ record }: { record: LocalDownload }) {
       {state === 'complete' && (
         <>
           <LinkButton to={`/downloads/${movieId}/play`} size="sm">
-            <PlayIcon className="size-4" /> Play
+            <PlayIcon className="size-4" /> {t('downloads.action.play')}
             <For title={title} />
           </LinkButton>
           <Button size="sm" variant="outline" onClick={copy}>
-            Keep a copy
+            {t('downloads.action.keepCopy')}
             <For title={title} />
           </Button>
         </>
       )}
       {RUNNABLE_STATES.has(state) && !signedOut && (
         <Button size="sm" variant="outline" onClick={() => void pauseDownload(movieId)}>
-          Pause
+          {t('downloads.action.pause')}
           <For title={title} />
         </Button>
       )}
       {RESUMABLE_STATES.has(state) && !signedOut && (
         <Button size="sm" onClick={() => void resumeDownload(movieId)}>
           {/* A film waiting for tonight would spend day data: said plainly. */}
-          {record.nightOnly ? 'Download now' : 'Resume'}
+          {record.nightOnly ? t('downloads.action.downloadNow') : t('downloads.action.resume')}
           <For title={title} />
         </Button>
       )}
@@ -96,19 +102,19 @@ export function DownloadActions({ record }: { record: LocalDownload }) {
         !record.nightOnly &&
         !signedOut && (
           <Button size="sm" variant="outline" onClick={() => void moveToTonight(record)}>
-            Download tonight
+            {t('downloads.action.tonight')}
             <For title={title} />
           </Button>
         )}
       {(RESUMABLE_STATES.has(state) || RUNNABLE_STATES.has(state)) && signedOut && (
         <LinkButton to="/login" size="sm">
-          Sign in to finish
+          {t('downloads.action.signInToFinish')}
           <For title={title} />
         </LinkButton>
       )}
       {(RUNNABLE_STATES.has(state) || RESUMABLE_STATES.has(state)) && (
         <Button size="sm" variant="ghost" onClick={() => setAsking('cancel')}>
-          Cancel
+          {t('downloads.action.cancel')}
           <For title={title} />
         </Button>
       )}
@@ -119,45 +125,39 @@ export function DownloadActions({ record }: { record: LocalDownload }) {
           className="text-red-700! dark:text-red-400!"
           onClick={() => setAsking('delete')}
         >
-          Delete
+          {t('downloads.action.delete')}
           <For title={title} />
         </Button>
       )}
 
       <ConfirmDialog
         open={asking === 'cancel'}
-        title="Cancel this download?"
-        confirmLabel="Cancel download"
-        cancelLabel="Keep downloading"
+        title={t('downloads.cancel.title')}
+        confirmLabel={t('downloads.cancel.confirm')}
+        cancelLabel={t('downloads.cancel.keep')}
         busy={busy}
         onConfirm={() => void confirm()}
         onClose={() => setAsking(null)}
       >
-        <p>
-          {title} stops downloading and the part already on this phone is deleted. You can start it again later from the
-          movie.
-        </p>
+        <p>{t('downloads.cancel.text', { title })}</p>
       </ConfirmDialog>
       <ConfirmDialog
         open={asking === 'delete'}
-        title="Delete from this phone?"
-        confirmLabel="Delete"
-        cancelLabel="Keep it"
+        title={t('downloads.delete.title')}
+        confirmLabel={t('downloads.action.delete')}
+        cancelLabel={t('downloads.delete.keep')}
         busy={busy}
         onConfirm={() => void confirm()}
         onClose={() => setAsking(null)}
       >
-        <p>
-          {title} is removed from this phone, freeing {formatBytes(record.size)}. Each movie downloads once per person:
-          getting it back later uses one of your few monthly re-downloads.
-        </p>
-        {state === 'complete' && <p>To keep it elsewhere on this phone, use Keep a copy first.</p>}
+        <p>{t('downloads.delete.text', { title, bytes: formatBytes(record.size) })}</p>
+        {state === 'complete' && <p>{t('downloads.delete.copyFirst')}</p>}
       </ConfirmDialog>
       <ConfirmDialog
         open={asking === 'copy'}
-        title="Keep a copy?"
-        confirmLabel="Keep a copy"
-        cancelLabel="Not now"
+        title={t('downloads.copy.title')}
+        confirmLabel={t('downloads.action.keepCopy')}
+        cancelLabel={t('downloads.copy.notNow')}
         confirmVariant="primary"
         onConfirm={() => {
           setAsking(null);
@@ -165,15 +165,9 @@ export function DownloadActions({ record }: { record: LocalDownload }) {
         }}
         onClose={() => setAsking(null)}
       >
-        <p>
-          A copy of {title} is saved as {copyName(record)}. It opens only in Filamu, on a phone with its own licence for
-          this film.
-        </p>
-        <p>
-          Send it to a friend with any app or a memory card: they open it in Filamu with “Open a film file”, and it
-          plays with their own plan — no data spent on the film.
-        </p>
-        <p>It is the size of the film: {formatBytes(record.size)}.</p>
+        <p>{t('downloads.copy.text', { title, name: copyName(record) })}</p>
+        <p>{t('downloads.copy.send')}</p>
+        <p>{t('downloads.copy.size', { bytes: formatBytes(record.size) })}</p>
       </ConfirmDialog>
     </div>
   );

@@ -1,11 +1,11 @@
-import { DOWNLOAD_SIZE_LABELS, formatBytes } from '@filamu/shared';
+import { formatBytes } from '@filamu/shared';
 import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
 import { MovieThumbnail } from '../../movie/MovieThumbnail.tsx';
 import { PinLockNote } from '../../parental-pin/PinLockNote.tsx';
 import { WatchNote } from '../../watching/WatchNote.tsx';
 import { cn } from '../../../components/ui/cn.ts';
-import { formatTimeLeft } from '../../../lib/eta.ts';
-import { formatSpeed, stateWords } from '../describe.ts';
+import { formatSpeed, sizeName, stateWords, timeWords } from '../describe.ts';
+import { useDownloadsT } from '../messages.ts';
 import type { LocalDownload } from '../engine/record.ts';
 import { useLiveFigures } from '../hooks.ts';
 import { percentOf } from '../movie-action.ts';
@@ -23,6 +23,7 @@ const TONE: Partial<Record<LocalDownload['state'], string>> = {
 
 /** One download on this device: poster, title, state in words, progress, live speed and time left, and its actions. */
 export function DownloadItem({ record }: { record: LocalDownload }) {
+  const t = useDownloadsT();
   const live = useLiveFigures(record.movieId);
   const complete = record.state === 'complete';
   const received = complete ? record.size : Math.min(record.size, Math.max(record.committed, live?.received ?? 0));
@@ -59,23 +60,23 @@ export function DownloadItem({ record }: { record: LocalDownload }) {
             <ProgressBar
               percent={percent}
               labelledBy={titleId}
-              valueText={`${percent}%, ${formatBytes(received)} of ${formatBytes(record.size)}`}
+              valueText={`${percent}%, ${t('downloads.item.ofSize', { received: formatBytes(received), size: formatBytes(record.size) })}`}
               tone="brand"
               className="mt-3"
             />
             <p className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-sm tabular-nums text-stone-600 dark:text-stone-400">
               <span className="font-semibold text-stone-900 dark:text-stone-100">{percent}%</span>
               <span>
-                {formatBytes(received)} of {formatBytes(record.size)}
+                {t('downloads.item.ofSize', { received: formatBytes(received), size: formatBytes(record.size) })}
               </span>
               {speed > 0 && <span>{formatSpeed(speed)}</span>}
-              {speed > 0 && <span>{formatTimeLeft((record.size - received) / speed)}</span>}
+              {speed > 0 && <span>{timeWords((record.size - received) / speed)}</span>}
             </p>
           </>
         )}
         {complete && (
           <p data-testid="data-used" className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-            {record.sizeChoice ? `${DOWNLOAD_SIZE_LABELS[record.sizeChoice]} · ` : ''}
+            {record.sizeChoice ? `${sizeName(record.sizeChoice)} · ` : ''}
             {record.received
               ? receivedDataText(record.bytesFromNetwork)
               : usedDataText(record.bytesFromNetwork, record.size, record.nightBytes)}

@@ -3,6 +3,7 @@ import { LabelledSwitch } from '../../../components/ui/Switch.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { backgroundSupported } from '../background.ts';
 import { knowsNetworkType, setDownloadSetting, useDownloadSettings, type Switches } from '../settings.ts';
+import { useDownloadsT } from '../messages.ts';
 import { DataSettings } from './DataSettings.tsx';
 
 function SettingSwitch({ name, label, description }: { name: Switches; label: string; description: string }) {
@@ -22,37 +23,34 @@ function SettingSwitch({ name, label, description }: { name: Switches; label: st
  * needs the browser's help only where the browser can honour it.
  */
 export function DownloadSettingsCard() {
+  const t = useDownloadsT();
   const background = backgroundSupported();
   const wifi = knowsNetworkType();
   // Agents have no re-downloads (decision 0121): for them a removed film is gone from this phone for good.
   const agent = useSession().status === 'agent';
   return (
     <Card className="mt-6">
-      <CardTitle>Download settings</CardTitle>
+      <CardTitle>{t('downloads.settings.title')}</CardTitle>
       <div className="mt-1 divide-y divide-stone-200 dark:divide-stone-800">
         <DataSettings />
         {background && (
           <SettingSwitch
             name="background"
-            label="Keep downloading when the app is closed"
-            description="New downloads continue in your browser's download manager, with a notification, even after you close Filamu."
+            label={t('downloads.settings.background')}
+            description={t('downloads.settings.background.text')}
           />
         )}
         {wifi && (
           <SettingSwitch
             name="wifiOnly"
-            label="Download on Wi-Fi only"
-            description="Downloads wait while you are on mobile data and carry on by themselves on Wi-Fi."
+            label={t('downloads.settings.wifiOnly')}
+            description={t('downloads.settings.wifiOnly.text')}
           />
         )}
         <SettingSwitch
           name="deleteWatched"
-          label="Delete after watching"
-          description={
-            agent
-              ? 'A movie you watch to the end (past 90%) is removed from this phone when you leave the player, to free space. Agent accounts cannot download a movie again.'
-              : 'A movie you watch to the end (past 90%) is removed from this phone when you leave the player, to free space. Getting it back later uses one of your monthly re-downloads.'
-          }
+          label={t('downloads.settings.deleteWatched')}
+          description={agent ? t('downloads.settings.deleteWatched.agent') : t('downloads.settings.deleteWatched.text')}
         />
       </div>
     </Card>

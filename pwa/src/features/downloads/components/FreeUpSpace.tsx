@@ -5,6 +5,7 @@ import { useSession } from '../../../lib/session.ts';
 import { useWatchPositions } from '../../watching/hooks.ts';
 import { useLocalDownloads } from '../hooks.ts';
 import { deleteFromDevice } from '../actions.ts';
+import { useDownloadsT } from '../messages.ts';
 import { bytesFreed, deleteLabel, spaceShortfall, suggestedSelection, watchedOnPhone } from '../smart-storage.ts';
 
 /**
@@ -21,6 +22,7 @@ export function FreeUpSpace({
   free: number | null;
   onFreed: (count: number, bytes: number) => void;
 }) {
+  const t = useDownloadsT();
   const records = useLocalDownloads();
   const { positions } = useWatchPositions();
   const files = watchedOnPhone(records, positions);
@@ -76,19 +78,15 @@ export function FreeUpSpace({
   if (!open) {
     return (
       <Button size="sm" variant="outline" className="mt-3" onClick={() => setOpen(true)}>
-        Free up space
+        {t('downloads.freeUp.open')}
       </Button>
     );
   }
 
   return (
     <fieldset className="mt-3">
-      <legend className="font-semibold">Watched movies on this phone</legend>
-      <p className="mt-0.5 text-xs">
-        {agent
-          ? 'Agent accounts cannot download a movie again.'
-          : 'Getting one back later uses one of your monthly re-downloads.'}
-      </p>
+      <legend className="font-semibold">{t('downloads.freeUp.legend')}</legend>
+      <p className="mt-0.5 text-xs">{agent ? t('downloads.freeUp.agent') : t('downloads.freeUp.redownload')}</p>
       <ul className="mt-2 space-y-1">
         {files.map((file, index) => {
           const id = `${listId}-${file.movieId}`;
@@ -104,7 +102,9 @@ export function FreeUpSpace({
                   className="size-4 shrink-0 accent-brand-700"
                 />
                 <span className="min-w-0 flex-1 break-words">{file.title}</span>
-                <span className="shrink-0 tabular-nums">frees {formatBytes(file.bytes)}</span>
+                <span className="shrink-0 tabular-nums">
+                  {t('downloads.freeUp.frees', { bytes: formatBytes(file.bytes) })}
+                </span>
               </label>
             </li>
           );
@@ -112,7 +112,7 @@ export function FreeUpSpace({
       </ul>
       {failed && (
         <p role="alert" className="mt-2 text-red-700 dark:text-red-400">
-          Some movies could not be deleted. Try again, or delete them from My Downloads.
+          {t('downloads.freeUp.failed')}
         </p>
       )}
       <Button

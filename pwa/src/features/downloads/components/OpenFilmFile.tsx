@@ -6,6 +6,7 @@ import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
 import { currentOwnerId } from '../../../lib/owner.ts';
 import { kick } from '../manager.ts';
 import { type ReceiveStep, receiveFilmFile } from '../receive-file.ts';
+import { downloadsT, useDownloadsT } from '../messages.ts';
 import { EnglishLocked, OutcomeNote, type ReceivedOutcome } from './ReceivedFilmNotes.tsx';
 
 type Opening =
@@ -18,9 +19,12 @@ type Opening =
 const FAILED = 'The film file could not be opened. Check the space on your phone and try again.';
 
 function stepWords(step: ReceiveStep): string {
-  if (step.step === 'checking') return 'Checking the film file…';
-  if (step.step === 'licensing') return 'Getting its licence for this phone…';
-  return `Checking and saving: ${formatBytes(step.doneBytes)} of ${formatBytes(step.totalBytes)}`;
+  if (step.step === 'checking') return downloadsT('downloads.open.checking');
+  if (step.step === 'licensing') return downloadsT('downloads.open.licensing');
+  return downloadsT('downloads.open.saving', {
+    received: formatBytes(step.doneBytes),
+    size: formatBytes(step.totalBytes),
+  });
 }
 
 /**
@@ -28,6 +32,7 @@ function stepWords(step: ReceiveStep): string {
  * becomes a film on this phone, checked chunk by chunk, played with the person's own plan — no data spent on it.
  */
 export function OpenFilmFile() {
+  const t = useDownloadsT();
   const headingId = useId();
   const input = useRef<HTMLInputElement>(null);
   const [opening, setOpening] = useState<Opening>({ at: 'idle' });
@@ -60,11 +65,8 @@ export function OpenFilmFile() {
 
   return (
     <Card className="mt-6" role="region" aria-labelledby={headingId}>
-      <CardTitle id={headingId}>Got a film from a friend?</CardTitle>
-      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        Open a Filamu film file sent with WhatsApp, Xender, Bluetooth or a memory card. It plays with your own plan, and
-        no data is spent on the film.
-      </p>
+      <CardTitle id={headingId}>{t('downloads.open.title')}</CardTitle>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{t('downloads.open.text')}</p>
       <input
         ref={input}
         type="file"
@@ -79,7 +81,7 @@ export function OpenFilmFile() {
         }}
       />
       <Button className="mt-4" variant="outline" size="sm" disabled={working} onClick={() => input.current?.click()}>
-        Open a film file
+        {t('downloads.open.button')}
       </Button>
       {opening.at === 'working' && (
         <div className="mt-4" role="status">
@@ -87,7 +89,7 @@ export function OpenFilmFile() {
           {opening.step.step === 'copying' && (
             <ProgressBar
               className="mt-2"
-              label="Film file checked"
+              label={t('downloads.open.progress')}
               percent={(opening.step.doneBytes / Math.max(1, opening.step.totalBytes)) * 100}
             />
           )}

@@ -5,6 +5,8 @@ import { api } from '../../../lib/api.ts';
 import { currentOwnerId } from '../../../lib/owner.ts';
 import { queryKeys } from '../../../lib/query-client.ts';
 import type { ReceiveResult } from '../receive-film.ts';
+import { reasonWords } from '../describe.ts';
+import { useDownloadsT } from '../messages.ts';
 import { UssdUnlock } from './UssdUnlock.tsx';
 
 /**
@@ -16,19 +18,17 @@ export type ReceivedOutcome = Exclude<ReceiveResult, { kind: 'cancelled' }>;
 
 /** Said before the copy (issue 19/22 §4): an English film cannot be unlocked before the Kinayuganda rule is met. */
 export function EnglishLocked({ stillToGo, answer }: { stillToGo: number; answer: (keep: boolean) => void }) {
-  const films = stillToGo === 1 ? '1 Kinayuganda film' : `${stillToGo} Kinayuganda films`;
+  const t = useDownloadsT();
   return (
     <div role="alert" className="mt-4 text-sm">
-      <p className="font-medium">This is an English film: it unlocks once you have downloaded {films} more.</p>
-      <p className="mt-1 text-stone-700 dark:text-stone-300">
-        You can keep it on this phone now, with no data used; it plays as soon as English unlocks.
-      </p>
+      <p className="font-medium">{t('downloads.received.english', { count: stillToGo })}</p>
+      <p className="mt-1 text-stone-700 dark:text-stone-300">{t('downloads.received.english.keep')}</p>
       <div className="mt-3 flex flex-wrap gap-2">
         <Button size="sm" onClick={() => answer(true)}>
-          Keep it for later
+          {t('downloads.received.keepForLater')}
         </Button>
         <Button size="sm" variant="outline" onClick={() => answer(false)}>
-          Not now
+          {t('downloads.copy.notNow')}
         </Button>
       </div>
     </div>
@@ -36,10 +36,11 @@ export function EnglishLocked({ stillToGo, answer }: { stillToGo: number; answer
 }
 
 export function OutcomeNote({ result }: { result: ReceivedOutcome }) {
+  const t = useDownloadsT();
   if (result.kind === 'refused') {
     return (
       <p role="alert" className="mt-4 text-sm font-medium text-red-700 dark:text-red-400">
-        {result.message}
+        {reasonWords(result.message)}
       </p>
     );
   }
@@ -47,9 +48,11 @@ export function OutcomeNote({ result }: { result: ReceivedOutcome }) {
     <>
       <div role="status" className="mt-4 text-sm">
         <p className="font-medium text-green-800 dark:text-green-300">
-          {result.title} is on this phone. 0 MB of data used for the film.
+          {t('downloads.received.onPhone', { title: result.title })}
         </p>
-        {result.kind === 'waiting' && <p className="mt-1 text-stone-700 dark:text-stone-300">{result.why}</p>}
+        {result.kind === 'waiting' && (
+          <p className="mt-1 text-stone-700 dark:text-stone-300">{reasonWords(result.why)}</p>
+        )}
         {result.kind === 'waiting' && result.needsPlan && <PlansWithFilm movieId={result.movieId} />}
       </div>
       {/* Outside the live region: a form is not read out as news. */}
@@ -69,6 +72,7 @@ function OfflineUnlock({ movieId, title }: { movieId: string; title: string }) {
  * once; every plan when the list cannot be had (offline), so the person is never left without a way on.
  */
 function PlansWithFilm({ movieId }: { movieId: string }) {
+  const t = useDownloadsT();
   const plans = useQuery({
     queryKey: [...queryKeys.subscriptionPlans, 'with-film', movieId] as const,
     queryFn: () => api(contracts.plans.customerPlans, { query: { movie: movieId } }),
@@ -76,23 +80,25 @@ function PlansWithFilm({ movieId }: { movieId: string }) {
   const found = plans.data?.plans ?? [];
   return (
     <div className="mt-3">
-      <p className="text-stone-700 dark:text-stone-300">
-        Choose a plan with this film and pay with mobile money: it plays as soon as the plan starts.
-      </p>
+      <p className="text-stone-700 dark:text-stone-300">{t('downloads.received.plans')}</p>
       {plans.isPending && (
         <p role="status" className="mt-2 text-stone-600 dark:text-stone-400">
-          Finding the plans with this film…
+          {t('downloads.received.finding')}
         </p>
       )}
       {found.length > 0 && (
-        <ul className="mt-2 space-y-2" aria-label="Plans with this film">
+        <ul className="mt-2 space-y-2" aria-label={t('downloads.received.plansList')}>
           {found.map((plan) => (
             <li key={plan.id} className="flex flex-wrap items-center justify-between gap-2">
               <span className="font-medium">
                 {plan.plan_name} · {formatUgx(plan.price_ugx)}
               </span>
-              <LinkButton to={`/checkout/${plan.id}`} size="sm" aria-label={`Pay for ${plan.plan_name}`}>
-                Pay
+              <LinkButton
+                to={`/checkout/${plan.id}`}
+                size="sm"
+                aria-label={t('downloads.received.payFor', { plan: plan.plan_name })}
+              >
+                {t('downloads.received.pay')}
               </LinkButton>
             </li>
           ))}
@@ -100,7 +106,7 @@ function PlansWithFilm({ movieId }: { movieId: string }) {
       )}
       {!plans.isPending && found.length === 0 && (
         <LinkButton to="/subscription" size="sm" className="mt-3">
-          See plans
+          {t('downloads.button.seePlans')}
         </LinkButton>
       )}
     </div>

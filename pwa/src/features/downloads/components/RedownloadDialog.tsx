@@ -14,6 +14,7 @@ import { setLastPickedSize, useDownloadSettings } from '../settings.ts';
 import { measuredSpeed } from '../speed-memory.ts';
 import { usePhoneSizes } from '../phone-sizes.ts';
 import { preselectSize } from '../sizes.ts';
+import { useDownloadsT } from '../messages.ts';
 import { SizeOptions } from './SizeOptions.tsx';
 
 /**
@@ -30,6 +31,7 @@ export function RedownloadDialog({
   open: boolean;
   onClose: () => void;
 }) {
+  const t = useDownloadsT();
   const [busy, setBusy] = useState(false);
   const allowance = useQuery({
     queryKey: queryKeys.redownloads,
@@ -69,13 +71,15 @@ export function RedownloadDialog({
 
   return (
     <Modal open={open} onClose={() => !busy && onClose()}>
-      <ModalTitle>{noneLeft ? 'No re-downloads left' : `Download ${movie.title} again?`}</ModalTitle>
+      <ModalTitle>
+        {noneLeft ? t('downloads.refusal.noRedownloads') : t('downloads.again.title', { title: movie.title })}
+      </ModalTitle>
       <ModalDescription as="div" className="mt-2 space-y-2">
-        <p>{movie.title} was downloaded before, but the file is not on this phone.</p>
-        {allowance.isPending && <p>Checking your re-downloads...</p>}
+        <p>{t('downloads.again.text', { title: movie.title })}</p>
+        {allowance.isPending && <p>{t('downloads.again.checking')}</p>}
         {allowance.isError && (
           <p role="alert" className="text-red-700 dark:text-red-400">
-            {errorMessage(allowance.error, 'Could not check your re-downloads. Please try again.')}
+            {errorMessage(allowance.error, t('downloads.again.checkFailed'))}
           </p>
         )}
         {cost && <p className="font-semibold text-stone-900 dark:text-stone-100">{cost}</p>}
@@ -97,18 +101,18 @@ export function RedownloadDialog({
               to="/contact-us"
               className="font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300"
             >
-              Contact support
+              {t('downloads.again.support')}
             </Link>
           </p>
         )}
       </ModalDescription>
       <div className="mt-6 flex flex-wrap justify-end gap-3">
         <Button variant="outline" onClick={onClose} disabled={busy}>
-          {cost ? 'Not now' : 'Close'}
+          {cost ? t('downloads.copy.notNow') : t('downloads.close')}
         </Button>
         {cost && (
           <Button onClick={() => void confirm()} loading={busy || offered === null}>
-            Download again
+            {t('downloads.button.again')}
           </Button>
         )}
       </div>

@@ -1,4 +1,4 @@
-import { DOWNLOAD_SIZE_LABELS, formatBytes, groupDigits, type DownloadSize, type UserMovie } from '@filamu/shared';
+import { formatBytes, groupDigits, type DownloadSize, type UserMovie } from '@filamu/shared';
 import { useState } from 'react';
 import { Modal, ModalDescription, ModalTitle } from '../../../components/ui/Modal.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
@@ -10,6 +10,8 @@ import { measuredSpeed } from '../speed-memory.ts';
 import { setDefaultSize, setLastPickedSize, useDownloadSettings } from '../settings.ts';
 import { usePhoneSizes } from '../phone-sizes.ts';
 import { preselectSize } from '../sizes.ts';
+import { sizeName } from '../describe.ts';
+import { useDownloadsT } from '../messages.ts';
 import { FreeUpSpace } from './FreeUpSpace.tsx';
 import { SizeOptions } from './SizeOptions.tsx';
 import { queueForTonight } from '../tonight/queue.ts';
@@ -23,6 +25,7 @@ import { TonightPrices } from '../tonight/TonightPrices.tsx';
  * sizes this phone plays are listed: one Small, HEVC where the phone decodes it in hardware (decision 0252).
  */
 export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; open: boolean; onClose: () => void }) {
+  const t = useDownloadsT();
   const settings = useDownloadSettings();
   const price = useDataPrice();
   /** Bumped when movies were deleted here: the free space is asked again at once. */
@@ -60,19 +63,17 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
 
   return (
     <Modal open={open} onClose={onClose} className="p-5 sm:p-6">
-      <ModalTitle>Download {movie.title}</ModalTitle>
+      <ModalTitle>{t('downloads.size.title', { title: movie.title })}</ModalTitle>
       <ModalDescription className="mt-1">
-        {sizes.length > 1
-          ? 'Choose a size. Smaller sizes use less data and look fine on a phone.'
-          : offered && 'This movie comes in one size.'}
+        {sizes.length > 1 ? t('downloads.size.choose') : offered && t('downloads.size.oneSize')}
       </ModalDescription>
       {offered === null ? (
         <p role="status" className="mt-4 text-sm text-stone-600 dark:text-stone-400">
-          Checking which sizes this phone plays…
+          {t('downloads.size.checking')}
         </p>
       ) : sizes.length === 0 ? (
         <p role="alert" className="mt-4 text-sm text-red-700 dark:text-red-400">
-          This movie cannot be downloaded right now. Please try again later.
+          {t('downloads.size.none')}
         </p>
       ) : (
         <SizeOptions
@@ -86,9 +87,7 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
         />
       )}
       {speed !== null && (
-        <p className="mt-2 text-xs text-stone-600 dark:text-stone-400">
-          Times are at the speed this phone last measured.
-        </p>
+        <p className="mt-2 text-xs text-stone-600 dark:text-stone-400">{t('downloads.size.measuredSpeed')}</p>
       )}
       {tooBig && chosenSize && (
         <div
@@ -96,14 +95,17 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
           className="mt-3 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
         >
           <p role="status">
-            <strong className="font-semibold">It may not fit.</strong> This size needs {formatBytes(chosenSize.bytes)}{' '}
-            and this phone has {formatBytes(free ?? 0)} free for Filamu. Free up space, or choose a smaller size.
+            <strong className="font-semibold">{t('downloads.size.mayNotFit')}</strong>{' '}
+            {t('downloads.size.mayNotFit.text', {
+              needed: formatBytes(chosenSize.bytes),
+              free: formatBytes(free ?? 0),
+            })}
           </p>
           <FreeUpSpace
             needed={chosenSize.bytes}
             free={free}
             onFreed={(count, bytes) => {
-              setFreedNote(`Deleted ${count} ${count === 1 ? 'movie' : 'movies'}: ${formatBytes(bytes)} freed.`);
+              setFreedNote(t('downloads.size.freed', { count, bytes: formatBytes(bytes) }));
               setFreedTimes((n) => n + 1);
             }}
           />
@@ -121,23 +123,23 @@ export function SizeChoiceDialog({ movie, open, onClose }: { movie: UserMovie; o
             onChange={(e) => setRemember(e.target.checked)}
             className="mt-0.5 size-4 shrink-0 accent-brand-700"
           />
-          <span>Always download this size (you can change it in Download settings)</span>
+          <span>{t('downloads.size.remember')}</span>
         </label>
       )}
       {chosenSize && <TonightPrices bytes={chosenSize.bytes} />}
       <p className="mt-3 text-xs text-stone-600 dark:text-stone-400">
-        Data prices are estimates at UGX {groupDigits(price)} per GB.
+        {t('downloads.size.priceNote', { price: groupDigits(price) })}
       </p>
       <div className="mt-5 flex flex-wrap justify-end gap-3">
         <Button variant="outline" onClick={onClose}>
-          Cancel
+          {t('downloads.action.cancel')}
         </Button>
         {chosen && (
           <Button variant="outline" onClick={tonight}>
-            Download tonight
+            {t('downloads.action.tonight')}
           </Button>
         )}
-        {chosen && <Button onClick={confirm}>Download {DOWNLOAD_SIZE_LABELS[chosen]}</Button>}
+        {chosen && <Button onClick={confirm}>{t('downloads.size.confirm', { size: sizeName(chosen) })}</Button>}
       </div>
     </Modal>
   );

@@ -1,7 +1,8 @@
-import { DOWNLOAD_SIZE_LABELS, formatBytes, type DownloadSize, type MovieSize } from '@filamu/shared';
+import { formatBytes, type DownloadSize, type MovieSize } from '@filamu/shared';
 import { cn } from '../../../components/ui/cn.ts';
-import { formatTimeLeft } from '../../../lib/eta.ts';
 import { estimateSeconds, spaceVerdict } from '../estimates.ts';
+import { sizeName, timeWords } from '../describe.ts';
+import { useDownloadsT } from '../messages.ts';
 import { costText, sizeDetail } from '../sizes.ts';
 
 /**
@@ -25,9 +26,10 @@ export function SizeOptions({
   free: number | null;
   speed: number | null;
 }) {
+  const t = useDownloadsT();
   return (
     <fieldset className="mt-4">
-      <legend className="sr-only">Size</legend>
+      <legend className="sr-only">{t('downloads.size.legend')}</legend>
       <ul className="space-y-2">
         {sizes.map((s) => {
           const fits = spaceVerdict(s.bytes, 0, free).fits;
@@ -54,13 +56,13 @@ export function SizeOptions({
                 />
                 <span className="min-w-0">
                   <span className="block font-semibold">
-                    {DOWNLOAD_SIZE_LABELS[s.size]} · {formatBytes(s.bytes)} · {costText(s.bytes, price)}
+                    {sizeName(s.size)} · {formatBytes(s.bytes)} · {costText(s.bytes, price)}
                   </span>
                   <span className="block text-sm text-stone-600 dark:text-stone-400">
                     {[
                       sizeDetail(s),
-                      seconds !== null ? formatTimeLeft(seconds).replace(/ left$/, ' to download') : null,
-                      fits === false ? 'may not fit on this phone' : null,
+                      seconds !== null ? timeWords(seconds, 'toDownload') : null,
+                      fits === false ? t('downloads.size.mayNotFitHere') : null,
                     ]
                       .filter(Boolean)
                       .join(' · ') || null}

@@ -3,6 +3,7 @@ import { fieldClasses } from '../../../components/ui/Input.tsx';
 import { knownCapableSmall, onCapableSmallKnown } from '../hevc-support.ts';
 import { setSmallFiles, useDownloadSettings } from '../settings.ts';
 import type { SmallFiles } from '../sizes.ts';
+import { useDownloadsT } from '../messages.ts';
 
 /**
  * "Small files" (decision 0252): where the H.264 Small is chosen on a phone that plays the HEVC one — for someone who
@@ -10,6 +11,7 @@ import type { SmallFiles } from '../sizes.ts';
  * every Small already plays on every phone, so there is nothing to choose.
  */
 export function SmallFilesSetting() {
+  const t = useDownloadsT();
   const id = useId();
   const settings = useDownloadSettings();
   const capable = useSyncExternalStore(onCapableSmallKnown, knownCapableSmall, () => null);
@@ -17,11 +19,10 @@ export function SmallFilesSetting() {
   return (
     <div className="py-3">
       <label htmlFor={id} className="font-semibold">
-        Small files
+        {t('downloads.settings.small')}
       </label>
       <p id={`${id}-hint`} className="mt-0.5 text-sm text-stone-600 dark:text-stone-400">
-        This phone plays a smaller Small, which uses less data. Some other phones cannot play it: choose &ldquo;Works on
-        every phone&rdquo; if you pass films on to friends.
+        {t('downloads.settings.small.hint')}
       </p>
       <select
         id={id}
@@ -30,8 +31,8 @@ export function SmallFilesSetting() {
         onChange={(e) => setSmallFiles(e.target.value as SmallFiles)}
         className={`${fieldClasses} mt-2 border-stone-300 dark:border-stone-700`}
       >
-        <option value="this-phone">Smallest for this phone (recommended)</option>
-        <option value="every-phone">Works on every phone</option>
+        <option value="this-phone">{t('downloads.settings.small.thisPhone')}</option>
+        <option value="every-phone">{t('downloads.settings.small.everyPhone')}</option>
       </select>
     </div>
   );

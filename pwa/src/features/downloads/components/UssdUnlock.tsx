@@ -5,18 +5,15 @@ import { licenceStanding } from '../../licences/film-key.ts';
 import { onUnlocked, type UnlockRequest, unlockRequestOf, unlockWithCode } from '../../licences/unlock.ts';
 import { useOnline } from '../../../lib/online.ts';
 import type { LocalDownload } from '../engine/record.ts';
+import { useDownloadsT } from '../messages.ts';
 
 /**
  * "No data? Unlock with USSD" (decision 0249): for a received film with no licence, the request code to type into
  * Filamu's USSD service and a field for the 20-digit unlock code it answers. The film then plays on this phone.
  */
 
-const WRONG_CODE = 'This unlock code is not right for this film on this phone. Check the digits from the USSD message.';
-const NOT_20 = 'An unlock code has 20 digits. Check the digits from the USSD message.';
-const NO_SEALED_KEY =
-  'This phone cannot unlock this film by USSD yet: it needs data once, while you are signed in, to get its unlock keys (a few KB).';
-
 export function UssdUnlock({ ownerId, movieId, title }: { ownerId: string; movieId: string; title: string }) {
+  const t = useDownloadsT();
   const [open, setOpen] = useState(false);
   const [unlocked, setUnlocked] = useState(false);
   const panelId = useId();
@@ -31,7 +28,7 @@ export function UssdUnlock({ ownerId, movieId, title }: { ownerId: string; movie
   if (unlocked) {
     return (
       <p role="status" className="mt-3 text-sm font-medium text-green-800 dark:text-green-300">
-        Unlocked. {title} plays on this phone now.
+        {t('downloads.ussd.unlocked', { title })}
       </p>
     );
   }
@@ -45,7 +42,7 @@ export function UssdUnlock({ ownerId, movieId, title }: { ownerId: string; movie
         onClick={() => setOpen(!open)}
         className="text-left"
       >
-        No data? Unlock with USSD
+        {t('downloads.ussd.open')}
       </Button>
       {open && (
         <div id={panelId} className="mt-3">
@@ -58,6 +55,7 @@ export function UssdUnlock({ ownerId, movieId, title }: { ownerId: string; movie
 
 /** The steps, once asked for: a film that unlocks here is said so by `UssdUnlock` (it hears of every unlock). */
 function UnlockSteps({ ownerId, movieId, title }: { ownerId: string; movieId: string; title: string }) {
+  const t = useDownloadsT();
   const [request, setRequest] = useState<UnlockRequest | null>(null);
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -73,8 +71,10 @@ function UnlockSteps({ ownerId, movieId, title }: { ownerId: string; movieId: st
     };
   }, [ownerId, movieId]);
 
-  if (!request) return <p className="text-stone-600 dark:text-stone-400">Getting the request code…</p>;
-  if (request.kind === 'no-sealed-key') return <p className="text-stone-700 dark:text-stone-300">{NO_SEALED_KEY}</p>;
+  if (!request) return <p className="text-stone-600 dark:text-stone-400">{t('downloads.ussd.gettingCode')}</p>;
+  if (request.kind === 'no-sealed-key') {
+    return <p className="text-stone-700 dark:text-stone-300">{t('downloads.ussd.noSealedKey')}</p>;
+  }
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -84,9 +84,15 @@ function UnlockSteps({ ownerId, movieId, title }: { ownerId: string; movieId: st
     try {
       const outcome = await unlockWithCode(ownerId, movieId, typed);
       if (outcome.ok) return;
-      setError(outcome.reason === 'malformed' ? NOT_20 : outcome.reason === 'wrong-code' ? WRONG_CODE : NO_SEALED_KEY);
+      setError(
+        outcome.reason === 'malformed'
+          ? t('downloads.ussd.not20')
+          : outcome.reason === 'wrong-code'
+            ? t('downloads.ussd.wrongCode')
+            : t('downloads.ussd.noSealedKey'),
+      );
     } catch {
-      setError('This phone could not unlock the film. Try again.');
+      setError(t('downloads.ussd.failed'));
     } finally {
       setBusy(false);
     }
@@ -96,12 +102,12 @@ function UnlockSteps({ ownerId, movieId, title }: { ownerId: string; movieId: st
     <form onSubmit={(event) => void submit(event)} noValidate>
       <ol className="list-decimal space-y-1.5 pl-5 text-stone-700 dark:text-stone-300">
         <li>
-          From the phone number on your Filamu account, dial{' '}
+          {t('downloads.ussd.step1')}{' '}
           <strong className="whitespace-nowrap text-stone-900 dark:text-stone-100">{request.serviceCode}</strong>
         </li>
-        <li>Choose 1, "Unlock a film".</li>
+        <li>{t('downloads.ussd.step2')}</li>
         <li>
-          Type this request code:{' '}
+          {t('downloads.ussd.step3')}{' '}
           <strong
             data-testid="request-code"
             className="whitespace-nowrap font-mono text-base tracking-wider text-stone-900 dark:text-stone-100"
@@ -109,11 +115,11 @@ function UnlockSteps({ ownerId, movieId, title }: { ownerId: string; movieId: st
             {request.requestCode}
           </strong>
         </li>
-        <li>You get a message with a 20-digit unlock code. Type it here.</li>
+        <li>{t('downloads.ussd.step4')}</li>
       </ol>
       <Input
         className="mt-3"
-        label={`Unlock code for ${title}`}
+        label={t('downloads.ussd.label', { title })}
         inputMode="numeric"
         autoComplete="off"
         spellCheck={false}
@@ -124,7 +130,7 @@ function UnlockSteps({ ownerId, movieId, title }: { ownerId: string; movieId: st
         error={error}
       />
       <Button type="submit" size="sm" className="mt-3" disabled={busy}>
-        {busy ? 'Unlocking…' : 'Unlock'}
+        {busy ? t('downloads.ussd.unlocking') : t('downloads.ussd.unlock')}
       </Button>
     </form>
   );

@@ -14,12 +14,14 @@ import type { LocalDownload } from '../engine/record.ts';
 import { noRedownloadsLeft, redownloadCost } from '../redownload-words.ts';
 import { useSubtitleTracks } from '../subtitles.ts';
 import { fetchLicence, usePlayable } from './playable.ts';
-import { CANNOT_PLAY_WORDS, type CannotPlay } from './play-words.ts';
+import { cannotPlayWords, type CannotPlay } from './play-words.ts';
+import { useDownloadsT } from '../messages.ts';
 
 const alertText = 'text-red-700 dark:text-red-400';
 
 function CannotPlayCard({ why, children }: { why: CannotPlay; children?: ReactNode }) {
-  const words = CANNOT_PLAY_WORDS[why];
+  const t = useDownloadsT();
+  const words = cannotPlayWords(why);
   return (
     <Card className="flex flex-col items-center py-10 text-center">
       <FilmIcon className="size-10 text-stone-400" />
@@ -30,7 +32,7 @@ function CannotPlayCard({ why, children }: { why: CannotPlay; children?: ReactNo
       <div className="mt-6 flex w-full max-w-md flex-col items-center gap-3">
         {children}
         <LinkButton to="/downloads" variant="outline">
-          My Downloads
+          {t('downloads.page.title')}
         </LinkButton>
       </div>
     </Card>
@@ -42,6 +44,7 @@ function CannotPlayCard({ why, children }: { why: CannotPlay; children?: ReactNo
  * person's re-downloads (decision 0230), as Download again does, then asks Filamu to move the licence.
  */
 function GetItHere({ record, onMoved }: { record: LocalDownload; onMoved: () => void }) {
+  const t = useDownloadsT();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const allowance = useQuery({
@@ -61,8 +64,8 @@ function GetItHere({ record, onMoved }: { record: LocalDownload; onMoved: () => 
     } catch (error) {
       setFailure(
         isApiError(error) && error.code === 'licence_elsewhere'
-          ? 'Filamu could not bring it to this phone just now. Please try again later, or contact support.'
-          : errorMessage(error, 'Could not reach Filamu. Connect to the internet, then try again.'),
+          ? t('downloads.play.moveFailed')
+          : errorMessage(error, t('downloads.play.unreachable')),
       );
     } finally {
       setBusy(false);
@@ -77,7 +80,7 @@ function GetItHere({ record, onMoved }: { record: LocalDownload; onMoved: () => 
           to="/contact-us"
           className="font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300"
         >
-          Contact support
+          {t('downloads.again.support')}
         </Link>
       </p>
     );
@@ -85,13 +88,10 @@ function GetItHere({ record, onMoved }: { record: LocalDownload; onMoved: () => 
   return (
     <>
       <p className="max-w-md text-sm font-semibold text-stone-900 dark:text-stone-100">
-        {cost ??
-          (allowance.isError
-            ? 'Uses 1 of your re-downloads. Connect to the internet to bring it here.'
-            : 'Checking your re-downloads...')}
+        {cost ?? (allowance.isError ? t('downloads.play.costOffline') : t('downloads.again.checking'))}
       </p>
       <Button onClick={() => void move()} loading={busy} disabled={!cost}>
-        Get it on this phone
+        {t('downloads.play.getItHere')}
       </Button>
       {failure && (
         <p role="alert" className={`max-w-md text-sm ${alertText}`}>
@@ -108,6 +108,7 @@ function GetItHere({ record, onMoved }: { record: LocalDownload; onMoved: () => 
  * the player is said in words too, after checking the licence again (it may have been revoked meanwhile).
  */
 export function LicensedPlayer({ record }: { record: LocalDownload }) {
+  const t = useDownloadsT();
   const [attempt, setAttempt] = useState(0);
   const [broken, setBroken] = useState(false);
   const playable = usePlayable(record, attempt);
@@ -131,14 +132,16 @@ export function LicensedPlayer({ record }: { record: LocalDownload }) {
     return () => box.removeEventListener('error', onError, true);
   }, [playable.state]);
 
-  if (playable.state === 'checking') return <PageSpinner label="Opening the movie" />;
+  if (playable.state === 'checking') return <PageSpinner label={t('downloads.play.opening')} />;
   if (playable.state === 'cannot') {
     const { why } = playable;
     return (
       <CannotPlayCard why={why}>
         {why === 'elsewhere' && <GetItHere record={record} onMoved={again} />}
-        {(why === 'needs-licence' || why === 'broken-copy') && <Button onClick={again}>Try again</Button>}
-        {why === 'no-worker' && <Button onClick={() => window.location.reload()}>Reload Filamu</Button>}
+        {(why === 'needs-licence' || why === 'broken-copy') && (
+          <Button onClick={again}>{t('downloads.play.tryAgain')}</Button>
+        )}
+        {why === 'no-worker' && <Button onClick={() => window.location.reload()}>{t('downloads.play.reload')}</Button>}
       </CannotPlayCard>
     );
   }
@@ -146,7 +149,7 @@ export function LicensedPlayer({ record }: { record: LocalDownload }) {
     // Checked again above: a licence revoked since says so; otherwise it is this copy.
     return (
       <CannotPlayCard why="broken-copy">
-        <Button onClick={again}>Try again</Button>
+        <Button onClick={again}>{t('downloads.play.tryAgain')}</Button>
       </CannotPlayCard>
     );
   }

@@ -1,4 +1,5 @@
 import { FILM_TAKEN_DOWN, LICENCE_ELSEWHERE, type LicenceRevokedReason } from '@filamu/shared';
+import { downloadsT, type DownloadsMessageId } from '../messages.ts';
 
 /**
  * Why an encrypted film on this phone cannot play, and what the Play screen says (decision 0232): the reason in
@@ -56,6 +57,22 @@ export const CANNOT_PLAY_WORDS: Record<CannotPlay, CannotPlayWords> = {
 };
 
 /** A licence that does not hold, in the Play screen's terms: one that moved is brought back like a missing one. */
+const CANNOT_PLAY_IDS: Record<CannotPlay, { title: DownloadsMessageId; text: DownloadsMessageId }> = {
+  elsewhere: { title: 'downloads.play.elsewhere.title', text: 'downloads.play.elsewhere.text' },
+  taken_down: { title: 'downloads.play.takenDown.title', text: 'downloads.play.takenDown.text' },
+  deleted: { title: 'downloads.play.deleted.title', text: 'downloads.play.deleted.text' },
+  'needs-licence': { title: 'downloads.play.needsLicence.title', text: 'downloads.play.needsLicence.text' },
+  'no-worker': { title: 'downloads.play.noWorker.title', text: 'downloads.play.noWorker.text' },
+  missing: { title: 'downloads.play.missing.title', text: 'downloads.play.missing.text' },
+  'broken-copy': { title: 'downloads.play.brokenCopy.title', text: 'downloads.play.brokenCopy.text' },
+};
+
+/** `CANNOT_PLAY_WORDS` in the person's language. */
+export function cannotPlayWords(why: CannotPlay): CannotPlayWords {
+  const ids = CANNOT_PLAY_IDS[why];
+  return { title: downloadsT(ids.title), text: downloadsT(ids.text) };
+}
+
 export function cannotPlayOf(why: 'none' | LicenceRevokedReason): CannotPlay {
   if (why === 'taken_down') return 'taken_down';
   if (why === 'deleted') return 'deleted';

@@ -14,6 +14,7 @@ import { hoursText } from './night-words.ts';
 import { NightScreen } from './NightScreen.tsx';
 import { isTonightFilm } from './queue.ts';
 import { TonightFilms } from './TonightFilms.tsx';
+import { useDownloadsNightT } from './messages.ts';
 
 /**
  * /downloads/tonight: night mode (issue 21/22 §2). Before bed the person starts it; the phone, plugged in with Filamu
@@ -21,7 +22,8 @@ import { TonightFilms } from './TonightFilms.tsx';
  * `?start=1` (the tap on the window-start push) starts it at once. The screen only renders `night-mode.ts`.
  */
 export default function NightModePage() {
-  useDocumentTitle('Night mode');
+  const t = useDownloadsNightT();
+  useDocumentTitle(t('downloads-night.title'));
   const night = useNightMode();
   const prices = useNightPrices();
   const records = useLocalDownloads();
@@ -53,10 +55,9 @@ export default function NightModePage() {
     <div className="min-h-screen">
       <AccountHeader />
       <main id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
-        <h1 className="text-3xl font-extrabold tracking-tight">Night mode</h1>
+        <h1 className="text-3xl font-extrabold tracking-tight">{t('downloads-night.title')}</h1>
         <p className="mt-1 text-stone-600 dark:text-stone-400">
-          Films download in the night bundle hours, {hoursText(prices.windows)} Kampala time, and pause when they end,
-          so they never use day data.
+          {t('downloads-night.page.lead', { hours: hoursText(prices.windows) })}
         </p>
         {phase.at === 'morning' && (
           <MorningCard
@@ -71,38 +72,36 @@ export default function NightModePage() {
           />
         )}
         <Card className="mt-6">
-          <h2 className="text-lg font-bold">Before you sleep</h2>
+          <h2 className="text-lg font-bold">{t('downloads-night.page.before')}</h2>
           <ol className="mt-2 list-decimal space-y-1 pl-5 text-sm">
-            <li>Plug in your phone to charge.</li>
-            <li>Start night mode and keep Filamu open on its screen. The screen stays on, dimmed.</li>
-            <li>Leave the phone on its data or Wi-Fi with the night bundle bought.</li>
+            <li>{t('downloads-night.page.step1')}</li>
+            <li>{t('downloads-night.page.step2')}</li>
+            <li>{t('downloads-night.page.step3')}</li>
           </ol>
           {!loaded ? (
             <p role="status" className="mt-4 text-sm text-stone-600 dark:text-stone-400">
-              Loading tonight&rsquo;s films…
+              {t('downloads-night.page.loading')}
             </p>
           ) : waiting.length === 0 ? (
             <div className="mt-4">
-              <p className="text-sm text-stone-600 dark:text-stone-400">
-                No films are waiting for tonight. Choose Download tonight on a film to add it.
-              </p>
+              <p className="text-sm text-stone-600 dark:text-stone-400">{t('downloads-night.page.none')}</p>
               <LinkButton to="/movies" variant="outline" size="sm" className="mt-3">
-                Browse Movies
+                {t('downloads-night.page.browse')}
               </LinkButton>
             </div>
           ) : (
             <>
-              <h3 className="mt-4 text-base font-semibold">Tonight&rsquo;s films</h3>
-              <TonightFilms records={waiting} prices={prices} label="Films waiting for tonight" />
+              <h3 className="mt-4 text-base font-semibold">{t('downloads-night.films')}</h3>
+              <TonightFilms records={waiting} prices={prices} label={t('downloads-night.page.list')} />
             </>
           )}
           <div className="mt-5 flex flex-wrap gap-3">
             <Button onClick={() => openNightMode(prices.windows)} disabled={!prices.settled}>
-              Start night mode
+              {t('downloads-night.page.start')}
             </Button>
             {phase.at === 'morning' && (
               <Button variant="outline" onClick={stopNightMode}>
-                Done
+                {t('downloads-night.page.done')}
               </Button>
             )}
           </div>

@@ -4,6 +4,7 @@ import type { NightPhase, ScreenHold } from './night-machine.ts';
 import type { NightPrices } from './night-bundle.ts';
 import { hoursText, kampalaClock, timeUntilText } from './night-words.ts';
 import { TonightFilms } from './TonightFilms.tsx';
+import { useDownloadsNightT, type DownloadsNightMessageId } from './messages.ts';
 
 /** The time now, again at each minute's turn (a clock to the minute needs no faster timer on a phone all night). */
 function useMinuteClock(): number {
@@ -15,14 +16,12 @@ function useMinuteClock(): number {
   return now;
 }
 
-const HOLD_WORDS: Record<ScreenHold, string> = {
-  asking: 'Asking the phone to keep the screen on…',
-  held: 'The screen stays on while Filamu is open. Keep the phone plugged in.',
-  refused:
-    'This phone would not keep the screen on (battery saver may be on). Turn battery saver off, or keep the screen on yourself: downloads stop when the screen locks.',
-  lost: 'The screen was allowed to turn off while Filamu was hidden. Keep Filamu open on this screen: it asks again when you come back.',
-  unsupported:
-    'This browser cannot keep the screen on. Set the screen to stay on, or downloads stop when the screen locks.',
+const HOLD_WORDS: Record<ScreenHold, DownloadsNightMessageId> = {
+  asking: 'downloads-night.hold.asking',
+  held: 'downloads-night.hold.held',
+  refused: 'downloads-night.hold.refused',
+  lost: 'downloads-night.hold.lost',
+  unsupported: 'downloads-night.hold.unsupported',
 };
 
 /**
@@ -42,27 +41,31 @@ export function NightScreen({
   prices: NightPrices;
   onStop: () => void;
 }) {
+  const t = useDownloadsNightT();
   const now = useMinuteClock();
   const { night } = phase;
   const status =
     phase.at === 'waiting'
-      ? `The night bundle starts at ${kampalaClock(night.opensAt)}, in ${timeUntilText(night.opensAt - now)}. Nothing downloads before then.`
-      : `Night bundle on until ${kampalaClock(night.closesAt)}: your films are downloading. They pause at ${kampalaClock(night.closesAt)} so no day data is used.`;
+      ? t('downloads-night.status.waiting', {
+          time: kampalaClock(night.opensAt),
+          wait: timeUntilText(night.opensAt - now),
+        })
+      : t('downloads-night.status.on', { time: kampalaClock(night.closesAt) });
   const troubled = hold === 'refused' || hold === 'lost' || hold === 'unsupported';
 
   return (
     <div className="min-h-screen bg-black text-stone-300 [color-scheme:dark]" data-testid="night-screen">
       <main id="main" className="mx-auto flex max-w-md flex-col px-4 py-8">
-        <h1 className="text-lg font-semibold text-stone-300">Night mode</h1>
+        <h1 className="text-lg font-semibold text-stone-300">{t('downloads-night.title')}</h1>
         <p className="mt-6 text-center text-6xl font-light tabular-nums text-stone-300">
-          <span className="sr-only">Time in Kampala: </span>
+          <span className="sr-only">{t('downloads-night.clock')} </span>
           {kampalaClock(now)}
         </p>
         <p role="status" className="mt-6 text-center text-stone-300" data-testid="night-status">
           {status}
         </p>
         <p className="mt-2 text-center text-sm text-stone-400">
-          Night bundle hours {hoursText(prices.windows)} (Kampala time)
+          {t('downloads-night.hours', { hours: hoursText(prices.windows) })}
         </p>
         <p
           role={troubled ? 'alert' : 'status'}
@@ -73,20 +76,20 @@ export function NightScreen({
               : 'mt-6 text-sm text-stone-400'
           }
         >
-          {hold ? HOLD_WORDS[hold] : HOLD_WORDS.asking}
+          {t(hold ? HOLD_WORDS[hold] : HOLD_WORDS.asking)}
         </p>
-        <h2 className="mt-8 text-base font-semibold text-stone-300">Tonight&rsquo;s films</h2>
+        <h2 className="mt-8 text-base font-semibold text-stone-300">{t('downloads-night.films')}</h2>
         {films.length === 0 ? (
-          <p className="mt-2 text-sm text-stone-400">No films are waiting for tonight.</p>
+          <p className="mt-2 text-sm text-stone-400">{t('downloads-night.none')}</p>
         ) : (
-          <TonightFilms records={films} prices={prices} dim label="Tonight's films" />
+          <TonightFilms records={films} prices={prices} dim label={t('downloads-night.films')} />
         )}
         <button
           type="button"
           onClick={onStop}
           className="mt-10 self-center rounded-xl border border-stone-600 px-4 py-2 text-sm font-medium text-stone-300 hover:bg-stone-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-stone-300"
         >
-          Stop night mode
+          {t('downloads-night.stop')}
         </button>
       </main>
     </div>

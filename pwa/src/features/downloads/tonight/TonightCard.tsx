@@ -9,12 +9,14 @@ import { useNightPrices } from './night-bundle.ts';
 import { useNightMode } from './night-mode.ts';
 import { hoursText } from './night-words.ts';
 import { isTonightFilm } from './queue.ts';
+import { useDownloadsNightT } from './messages.ts';
 
 /**
  * My Downloads' Download tonight (issue 21/22): the night bundle's hours and price, the films waiting for tonight, the
  * way into night mode, and last night's report when night mode ran.
  */
 export function TonightCard() {
+  const t = useDownloadsNightT();
   const headingId = useId();
   const prices = useNightPrices();
   const records = useLocalDownloads();
@@ -37,16 +39,18 @@ export function TonightCard() {
         />
       )}
       <Card className="mt-6" role="region" aria-labelledby={headingId}>
-        <CardTitle id={headingId}>Download tonight</CardTitle>
+        <CardTitle id={headingId}>{t('downloads-night.card.title')}</CardTitle>
         <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-          Night bundle hours {hoursText(prices.windows)} (Kampala time): data costs about UGX{' '}
-          {groupDigits(prices.nightPricePerGbUgx)} per GB instead of UGX {groupDigits(prices.dayPricePerGbUgx)}. Choose
-          Download tonight on a film, then start night mode before you sleep.
+          {t('downloads-night.card.text', {
+            hours: hoursText(prices.windows),
+            night: groupDigits(prices.nightPricePerGbUgx),
+            day: groupDigits(prices.dayPricePerGbUgx),
+          })}
         </p>
         <p className="mt-2 text-sm font-medium" data-testid="tonight-count">
           {waiting.length === 0
-            ? 'No films are waiting for tonight.'
-            : `${waiting.length} ${waiting.length === 1 ? 'film is' : 'films are'} waiting for tonight.`}
+            ? t('downloads-night.none')
+            : t('downloads-night.card.count', { count: waiting.length })}
         </p>
         <LinkButton
           to="/downloads/tonight"
@@ -54,7 +58,7 @@ export function TonightCard() {
           variant={waiting.length > 0 ? 'primary' : 'outline'}
           className="mt-3"
         >
-          {on ? 'Back to night mode' : 'Night mode'}
+          {on ? t('downloads-night.card.back') : t('downloads-night.title')}
         </LinkButton>
       </Card>
     </>

@@ -1,7 +1,8 @@
-import { DOWNLOAD_SIZE_LABELS, formatBytes } from '@filamu/shared';
+import { formatBytes } from '@filamu/shared';
 import { cn } from '../../../components/ui/cn.ts';
 import { ProgressBar } from '../../../components/ui/ProgressBar.tsx';
-import { stateWords } from '../describe.ts';
+import { sizeName, stateWords } from '../describe.ts';
+import { useDownloadsT } from '../messages.ts';
 import type { LocalDownload } from '../engine/record.ts';
 import { useLiveFigures } from '../hooks.ts';
 import { percentOf } from '../movie-action.ts';
@@ -9,6 +10,7 @@ import { bothPricesText } from './night-words.ts';
 import type { NightPrices } from './night-bundle.ts';
 
 function TonightFilm({ record, prices, dim }: { record: LocalDownload; prices: NightPrices; dim: boolean }) {
+  const t = useDownloadsT();
   const live = useLiveFigures(record.movieId);
   const complete = record.state === 'complete';
   const received = complete ? record.size : Math.min(record.size, Math.max(record.committed, live?.received ?? 0));
@@ -21,7 +23,7 @@ function TonightFilm({ record, prices, dim }: { record: LocalDownload; prices: N
         {record.title}
       </p>
       <p className={cn('text-sm', quiet)}>
-        {record.sizeChoice ? `${DOWNLOAD_SIZE_LABELS[record.sizeChoice]} · ` : ''}
+        {record.sizeChoice ? `${sizeName(record.sizeChoice)} · ` : ''}
         {formatBytes(record.size)} · {bothPricesText(record.size, prices.dayPricePerGbUgx, prices.nightPricePerGbUgx)}
       </p>
       <p className={cn('text-sm', quiet)} data-testid="tonight-film-state">
@@ -31,7 +33,7 @@ function TonightFilm({ record, prices, dim }: { record: LocalDownload; prices: N
         <ProgressBar
           percent={percent}
           labelledBy={titleId}
-          valueText={`${percent}%, ${formatBytes(received)} of ${formatBytes(record.size)}`}
+          valueText={`${percent}%, ${t('downloads.item.ofSize', { received: formatBytes(received), size: formatBytes(record.size) })}`}
           tone="brand"
           className="mt-2"
         />

@@ -2,6 +2,8 @@ import { formatBytes } from '@filamu/shared';
 import type { LocalDownload } from '../engine/record.ts';
 import type { NightSpanMs } from './night-machine.ts';
 import { kampalaClock } from './night-words.ts';
+import { reasonWords } from '../describe.ts';
+import { downloadsNightT } from './messages.ts';
 
 /**
  * The morning after a night in night mode (issue 21/22 §2): what arrived, what did not and why, and what the night
@@ -17,18 +19,23 @@ export interface MorningReport {
 }
 
 function whyNot(record: LocalDownload, night: NightSpanMs, ranThatNight: boolean): string {
-  if (!ranThatNight) return 'It did not start: Filamu was not open in night mode when the night bundle began.';
-  const kept = `${formatBytes(record.committed)} of ${formatBytes(record.size)} kept`;
+  if (!ranThatNight) return downloadsNightT('downloads-night.why.notStarted');
+  const kept = downloadsNightT('downloads-night.why.kept', {
+    received: formatBytes(record.committed),
+    size: formatBytes(record.size),
+  });
   switch (record.state) {
     case 'failed':
-      return `It failed: ${record.message ?? 'something went wrong.'}`;
+      return downloadsNightT('downloads-night.why.failed', {
+        reason: record.message ? reasonWords(record.message) : downloadsNightT('downloads-night.why.unknown'),
+      });
     case 'needs-space':
-      return 'The phone ran out of space. Free some space; the rest downloads next night.';
+      return downloadsNightT('downloads-night.why.space');
     case 'waiting-network':
     case 'needs-url':
-      return `No connection before the night bundle ended (${kept}); the rest downloads next night.`;
+      return downloadsNightT('downloads-night.why.noConnection', { kept });
     default:
-      return `The night bundle ended at ${kampalaClock(night.closesAt)} before it finished (${kept}); the rest downloads next night.`;
+      return downloadsNightT('downloads-night.why.ended', { time: kampalaClock(night.closesAt), kept });
   }
 }
 

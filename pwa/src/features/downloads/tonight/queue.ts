@@ -7,6 +7,7 @@ import { recordInput, type DownloadableMovie } from '../actions.ts';
 import { abortBackground } from '../background.ts';
 import { newDownload, recordKey, type LocalDownload } from '../engine/record.ts';
 import { createDownload, dispatch, getDownload, listDownloads, putDownload } from '../engine/store.ts';
+import { downloadsNightT } from './messages.ts';
 
 /**
  * Download tonight (issue 21/22 §1): the queue lives on the phone, as download records that wait paused for the night
@@ -49,12 +50,18 @@ export async function queueForTonight(movie: DownloadableMovie, size: DownloadSi
   const key = recordKey(ownerId, movie.id);
   const existing = await getDownload(key);
   if (existing?.state === 'complete') {
-    toast.info('Already on this phone', `${movie.title} is downloaded.`);
+    toast.info(
+      downloadsNightT('downloads-night.queue.already'),
+      downloadsNightT('downloads-night.queue.already.text', { title: movie.title }),
+    );
     return false;
   }
   const waiting = (await listDownloads(ownerId)).filter(isTonightFilm);
   if (!waiting.some((r) => r.key === key) && waiting.length >= TONIGHT_QUEUE_MAX) {
-    toast.error('Tonight is full', `At most ${TONIGHT_QUEUE_MAX} films can wait for tonight.`);
+    toast.error(
+      downloadsNightT('downloads-night.queue.full'),
+      downloadsNightT('downloads-night.queue.full.text', { max: TONIGHT_QUEUE_MAX }),
+    );
     return false;
   }
   let queued: LocalDownload | undefined;
@@ -69,10 +76,16 @@ export async function queueForTonight(movie: DownloadableMovie, size: DownloadSi
     queued = record;
   }
   if (!queued?.nightOnly) {
-    toast.error('Could not queue it for tonight', `${movie.title} cannot wait for tonight right now.`);
+    toast.error(
+      downloadsNightT('downloads-night.queue.failed'),
+      downloadsNightT('downloads-night.queue.failed.text', { title: movie.title }),
+    );
     return false;
   }
-  toast.info('Queued for tonight', `${movie.title} downloads in the night bundle hours.`);
+  toast.info(
+    downloadsNightT('downloads-night.queue.queued'),
+    downloadsNightT('downloads-night.queue.queued.text', { title: movie.title }),
+  );
   void mirrorTonight();
   return true;
 }
@@ -80,7 +93,15 @@ export async function queueForTonight(movie: DownloadableMovie, size: DownloadSi
 /** My Downloads' Download tonight: a film already on its way stops (its bytes kept) and waits for the night window. */
 export async function moveToTonight(record: LocalDownload): Promise<void> {
   const moved = await waitForTonight(record);
-  if (!moved?.nightOnly) return void toast.error('Could not queue it for tonight', 'Please try again.');
-  toast.info('Queued for tonight', `${record.title} downloads in the night bundle hours.`);
+  if (!moved?.nightOnly) {
+    return void toast.error(
+      downloadsNightT('downloads-night.queue.failed'),
+      downloadsNightT('downloads-night.tryAgain'),
+    );
+  }
+  toast.info(
+    downloadsNightT('downloads-night.queue.queued'),
+    downloadsNightT('downloads-night.queue.queued.text', { title: record.title }),
+  );
   void mirrorTonight();
 }
