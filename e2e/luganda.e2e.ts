@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/axe.ts';
+import { catalogue, filled } from './support/catalogue.ts';
 import { baseURL, launchBrowser, newUser } from './support/browser.ts';
 import { apiCall } from './support/api.ts';
 
@@ -11,14 +11,10 @@ import { apiCall } from './support/api.ts';
  * sign-in screens in Luganda, `<html lang="lg">`, nothing wider than a 360 px phone, axe clean in both themes; the
  * switch to English is kept on the phone; the Luganda landing is prerendered with hreflang both ways.
  */
-const catalogue = (locale: 'en' | 'lg') =>
-  JSON.parse(
-    readFileSync(new URL(`../shared/src/i18n/catalogue/${locale}/web.json`, import.meta.url), 'utf8'),
-  ) as Record<string, string | { message: string }>;
-const english = catalogue('en') as Record<string, string>;
-const lugandaEntries = catalogue('lg') as Record<string, { message: string }>;
-const lg = (id: string) => lugandaEntries[id]!.message;
-const en = (id: string) => english[id]!;
+const lugandaMessages = catalogue('lg');
+const englishMessages = catalogue('en');
+const lg = (id: string) => filled(lugandaMessages, id);
+const en = (id: string) => filled(englishMessages, id);
 
 let browser: Browser;
 
@@ -126,7 +122,7 @@ describe('Filamu in Luganda', () => {
       await page.getByText(lg('form.password.min').replace('{min}', '8')).waitFor();
       await page.getByLabel(lg('form.password'), { exact: true }).fill(user.password);
       await page.getByRole('button', { name: lg('register.submit') }).click();
-      await page.getByRole('button', { name: 'Skip for now' }).click();
+      await page.getByRole('button', { name: lg('profile.confirm.skip') }).click();
       await page.waitForURL('**/subscription');
     });
     const deviceId = randomUUID();
