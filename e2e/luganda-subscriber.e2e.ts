@@ -124,11 +124,9 @@ describe('a Luganda subscriber, start to end', () => {
       await holdsAt360(page, 'film page');
       await page.getByRole('button', { name: lg('downloads.button.download') }).click();
       const sizeNames = ['small', 'standard', 'hd', 'original'].map((size) => lg(`downloads.sizeName.${size}`));
-      const confirm = page
-        .getByRole('dialog')
-        .getByRole('button', {
-          name: new RegExp(`^${lg('downloads.size.confirm').replace('{size}', `(${sizeNames.join('|')})`)}$`),
-        });
+      const confirm = page.getByRole('dialog').getByRole('button', {
+        name: new RegExp(`^${lg('downloads.size.confirm').replace('{size}', `(${sizeNames.join('|')})`)}$`),
+      });
       await confirm.waitFor();
       await holdsAt360(page, 'size dialog');
       await confirm.click();

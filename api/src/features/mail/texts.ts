@@ -1,5 +1,4 @@
 import { displayUgandaPhone, serverTranslator, SUPPORT, type Locale } from '@filamu/shared';
-import { receiptFacts, type Receipt } from '../sms/texts.ts';
 
 /**
  * The mails a subscriber gets, in their language (decision 0258), from the `server` catalogue. Agents' mails stay in
@@ -10,13 +9,18 @@ export interface MailText {
   body: string;
 }
 
-/** The payment receipt: the same facts, worded once, as the SMS and the push (receiptFacts). */
-export function receiptMail(name: string, receipt: Receipt, locale: Locale = 'en'): MailText {
+/** A receipt's facts, each worded once for the SMS, the push and the mail (sms/texts.ts `receiptFacts`). */
+export interface ReceiptFacts {
+  amount: string;
+  plan: string;
+  accessUntil: string;
+  reference: string;
+}
+
+/** The payment receipt mail. */
+export function receiptMail(name: string, facts: ReceiptFacts, locale: Locale = 'en'): MailText {
   const { t } = serverTranslator(locale);
-  return {
-    subject: t('mail.receipt.subject'),
-    body: t('mail.receipt.body', { name, ...receiptFacts(receipt, locale) }),
-  };
+  return { subject: t('mail.receipt.subject'), body: t('mail.receipt.body', { name, ...facts }) };
 }
 
 /** A recovery code by mail: the SMS's words, and what to do when it was not asked for. */

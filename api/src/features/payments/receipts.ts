@@ -4,7 +4,7 @@ import { receiptMail } from '../mail/texts.ts';
 import { queuePush } from '../push/outbox.ts';
 import { receiptPush } from '../push/texts.ts';
 import { queueSms } from '../sms/outbox.ts';
-import { type Receipt, receiptText } from '../sms/texts.ts';
+import { type Receipt, receiptFacts, receiptText } from '../sms/texts.ts';
 
 /**
  * The receipts of an activation: a mail, an SMS to the registered phone, a push. Each renders the same facts
@@ -21,7 +21,7 @@ export async function queueReceipts(
   await deps.mailer.queue(tx, {
     to: payer.email,
     kind: 'receipt',
-    ...receiptMail(payer.fullName, receipt, payer.language),
+    ...receiptMail(payer.fullName, receiptFacts(receipt, payer.language), payer.language),
   });
   if (payer.phone) {
     await queueSms(tx, now, {

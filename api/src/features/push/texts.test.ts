@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { phoneReleasedMail, receiptMail, resetBySmsMail } from '../mail/texts.ts';
+import { receiptFacts } from '../sms/texts.ts';
 import { newMoviesPush, nightWindowPush, receiptPush, reminderPush } from './texts.ts';
 
 // 23:59 Kampala on 31 December 2026, as plans are entered.
@@ -40,13 +41,15 @@ describe('push and mail texts in both languages', () => {
 
   it('mails greet by name and keep every fact and the support contacts in both languages', () => {
     for (const locale of ['en', 'lg'] as const) {
-      const receipt = receiptMail('Nakato Sarah', RECEIPT, locale);
+      const receipt = receiptMail('Nakato Sarah', receiptFacts(RECEIPT, locale), locale);
       for (const fact of ['Nakato Sarah', 'UGX 15,000', 'Monthly', 'FLM-7K3Q9']) expect(receipt.body).toContain(fact);
       const released = phoneReleasedMail({ name: 'Nakato', phone: '256772123456', email: 'n@example.com' }, locale);
       expect(released.body).toContain('0772 123 456');
       expect(released.body).toContain('n@example.com');
       expect(resetBySmsMail(locale).body).toMatch(/\+256/);
     }
-    expect(receiptMail('A', RECEIPT, 'lg').subject).not.toBe(receiptMail('A', RECEIPT).subject);
+    expect(receiptMail('A', receiptFacts(RECEIPT), 'lg').subject).not.toBe(
+      receiptMail('A', receiptFacts(RECEIPT)).subject,
+    );
   });
 });
