@@ -91,7 +91,10 @@ describe('a Luganda subscriber, start to end', () => {
         .getByRole('listitem')
         .filter({ has: page.getByRole('heading', { name: planName, exact: true }) })
         .first();
-      await card.getByRole('button', { name: lg('payments.offer.subscribe') }).click();
+      const subscribe = card.getByRole('button', { name: lg('payments.offer.subscribe') });
+      await subscribe.waitFor();
+      await holdsAt360(page, 'plans');
+      await subscribe.click();
       await page.getByRole('heading', { name: lg('payments.order.title') }).waitFor();
       await holdsAt360(page, 'order summary');
       await page.getByRole('button', { name: lg('payments.order.proceed') }).click();

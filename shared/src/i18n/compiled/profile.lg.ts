@@ -48,13 +48,19 @@ export const messages: Record<ProfileMessageId, Messages[string]> = {
   'profile.sub.choose': ['Londa pulaani'],
   'profile.timeLeft.ended': ['yaggwaako'],
   'profile.timeLeft.lessThanHour': ["esigazzaako wansi w'essaawa emu"],
-  'profile.timeLeft.hours': ['esigazzaako ', ['hours', 'plural', { one: ['essaawa ', '#'], other: ['essaawa ', '#'] }]],
-  'profile.timeLeft.days': ['esigazzaako ', ['days', 'plural', { one: ['olunaku ', '#'], other: ['ennaku ', '#'] }]],
+  'profile.timeLeft.hours': [
+    'esigazzaako ',
+    ['hours', 'plural', { one: ['essaawa ', ['hours']], other: ['essaawa ', ['hours']] }],
+  ],
+  'profile.timeLeft.days': [
+    'esigazzaako ',
+    ['days', 'plural', { one: ['olunaku ', ['days']], other: ['ennaku ', ['days']] }],
+  ],
   'profile.timeLeft.daysHours': [
     'esigazzaako ',
-    ['days', 'plural', { one: ['olunaku ', '#'], other: ['ennaku ', '#'] }],
+    ['days', 'plural', { one: ['olunaku ', ['days']], other: ['ennaku ', ['days']] }],
     ' ',
-    ['hours', 'plural', { one: ["n'essaawa ", '#'], other: ["n'essaawa ", '#'] }],
+    ['hours', 'plural', { one: ["n'essaawa ", ['hours']], other: ["n'essaawa ", ['hours']] }],
   ],
   'profile.device.title': ['Ebyuma ebiyingidde'],
   'profile.device.name': [['browser'], ' ku ', ['system']],
