@@ -154,6 +154,20 @@ describe('Filamu in Luganda', () => {
     });
   });
 
+  it('an English phone opening a link to /lg stays in Luganda, on the next screen too', async () => {
+    await withContext({ locale: 'en-US' }, async (context) => {
+      const page = await context.newPage();
+      await page.goto('/lg');
+      await page.getByRole('heading', { name: lg('landing.why.title') }).waitFor();
+      // Give the app time to switch, were it going to.
+      await page.waitForLoadState('networkidle');
+      expect(page.url()).toBe(`${baseURL()}/lg`);
+      expect(await htmlLang(page)).toBe('lg');
+      await page.goto('/login');
+      await page.getByRole('heading', { name: lg('login.title') }).waitFor();
+    });
+  });
+
   it('the switch to English is kept on the phone after a reload', async () => {
     await withContext({ locale: 'lg' }, async (context) => {
       const page = await context.newPage();

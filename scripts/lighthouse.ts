@@ -199,6 +199,9 @@ async function signInSubscriber(context: BrowserContext, baseURL: string): Promi
     ({ token, deviceId }) => {
       localStorage.setItem('filamu.session', JSON.stringify({ token, kind: 'user' }));
       localStorage.setItem('filamu.deviceId', deviceId);
+      // The /lg audit left Luganda chosen on this profile (a link to /lg is a choice, decision 0258): this subscriber
+      // reads English, as the steps below do.
+      localStorage.setItem('filamu.language', 'en');
     },
     { token: user.token, deviceId: user.deviceId },
   );

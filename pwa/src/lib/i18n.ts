@@ -129,6 +129,13 @@ export async function activateLocale(locale: Locale): Promise<void> {
  */
 export function useWantedLocale(): void {
   useEffect(() => {
+    // A link to the Luganda landing is a choice of Luganda, kept like one: many Luganda speakers' phones are set to
+    // English, and the link a friend shares is how they get here (decision 0258).
+    const onLugandaLanding = window.location.pathname === '/lg' || window.location.pathname === '/lg/';
+    if (!localeChosenHere() && onLugandaLanding && i18n.locale === 'lg') {
+      writeLocal(STORAGE_KEYS.language, 'lg');
+      return;
+    }
     const wanted = wantedLocale();
     if (wanted !== i18n.locale) void activateLocale(wanted);
   }, []);
